@@ -1,0 +1,31 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+
+from project.accounts.models import User, UserSettings
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    list_display = ("username", "name", "email", "role", "points", "current_streak", "created_at")
+    list_filter = ("role", "is_active")
+    search_fields = ("username", "name", "email")
+    fieldsets = (
+        *DjangoUserAdmin.fieldsets,
+        (
+            "Scouting",
+            {
+                "fields": (
+                    "name", "role", "points", "referral_code", "referred_by", "current_streak",
+                    "longest_streak", "last_activity_date", "avatar_url", "bio", "location",
+                    "favorite_sport", "phone_number",
+                )
+            },
+        ),
+    )
+    raw_id_fields = ("referred_by",)
+
+
+@admin.register(UserSettings)
+class UserSettingsAdmin(admin.ModelAdmin):
+    list_display = ("user", "profile_visibility", "allow_discoverability", "updated_at")
+    raw_id_fields = ("user",)

@@ -1,0 +1,110 @@
+"""The NinjaAPI: routers, authentication and the one error body."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError
+from ninja.errors import ValidationError as NinjaValidationError
+
+from project.accounts.api import router as accounts_router
+from project.common.auth import user_auth
+from project.common.errors import ApplicationError
+
+logger = logging.getLogger(__name__)
+
+api = NinjaAPI(
+    title="ScoutVote API",
+    version="1.0.0",
+    description=(
+        "REST contract of the live scouting and voting platform. Session-cookie "
+        "authentication; unsafe methods need the X-CSRFToken header (GET /api/auth/csrf "
+        "sets the cookie). Every non-2xx answer is {message, code, fields?}."
+    ),
+    auth=user_auth,
+    urls_namespace="api",
+)
+
+api.add_router("/auth", accounts_router)
+
+
+def error_response(
+    request: HttpRequest,
+    status: int,
+    message: str,
+    code: str,
+    fields: dict[str, str] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> HttpResponse:
+    body: dict[str, Any] = {"message": message, "code": code}
+    if fields:
+        body["fields"] = fields
+    if extra:
+        body.update(extra)
+    return api.create_response(request, body, status=status)
+
+
+@api.exception_handler(ApplicationError)
+def on_application_error(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
+    response = error_response(
+        request, exc.status_code, exc.message, exc.code, exc.fields, exc.extra
+    )
+    retry_after = getattr(exc, "retry_after", None)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
+def _field_name(loc: list[Any] | tuple[Any, ...]) -> str:
+    names = [str(part) for part in loc if isinstance(part, str)]
+    # loc is like ("body", "payload", "username"): the last name is the field.
+    return names[-1] if names else "body"
+
+
+def _message(error: dict[str, Any]) -> str:
+    kind = error.get("type", "")
+    if kind == "spec":
+        return str(error.get("msg", "Invalid input"))
+    if kind == "missing":
+        return "Required"
+    return "Invalid input"
+
+
+@api.exception_handler(NinjaValidationError)
+def on_validation_error(request: HttpRequest, exc: NinjaValidationError) -> HttpResponse:
+    fields: dict[str, str] = {}
+    for error in exc.errors:
+        name = _field_name(error.get("loc", ()))
+        fields.setdefault(name, _message(error))
+    first = next(iter(fields.values()), "Invalid input")
+    return error_response(request, 400, first, "validation_error", fields)
+
+
+@api.exception_handler(AuthenticationError)
+def on_authentication_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    return error_response(request, 401, "Authentication required", "not_authenticated")
+
+
+@api.exception_handler(Http404)
+def on_not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    return error_response(request, 404, "Not found", "not_found")
+
+
+@api.exception_handler(HttpError)
+def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    codes = {400: "bad_request", 403: "permission_denied", 404: "not_found", 405: "method_not_allowed",
+             409: "conflict", 429: "throttled"}
+    return error_response(
+        request, exc.status_code, str(exc.message), codes.get(exc.status_code, "error")
+    )
+
+
+@api.exception_handler(Exception)
+def on_unexpected_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+    logger.exception("Unhandled error on %s %s", request.method, request.path, exc_info=exc)
+    return error_response(
+        request, 500, "Something went wrong on our side. Please try again.", "server_error"
+    )

@@ -1,0 +1,61 @@
+"""Session authentication for the API, with CSRF checked on every unsafe method."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja.security import SessionAuth
+from ninja.utils import check_csrf
+
+from project.accounts.models import Role, User
+from project.common.errors import PermissionDenied
+
+CSRF_FAILED = "CSRF verification failed. Refresh the page and try again."
+
+
+def ensure_csrf(request: HttpRequest) -> None:
+    if check_csrf(request) is not None:
+        raise PermissionDenied(CSRF_FAILED, code="csrf_failed")
+
+
+def csrf_only(request: HttpRequest) -> bool:
+    """Auth for public unsafe operations (login, register): django-ninja checks CSRF only
+    in its cookie auth classes, so these check it themselves, before the body is parsed."""
+    ensure_csrf(request)
+    return True
+
+
+class UserAuth(SessionAuth):
+    def _get_key(self, request: HttpRequest) -> str | None:
+        if check_csrf(request) is not None:
+            raise PermissionDenied(CSRF_FAILED, code="csrf_failed")
+        return request.COOKIES.get(self.param_name)
+
+    def authenticate(self, request: HttpRequest, key: str | None) -> Any:
+        user = request.user
+        if user.is_authenticated and user.is_active:
+            return user
+        return None
+
+
+class AdminAuth(UserAuth):
+    """Signed out answers 401; signed in without the admin role answers 403."""
+
+    def authenticate(self, request: HttpRequest, key: str | None) -> Any:
+        user = super().authenticate(request, key)
+        if user is None:
+            return None
+        if user.role != Role.ADMIN:
+            raise PermissionDenied("Admin access required", code="admin_required")
+        return user
+
+
+def current_user(request: HttpRequest) -> User:
+    user = request.auth  # type: ignore[attr-defined]
+    assert isinstance(user, User)
+    return user
+
+
+user_auth = UserAuth()
+admin_auth = AdminAuth()

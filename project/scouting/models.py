@@ -1,0 +1,357 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from project.common.choices import Sport, choices_check
+
+USER = settings.AUTH_USER_MODEL
+
+
+class NominationStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+
+
+# Nominations the community sees (DESIGN.md section 5); rejected ones only their nominator
+# and admins.
+LIVE_STATUSES = (NominationStatus.PENDING, NominationStatus.APPROVED)
+
+
+class NotificationType(models.TextChoices):
+    NOMINATION_SUBMITTED = "nomination_submitted"
+    NOMINATION_APPROVED = "nomination_approved"
+    NOMINATION_REJECTED = "nomination_rejected"
+    VOTE_RECEIVED = "vote_received"
+    RANK_CHANGED = "rank_changed"
+    NEW_FOLLOWER = "new_follower"
+    PLAYER_UPDATE = "player_update"
+    ENDORSEMENT_RECEIVED = "endorsement_received"
+    QUEST_COMPLETED = "quest_completed"
+    REFERRAL_JOINED = "referral_joined"
+
+
+class ActivityType(models.TextChoices):
+    NOMINATION_CREATED = "nomination_created"
+    VOTE_CAST = "vote_cast"
+    PLAYER_CLAIMED = "player_claimed"
+    ENDORSEMENT_GIVEN = "endorsement_given"
+    PLAYER_UPDATE = "player_update"
+    FOLLOW = "follow"
+    QUEST_COMPLETED = "quest_completed"
+
+
+class QuestType(models.TextChoices):
+    DAILY_VOTE = "daily_vote"
+    DAILY_NOMINATION = "daily_nomination"
+    WEEKLY_VOTES = "weekly_votes"
+    FOLLOW_PLAYERS = "follow_players"
+    SHARE_PROFILE = "share_profile"
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=200)
+    sport = models.CharField(max_length=32, choices=Sport.choices, default=Sport.FOOTBALL)
+    type = models.CharField(max_length=64, blank=True, default="")
+    location = models.CharField(max_length=200, blank=True, default="")
+    description = models.TextField(blank=True, default="")
+    logo_url = models.CharField(max_length=500, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [choices_check("sport", Sport, "club_sport_valid")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=200)
+    age = models.PositiveSmallIntegerField(null=True, blank=True)
+    graduation_year = models.PositiveSmallIntegerField(null=True, blank=True)
+    position = models.CharField(max_length=100)
+    nationality = models.CharField(max_length=100)
+    club = models.CharField(max_length=200)
+    club_ref = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players",
+        db_column="club_id",
+    )
+    sport = models.CharField(max_length=32, choices=Sport.choices, default=Sport.FOOTBALL)
+    skills = models.TextField(blank=True, default="")
+    video_link = models.CharField(max_length=500, blank=True, default="")
+    verified = models.BooleanField(default=False)
+    claimed_by = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="claimed_players"
+    )
+    normalized_identity = models.CharField(max_length=400, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            choices_check("sport", Sport, "player_sport_valid"),
+            models.CheckConstraint(
+                condition=models.Q(age__isnull=True) | models.Q(age__gte=9, age__lte=50),
+                name="player_age_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Nomination(models.Model):
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="nominations")
+    nominated_by = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="nominations")
+    # Denormalized from the player so community lists filter and sort on one index.
+    sport = models.CharField(max_length=32, choices=Sport.choices, default=Sport.FOOTBALL)
+    status = models.CharField(
+        max_length=16, choices=NominationStatus.choices, default=NominationStatus.PENDING
+    )
+    reviewed_by = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="reviewed_nominations"
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    rejection_reason = models.TextField(blank=True, default="")
+    # Kept equal to the number of vote rows by the vote services, in the vote's transaction.
+    vote_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            choices_check("status", NominationStatus, "nomination_status_valid"),
+            choices_check("sport", Sport, "nomination_sport_valid"),
+            models.CheckConstraint(
+                condition=models.Q(vote_count__gte=0), name="nomination_vote_count_gte_0"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "sport", "-created_at"], name="nom_status_sport_created"),
+            models.Index(fields=["sport", "-created_at"], name="nom_sport_created"),
+            models.Index(fields=["sport", "-vote_count", "id"], name="nom_sport_votes"),
+            models.Index(fields=["nominated_by", "-created_at"], name="nom_by_created"),
+            models.Index(fields=["-created_at"], name="nom_created"),
+            models.Index(
+                fields=["sport", "-created_at"],
+                condition=models.Q(vote_count__lt=5, status__in=["pending", "approved"]),
+                name="nom_needing_votes",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Nomination {self.pk} of {self.player_id}"
+
+
+class Vote(models.Model):
+    nomination = models.ForeignKey(Nomination, on_delete=models.CASCADE, related_name="votes")
+    user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="votes")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["nomination", "user"], name="vote_once_per_user")
+        ]
+        indexes = [models.Index(fields=["user", "nomination"], name="vote_user")]
+
+    def __str__(self) -> str:
+        return f"Vote {self.user_id} -> {self.nomination_id}"
+
+
+class Follow(models.Model):
+    follower = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="following")
+    followed_user = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.CASCADE, related_name="followers"
+    )
+    followed_player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="followers"
+    )
+    followed_club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="followers"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(
+                        followed_user__isnull=False,
+                        followed_player__isnull=True,
+                        followed_club__isnull=True,
+                    )
+                    | models.Q(
+                        followed_user__isnull=True,
+                        followed_player__isnull=False,
+                        followed_club__isnull=True,
+                    )
+                    | models.Q(
+                        followed_user__isnull=True,
+                        followed_player__isnull=True,
+                        followed_club__isnull=False,
+                    )
+                ),
+                name="follow_exactly_one_target",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(follower=models.F("followed_user")),
+                name="follow_not_self",
+            ),
+            models.UniqueConstraint(
+                fields=["follower", "followed_user"],
+                condition=models.Q(followed_user__isnull=False),
+                name="follow_user_once",
+            ),
+            models.UniqueConstraint(
+                fields=["follower", "followed_player"],
+                condition=models.Q(followed_player__isnull=False),
+                name="follow_player_once",
+            ),
+            models.UniqueConstraint(
+                fields=["follower", "followed_club"],
+                condition=models.Q(followed_club__isnull=False),
+                name="follow_club_once",
+            ),
+        ]
+        indexes = [models.Index(fields=["follower", "-created_at"], name="follow_follower")]
+
+    def __str__(self) -> str:
+        return f"Follow by {self.follower_id}"
+
+
+class Comment(models.Model):
+    user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="comments")
+    nomination = models.ForeignKey(
+        Nomination, null=True, blank=True, on_delete=models.CASCADE, related_name="comments"
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="comments"
+    )
+    content = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Comment {self.pk}"
+
+
+class Activity(models.Model):
+    user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="activities")
+    activity_type = models.CharField(max_length=32, choices=ActivityType.choices)
+    related_user = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    related_player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    related_nomination = models.ForeignKey(
+        Nomination, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    metadata = models.JSONField(default=dict, blank=True)
+    # The sport the activity belongs to, so the feed reads one index per sport.
+    sport = models.CharField(max_length=32, choices=Sport.choices, default=Sport.FOOTBALL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "activities"
+        constraints = [
+            choices_check("activity_type", ActivityType, "activity_type_valid"),
+            choices_check("sport", Sport, "activity_sport_valid"),
+        ]
+        indexes = [
+            models.Index(fields=["sport", "-created_at", "-id"], name="activity_sport_created"),
+            models.Index(fields=["user", "-created_at"], name="activity_user_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.activity_type} by {self.user_id}"
+
+
+class Notification(models.Model):
+    user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="notifications")
+    message = models.TextField()
+    type = models.CharField(max_length=32, choices=NotificationType.choices)
+    read = models.BooleanField(default=False)
+    related_nomination = models.ForeignKey(
+        Nomination, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [choices_check("type", NotificationType, "notification_type_valid")]
+        indexes = [
+            models.Index(fields=["user", "-created_at", "-id"], name="notification_user_created"),
+            models.Index(
+                fields=["user"],
+                condition=models.Q(read=False),
+                name="notification_user_unread",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.type} for {self.user_id}"
+
+
+class Quest(models.Model):
+    type = models.CharField(max_length=32, choices=QuestType.choices)
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True, default="")
+    points_reward = models.PositiveIntegerField(default=0)
+    target_count = models.PositiveIntegerField(default=1)
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [choices_check("type", QuestType, "quest_type_valid")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class UserQuest(models.Model):
+    user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="quests")
+    quest = models.ForeignKey(Quest, on_delete=models.CASCADE, related_name="user_quests")
+    progress = models.PositiveIntegerField(default=0)
+    completed = models.BooleanField(default=False)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "quest"], name="user_quest_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.quest_id}"
+
+
+class Endorsement(models.Model):
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="endorsements")
+    endorser = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="endorsements")
+    content = models.TextField(blank=True, default="")
+    rating = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "endorser"], name="endorsement_once"),
+            models.CheckConstraint(
+                condition=models.Q(rating__isnull=True) | models.Q(rating__gte=1, rating__lte=5),
+                name="endorsement_rating_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Endorsement {self.pk}"
+
+
+class PlayerUpdate(models.Model):
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="updates")
+    user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="player_updates")
+    title = models.CharField(max_length=200)
+    content = models.TextField(blank=True, default="")
+    media_url = models.CharField(max_length=500, blank=True, default="")
+    milestone = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.title

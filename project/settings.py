@@ -1,0 +1,267 @@
+"""Settings: every deployment knob is an environment variable.
+
+With nothing set the product runs embedded (SQLite file, in-memory channel layer, local
+avatar files, DEBUG on). ``DATABASE_URL``, ``REDIS_URL`` and ``S3_BUCKET`` switch to the
+services; ``DJANGO_ENV=production`` turns on the hardened profile.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    value = os.environ.get(name)
+    if not value:
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+DJANGO_ENV = os.environ.get("DJANGO_ENV", "development")
+PRODUCTION = DJANGO_ENV == "production"
+
+DEBUG = env_bool("DJANGO_DEBUG", not PRODUCTION)
+
+_DEV_SECRET_FILE = BASE_DIR / ".dev-secret-key"
+
+
+def _secret_key() -> str:
+    configured = os.environ.get("DJANGO_SECRET_KEY", "")
+    if configured:
+        if PRODUCTION and (len(configured) < 50 or configured.startswith("django-insecure")):
+            raise ImproperlyConfigured("DJANGO_SECRET_KEY is too weak for production")
+        return configured
+    if PRODUCTION:
+        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_ENV=production")
+    # A per-checkout generated secret: stable across restarts so sessions survive.
+    if _DEV_SECRET_FILE.exists():
+        return _DEV_SECRET_FILE.read_text().strip()
+    key = secrets.token_urlsafe(64)
+    try:
+        _DEV_SECRET_FILE.write_text(key)
+    except OSError:
+        pass
+    return key
+
+
+SECRET_KEY = _secret_key()
+
+ALLOWED_HOSTS = env_list(
+    "DJANGO_ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "[::1]", "testserver"]
+)
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "project.accounts",
+    "project.scouting",
+    "project.moderation",
+    "project.media",
+    "realtime",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "project.middleware.ContentSecurityPolicyMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "project.urls"
+ASGI_APPLICATION = "project.asgi.application"
+WSGI_APPLICATION = None
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------------------
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+if DATABASE_URL:
+    _db: dict[str, Any] = dict(dj_database_url.parse(DATABASE_URL))
+    if _db["ENGINE"] == "django.db.backends.postgresql":
+        # Under ASGI a persistent connection leaks one per worker thread; psycopg's pool
+        # is the one that reuses connections (DESIGN.md section 10).
+        _db["CONN_MAX_AGE"] = 0
+        _db["OPTIONS"] = {
+            "pool": {
+                "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
+                "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
+                "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+            }
+        }
+    DATABASES = {"default": _db}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+        }
+    }
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_USER_MODEL = "accounts.User"
+
+# --- Redis: channel layer and cache -----------------------------------------------------
+REDIS_URL = os.environ.get("REDIS_URL", "")
+CHANNEL_LAYER_KIND = os.environ.get("CHANNEL_LAYER", "core")  # "core" or "pubsub"
+
+if REDIS_URL:
+    _redis_host = {
+        "address": REDIS_URL,
+        # redis-py's default pool (100) is exhausted when 1,000 sockets close at once.
+        "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
+        # The core layer blocks 5 s on BZPOPMIN; redis-py's 5 s default read timeout
+        # would kill idle receive loops.
+        "socket_timeout": None,
+    }
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": (
+                "channels_redis.pubsub.RedisPubSubChannelLayer"
+                if CHANNEL_LAYER_KIND == "pubsub"
+                else "channels_redis.core.RedisChannelLayer"
+            ),
+            "CONFIG": {
+                "hosts": [_redis_host],
+                "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
+                **(
+                    {}
+                    if CHANNEL_LAYER_KIND == "pubsub"
+                    else {"capacity": 1000, "expiry": 60, "group_expiry": 86400}
+                ),
+            },
+        }
+    }
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "scout"),
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "scouting-platform",
+        }
+    }
+
+# --- Auth -------------------------------------------------------------------------------
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+]
+AUTH_PASSWORD_VALIDATORS: list[dict[str, Any]] = []
+
+LOGIN_THROTTLE_LIMIT = int(os.environ.get("LOGIN_THROTTLE_LIMIT", "10"))
+LOGIN_THROTTLE_WINDOW = int(os.environ.get("LOGIN_THROTTLE_WINDOW", "300"))
+
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 14
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_HTTPONLY = False  # the SPA reads it to send X-CSRFToken
+
+# --- I18N -------------------------------------------------------------------------------
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
+USE_I18N = False
+USE_TZ = True
+
+# --- Static files and the SPA ------------------------------------------------------------
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+SPA_DIST_DIR = Path(os.environ.get("SPA_DIST_DIR", str(BASE_DIR / "frontend" / "dist")))
+STATICFILES_DIRS = [SPA_DIST_DIR] if SPA_DIST_DIR.exists() else []
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_KEEP_ONLY_HASHED_FILES = False
+
+# --- Media: avatars -------------------------------------------------------------------
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", str(BASE_DIR / "media")))
+S3_BUCKET = os.environ.get("S3_BUCKET", "")
+S3_ENDPOINT_URL = os.environ.get("S3_ENDPOINT_URL", "") or None
+S3_REGION = os.environ.get("S3_REGION", "us-east-1")
+AVATAR_MAX_BYTES = 5_242_880
+
+# --- Email ----------------------------------------------------------------------------
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "ScoutVote <noreply@scoutvote.example>")
+
+# --- Security headers ----------------------------------------------------------------
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+CONTENT_SECURITY_POLICY = os.environ.get(
+    "CONTENT_SECURITY_POLICY",
+    "default-src 'self'; img-src 'self' data: blob: https:; style-src 'self' 'unsafe-inline'; "
+    "script-src 'self'; connect-src 'self' ws: wss: https:; frame-ancestors 'none'; "
+    "base-uri 'self'; form-action 'self'; object-src 'none'",
+)
+
+if PRODUCTION:
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    }
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "daphne": {"level": "WARNING"},
+    },
+}

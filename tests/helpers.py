@@ -1,0 +1,90 @@
+"""Small helpers for API tests: a CSRF-honouring JSON client and user factories."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+from django.http import HttpResponse
+from django.test import Client
+
+from project.accounts.models import Role, User
+from project.accounts.services import user_create
+
+_counter = itertools.count(1)
+PASSWORD = "secret-pass-1"
+
+
+class ApiClient:
+    """Django's test client with CSRF enforced, speaking JSON like the SPA does."""
+
+    def __init__(self) -> None:
+        self.client = Client(enforce_csrf_checks=True)
+        self.user: User | None = None
+
+    def csrf_token(self) -> str:
+        cookie = self.client.cookies.get("csrftoken")
+        if cookie is None or not cookie.value:
+            self.client.get("/api/auth/csrf")
+            cookie = self.client.cookies["csrftoken"]
+        return cookie.value
+
+    def request(
+        self, method: str, path: str, body: Any = None, *, csrf: bool = True, **extra: Any
+    ) -> HttpResponse:
+        headers: dict[str, Any] = dict(extra)
+        if csrf and method.upper() not in {"GET", "HEAD", "OPTIONS"}:
+            headers["HTTP_X_CSRFTOKEN"] = self.csrf_token()
+        kwargs: dict[str, Any] = {}
+        if body is not None:
+            kwargs["data"] = json.dumps(body)
+            kwargs["content_type"] = "application/json"
+        return self.client.generic(method.upper(), path, **kwargs, **headers)
+
+    def get(self, path: str, **extra: Any) -> HttpResponse:
+        return self.client.get(path, **extra)
+
+    def post(self, path: str, body: Any = None, **kw: Any) -> HttpResponse:
+        return self.request("POST", path, body, **kw)
+
+    def put(self, path: str, body: Any = None, **kw: Any) -> HttpResponse:
+        return self.request("PUT", path, body, **kw)
+
+    def delete(self, path: str, body: Any = None, **kw: Any) -> HttpResponse:
+        return self.request("DELETE", path, body, **kw)
+
+    def login(self, user: User, password: str = PASSWORD) -> ApiClient:
+        response = self.post("/api/auth/login", {"username": user.username, "password": password})
+        assert response.status_code == 200, response.content
+        self.user = user
+        return self
+
+
+def make_user(*, role: str = Role.SCOUT, password: str = PASSWORD, **fields: Any) -> User:
+    n = next(_counter)
+    username = fields.pop("username", f"user{n}")
+    user = user_create(
+        username=username,
+        email=fields.pop("email", f"{username}@example.com"),
+        password=password,
+        name=fields.pop("name", f"User {n}"),
+        favorite_sport=fields.pop("favorite_sport", "football"),
+        role=role,
+    )
+    for key, value in fields.items():
+        setattr(user, key, value)
+    if fields:
+        user.save()
+    return user
+
+
+def assert_error(response: HttpResponse, status: int, message: str | None = None) -> dict[str, Any]:
+    assert response.status_code == status, (response.status_code, response.content)
+    body = response.json()
+    assert set(body) <= {"message", "code", "fields"} | set(body), body
+    assert isinstance(body["message"], str) and body["message"]
+    assert isinstance(body["code"], str) and body["code"]
+    if message is not None:
+        assert body["message"] == message, body
+    return body
