@@ -22,11 +22,6 @@ export default defineConfig([
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
-      // Features stay independent (bulletproof-react): shared code lives in components/, lib/, stores/.
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['../../features/*', '../features/*'], message: 'Import features via @/features/<name> from app/ only.' }] },
-      ],
     },
   },
   {

@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "project.common",
     "project.accounts",
     "project.scouting",
     "project.moderation",
@@ -213,7 +214,11 @@ USE_TZ = True
 
 # --- Static files and the SPA ------------------------------------------------------------
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# collectstatic's target (the Docker image runs it). Without it, WhiteNoise serves the built
+# SPA straight from its finders, which is what `make run` does.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+if not PRODUCTION and not STATIC_ROOT.exists():
+    STATIC_ROOT = None  # type: ignore[assignment]
 SPA_DIST_DIR = Path(os.environ.get("SPA_DIST_DIR", str(BASE_DIR / "frontend" / "dist")))
 STATICFILES_DIRS = [SPA_DIST_DIR] if SPA_DIST_DIR.exists() else []
 WHITENOISE_USE_FINDERS = True
@@ -248,8 +253,9 @@ if PRODUCTION:
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+    # Only a local plain-http demo (docker compose on localhost) turns these off.
+    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     STORAGES = {
         "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
         "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},

@@ -1,0 +1,23 @@
+# The production image: the SPA built with Node, served with the API by daphne.
+FROM node:20-bookworm-slim AS spa
+WORKDIR /app/frontend
+COPY frontend/package.json frontend/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY frontend/ ./
+RUN npm run build
+
+FROM python:3.11-slim-bookworm
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_ENV=production
+WORKDIR /app
+COPY pyproject.toml ./
+COPY project/ project/
+COPY realtime/ realtime/
+COPY manage.py ./
+RUN pip install --no-cache-dir .
+COPY --from=spa /app/frontend/dist frontend/dist
+RUN DJANGO_SECRET_KEY=build-only-secret-key-that-is-long-enough-for-collectstatic-0123456789 \
+    STATIC_ROOT=/app/staticfiles python manage.py collectstatic --noinput
+RUN useradd --create-home app && mkdir -p /app/media && chown app /app/media
+USER app
+EXPOSE 8000
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "project.asgi:application"]

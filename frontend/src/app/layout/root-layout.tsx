@@ -1,0 +1,28 @@
+import { Suspense } from 'react';
+import { Outlet, ScrollRestoration } from 'react-router';
+
+import { PageSpinner } from '@/components/ui/spinner';
+
+import { Footer } from './footer';
+import { Header } from './header';
+
+export function RootLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-surface focus:px-3 focus:py-2 focus:shadow"
+      >
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 lg:px-8">
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      <ScrollRestoration />
+    </div>
+  );
+}

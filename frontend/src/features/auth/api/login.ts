@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+
+import { api } from '@/lib/api-client';
+
+import { setSessionUser } from './session-cache';
+import type { AuthUser } from './types';
+
+export const loginInputSchema = z.object({
+  username: z.string().min(1, 'Username is required'),
+  password: z.string().min(1, 'Password is required'),
+});
+
+export type LoginInput = z.infer<typeof loginInputSchema>;
+
+export function login(input: LoginInput): Promise<AuthUser> {
+  return api.post<AuthUser>('/api/auth/login', input);
+}
+
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: login,
+    onSuccess: (user) => setSessionUser(queryClient, user),
+  });
+}

@@ -1,0 +1,38 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+
+import { api } from '@/lib/api-client';
+import { SPORT_VALUES } from '@/stores/sport';
+
+import { setSessionUser } from './session-cache';
+import type { AuthUser } from './types';
+
+export const registerInputSchema = z.object({
+  username: z.string().min(3, 'Username must be at least 3 characters'),
+  name: z.string().min(1, 'Name is required'),
+  email: z.email('Invalid email address'),
+  password: z.string().min(6, 'Password must be at least 6 characters'),
+  favoriteSport: z.enum(SPORT_VALUES),
+  // Collected on the form but not sent: the backend has no referral flow yet.
+  referralCode: z.string().optional(),
+});
+
+export type RegisterInput = z.infer<typeof registerInputSchema>;
+
+export function register({ username, password, name, email, favoriteSport }: RegisterInput) {
+  return api.post<AuthUser>('/api/auth/register', {
+    username,
+    password,
+    name,
+    email,
+    favoriteSport,
+  });
+}
+
+export function useRegister() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: register,
+    onSuccess: (user) => setSessionUser(queryClient, user),
+  });
+}

@@ -1,0 +1,19 @@
+import { useSearchParams } from 'react-router';
+
+/** Only same-origin paths are accepted, so a crafted link cannot send a user elsewhere. */
+export function safeReturnTo(value: string | null | undefined, fallback = '/'): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) {
+    return fallback;
+  }
+  return value;
+}
+
+/** The `returnTo` query parameter of the login and register pages, `/` by default. */
+export function useReturnTo(): string {
+  const [searchParams] = useSearchParams();
+  return safeReturnTo(searchParams.get('returnTo'));
+}
+
+export function withReturnTo(path: '/login' | '/register', returnTo: string): string {
+  return returnTo === '/' ? path : `${path}?returnTo=${encodeURIComponent(returnTo)}`;
+}

@@ -1,0 +1,65 @@
+import { Diamond, Goal, HockeyStick, RugbyBall, Volleyball, type LucideIcon } from 'lucide-react';
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+
+export type Sport = 'football' | 'basketball' | 'baseball' | 'soccer' | 'hockey';
+
+export type SportOption = { value: Sport; label: string; icon: LucideIcon };
+
+/**
+ * The five sports the interface lets a user pick. lucide has no American football, basketball or
+ * baseball icon: the laced oval RugbyBall stands for football, the seamed round Volleyball for
+ * basketball and the Diamond for baseball.
+ */
+export const SPORTS: readonly SportOption[] = [
+  { value: 'football', label: 'Football', icon: RugbyBall },
+  { value: 'basketball', label: 'Basketball', icon: Volleyball },
+  { value: 'baseball', label: 'Baseball', icon: Diamond },
+  { value: 'soccer', label: 'Soccer', icon: Goal },
+  { value: 'hockey', label: 'Hockey', icon: HockeyStick },
+];
+
+export const SPORT_VALUES = SPORTS.map((sport) => sport.value) as [Sport, ...Sport[]];
+
+export const DEFAULT_SPORT: Sport = 'football';
+
+export const SPORT_STORAGE_KEY = 'selectedSport';
+
+export function isSport(value: unknown): value is Sport {
+  return SPORT_VALUES.includes(value as Sport);
+}
+
+export function sportOption(sport: Sport): SportOption {
+  return SPORTS.find((option) => option.value === sport) ?? SPORTS[0];
+}
+
+type SportState = {
+  sport: Sport;
+  setSport: (sport: Sport) => void;
+};
+
+export const useSportStore = create<SportState>()(
+  persist(
+    (set) => ({
+      sport: DEFAULT_SPORT,
+      setSport: (sport) => set({ sport }),
+    }),
+    {
+      name: SPORT_STORAGE_KEY,
+      storage: createJSONStorage(() => localStorage),
+      partialize: (state) => ({ sport: state.sport }),
+      // A stored value from an older build or edited by hand falls back to the default.
+      merge: (persisted, current) => {
+        const sport = (persisted as Partial<SportState> | undefined)?.sport;
+        return { ...current, sport: isSport(sport) ? sport : DEFAULT_SPORT };
+      },
+    },
+  ),
+);
+
+/** The selected sport, its label and icon, and the setter. */
+export function useSport() {
+  const sport = useSportStore((state) => state.sport);
+  const setSport = useSportStore((state) => state.setSport);
+  return { sport, setSport, option: sportOption(sport) };
+}
