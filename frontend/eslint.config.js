@@ -1,6 +1,6 @@
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
-import reactRefresh from 'eslint-plugin-react-refresh';
+import { reactRefresh } from 'eslint-plugin-react-refresh';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -22,10 +22,19 @@ export default defineConfig([
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      'no-restricted-imports': [
+        'error',
+        {
+          name: 'react-use-websocket',
+          message:
+            "Import from '@/lib/websocket': Vite 8 breaks this package's default export in production builds.",
+        },
+      ],
     },
   },
   {
-    files: ['**/*.test.{ts,tsx}', 'src/testing/**'],
+    // The route table declares its lazy pages next to the routes; it is never hot-replaced.
+    files: ['**/*.test.{ts,tsx}', 'src/testing/**', 'src/app/router.tsx'],
     rules: { 'react-refresh/only-export-components': 'off' },
   },
   {

@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 
-import { buttonClasses } from '@/components/ui/button';
+import { buttonClasses } from '@/components/ui/button-classes';
 import { DocumentTitle } from '@/components/ui/document-title';
 
 /** Shown when a page throws, or when its code cannot be loaded (for example after a deploy). */

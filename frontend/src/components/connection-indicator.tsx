@@ -10,10 +10,10 @@ const states: Record<ConnectionStatus, { label: string; dot: string }> = {
 /** Shows whether live updates are flowing. */
 export function ConnectionIndicator({
   className,
-  showLabel = true,
+  labelClassName,
 }: {
   className?: string;
-  showLabel?: boolean;
+  labelClassName?: string;
 }) {
   const status = useConnectionStore((state) => state.status);
   const { label, dot } = states[status];
@@ -21,10 +21,13 @@ export function ConnectionIndicator({
     <span
       role="status"
       title={`Live updates: ${label.toLowerCase()}`}
-      className={cn('inline-flex items-center gap-1.5 text-xs font-medium text-muted-foreground', className)}
+      className={cn(
+        'inline-flex items-center gap-1.5 text-xs font-medium text-muted-foreground',
+        className,
+      )}
     >
       <span className={cn('size-2 rounded-full', dot)} aria-hidden="true" />
-      <span className={showLabel ? undefined : 'sr-only'}>{label}</span>
+      <span className={labelClassName}>{label}</span>
     </span>
   );
 }

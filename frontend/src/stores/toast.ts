@@ -54,13 +54,10 @@ export const useToastStore = create<ToastState>()((set, get) => ({
     set({ toasts: kept.slice(0, TOAST_LIMIT) });
   },
   dismiss: (id) => {
-    set({
-      toasts: get().toasts.map((toast) => {
-        if (id !== undefined && toast.id !== id) return toast;
-        scheduleRemoval(toast.id);
-        return { ...toast, open: false };
-      }),
-    });
+    const matches = (toast: ToastItem) => id === undefined || toast.id === id;
+    const toasts = get().toasts;
+    for (const toast of toasts) if (matches(toast)) scheduleRemoval(toast.id);
+    set({ toasts: toasts.map((toast) => (matches(toast) ? { ...toast, open: false } : toast)) });
   },
   remove: (id) => {
     const toasts = get().toasts;

@@ -78,7 +78,10 @@ export function Footer() {
 
         <div>
           <h2 className="mb-3 text-sm font-semibold">Get in touch</h2>
-          <a href={`mailto:${SUPPORT_EMAIL}`} className={`${linkClasses} inline-flex items-center gap-2`}>
+          <a
+            href={`mailto:${SUPPORT_EMAIL}`}
+            className={`${linkClasses} inline-flex items-center gap-2`}
+          >
             <Mail className="size-4" aria-hidden="true" />
             {SUPPORT_EMAIL}
           </a>

@@ -6,7 +6,7 @@ import { Brand } from '@/components/brand';
 import { ConnectionIndicator } from '@/components/connection-indicator';
 import { SportButtons, SportMenu } from '@/components/sport-selector';
 import { Badge } from '@/components/ui/badge';
-import { buttonClasses } from '@/components/ui/button';
+import { buttonClasses } from '@/components/ui/button-classes';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { cn } from '@/lib/utils';
 
@@ -55,17 +55,17 @@ export function Header() {
           {isAdminPage ? (
             <Link to="/" className={buttonClasses({ variant: 'ghost', size: 'sm' })}>
               <ArrowLeft aria-hidden="true" />
-              Back to Main Site
+              <span className="sr-only sm:not-sr-only">Back to Main Site</span>
             </Link>
           ) : (
             <SportMenu className="hidden lg:inline-flex" />
           )}
-          {user && <ConnectionIndicator showLabel={false} className="sm:hidden" />}
-          {user && <ConnectionIndicator className="hidden sm:inline-flex" />}
+          {user && <ConnectionIndicator labelClassName="sr-only sm:not-sr-only" />}
           {user ? (
             <UserMenu user={user} />
           ) : (
-            !isPending && (
+            !isPending &&
+            pathname !== '/login' && (
               <Link to="/login" className={buttonClasses({ size: 'sm' })}>
                 Sign in
               </Link>
@@ -88,7 +88,10 @@ export function Header() {
 
       {!isAdminPage && mobileOpen && (
         <div id="mobile-menu" className="border-t border-border bg-surface lg:hidden">
-          <nav aria-label="Mobile" className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3 sm:px-6">
+          <nav
+            aria-label="Mobile"
+            className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3 sm:px-6"
+          >
             {items.map((item) => (
               <NavLink
                 key={item.to}

@@ -29,8 +29,9 @@ export function UserMenu({ user }: { user: AuthUser }) {
         >
           <DropdownMenu.Label className="px-2 py-2">
             <span className="block truncate text-sm font-semibold">{user.name}</span>
-            {/* The session shape carries no email; the username identifies the account. */}
-            <span className="block truncate text-xs text-muted-foreground">@{user.username}</span>
+            <span className="block truncate text-xs text-muted-foreground">
+              {user.email || `@${user.username}`}
+            </span>
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="my-1 h-px bg-border" />
           <DropdownMenu.Item asChild className={itemClasses}>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 
-import { buttonClasses } from '@/components/ui/button';
+import { buttonClasses } from '@/components/ui/button-classes';
 import { DocumentTitle } from '@/components/ui/document-title';
 
 export default function NotFoundPage() {

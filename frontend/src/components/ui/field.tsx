@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 
 import { cn } from '@/lib/utils';
 
+import { fieldErrorId } from './field-error-id';
 import { Label } from './label';
 
 export type FieldProps = {
@@ -13,10 +14,6 @@ export type FieldProps = {
   /** The control; give it `id`, `aria-invalid` and `aria-describedby={fieldErrorId(id)}`. */
   children: ReactNode;
 };
-
-export function fieldErrorId(id: string) {
-  return `${id}-error`;
-}
 
 /** A form control with its label and its validation message. */
 export function Field({ id, label, error, hint, className, children }: FieldProps) {

@@ -41,7 +41,12 @@ export function StatCard({
   );
   const content = (
     <>
-      <span className={cn('flex size-12 shrink-0 items-center justify-center rounded-lg', colors[color])}>
+      <span
+        className={cn(
+          'flex size-12 shrink-0 items-center justify-center rounded-lg',
+          colors[color],
+        )}
+      >
         <Icon className="size-6" aria-hidden="true" />
       </span>
       <span className="min-w-0">

@@ -9,4 +9,7 @@ export type AuthUser = {
   username: string;
   role: Role;
   name: string;
+  /** Sent by this backend though the specification's session shape has no email. */
+  email?: string;
+  avatarUrl?: string | null;
 };

@@ -3,7 +3,8 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
-import { Field, fieldErrorId } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
+import { fieldErrorId } from '@/components/ui/field-error-id';
 import { Input } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toast';

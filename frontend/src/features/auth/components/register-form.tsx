@@ -3,7 +3,8 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
-import { Field, fieldErrorId } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
+import { fieldErrorId } from '@/components/ui/field-error-id';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api-client';
 import { SPORTS, useSport } from '@/stores/sport';
@@ -13,9 +14,6 @@ import { registerInputSchema, useRegister, type RegisterInput } from '../api/reg
 import { withReturnTo } from '../hooks/use-return-to';
 
 import { applyFieldErrors } from './apply-field-errors';
-
-/** The registration greeting, worded exactly as the product specification gives it. */
-export const registrationWelcome = (name: string) => `Welcome to the product, ${name}!`;
 
 const SERVER_FIELDS = ['username', 'name', 'email', 'password', 'favoriteSport'] as const;
 
@@ -48,7 +46,8 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
     registration.mutate(values, {
       onSuccess: (user) => {
         setSport(values.favoriteSport);
-        toast({ title: registrationWelcome(user.name) });
+        // Worded exactly as the product specification gives it.
+        toast({ title: `Welcome to the product, ${user.name}!` });
         onSuccess();
       },
       onError: (error) => {
@@ -101,11 +100,7 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
           {...register('password')}
         />
       </Field>
-      <Field
-        id="register-sport"
-        label="Favorite sport"
-        error={errors.favoriteSport?.message}
-      >
+      <Field id="register-sport" label="Favorite sport" error={errors.favoriteSport?.message}>
         <NativeSelect
           {...controlProps('register-sport', Boolean(errors.favoriteSport))}
           {...register('favoriteSport')}

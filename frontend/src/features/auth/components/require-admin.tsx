@@ -13,7 +13,14 @@ import { useUser } from '../hooks/use-user';
 export function RequireAdmin({ children }: { children: ReactNode }) {
   const { user, isPending, error } = useUser();
   const location = useLocation();
-  const outcome = isPending || error ? 'waiting' : !user ? 'signed-out' : user.role !== 'admin' ? 'denied' : 'allowed';
+  const outcome =
+    isPending || error
+      ? 'waiting'
+      : !user
+        ? 'signed-out'
+        : user.role !== 'admin'
+          ? 'denied'
+          : 'allowed';
 
   useEffect(() => {
     if (outcome === 'signed-out') {

@@ -1,0 +1,94 @@
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+
+import { PageSpinner } from '@/components/ui/spinner';
+import { RequireAdmin } from '@/features/auth/components/require-admin';
+import { RequireAuth } from '@/features/auth/components/require-auth';
+
+import { RootLayout } from './layout/root-layout';
+import { RouteError } from './route-error';
+
+// Every page is its own chunk: the initial bundle holds only the shell.
+const HomePage = lazy(() => import('./routes/home'));
+const LoginPage = lazy(() => import('./routes/auth/login'));
+const RegisterPage = lazy(() => import('./routes/auth/register'));
+const NominationsPage = lazy(() => import('./routes/nominations/list'));
+const NominationDetailPage = lazy(() => import('./routes/nominations/detail'));
+const NeedingVotesPage = lazy(() => import('./routes/nominations/needing-votes'));
+const VotePage = lazy(() => import('./routes/vote'));
+const ResultsPage = lazy(() => import('./routes/results'));
+const FeedPage = lazy(() => import('./routes/feed'));
+const AdminDashboardPage = lazy(() => import('./routes/admin/dashboard'));
+const AboutPage = lazy(() => import('./routes/info/about'));
+const HowItWorksPage = lazy(() => import('./routes/info/how-it-works'));
+const HelpPage = lazy(() => import('./routes/info/help'));
+const ContactPage = lazy(() => import('./routes/info/contact'));
+const ProfilePage = lazy(() => import('./routes/profile'));
+const SettingsPage = lazy(() => import('./routes/settings'));
+const DiscoverPage = lazy(() => import('./routes/scouts/discover'));
+const ScoutPage = lazy(() => import('./routes/scouts/scout'));
+const WallPage = lazy(() => import('./routes/wall'));
+const NotFoundPage = lazy(() => import('./routes/not-found'));
+
+const signedIn = (Page: ComponentType): ReactNode => (
+  <RequireAuth>
+    <Page />
+  </RequireAuth>
+);
+
+/**
+ * Public: the auth, static and not-found pages, plus /feed and /profile, which show their own
+ * signed-out message, and /admin, which has its own toasts. Every other page needs sign-in.
+ */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, element: signedIn(HomePage) },
+      { path: 'login', element: <LoginPage /> },
+      { path: 'register', element: <RegisterPage /> },
+      { path: 'nominations', element: signedIn(NominationsPage) },
+      { path: 'nominations/needing-votes', element: signedIn(NeedingVotesPage) },
+      { path: 'nominations/:id', element: signedIn(NominationDetailPage) },
+      { path: 'vote', element: signedIn(VotePage) },
+      { path: 'results', element: signedIn(ResultsPage) },
+      { path: 'feed', element: <FeedPage /> },
+      { path: 'admin', element: <Navigate to="/admin/dashboard" replace /> },
+      {
+        path: 'admin/dashboard',
+        element: (
+          <RequireAdmin>
+            <AdminDashboardPage />
+          </RequireAdmin>
+        ),
+      },
+      { path: 'about', element: <AboutPage /> },
+      { path: 'how-it-works', element: <HowItWorksPage /> },
+      { path: 'help', element: <HelpPage /> },
+      { path: 'contact', element: <ContactPage /> },
+      { path: 'profile', element: <ProfilePage /> },
+      { path: 'settings', element: signedIn(SettingsPage) },
+      { path: 'discover', element: signedIn(DiscoverPage) },
+      { path: 'scout/:id', element: signedIn(ScoutPage) },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+  {
+    // The wall runs full-screen on a TV, without the site's header and footer.
+    path: '/wall',
+    errorElement: <RouteError />,
+    element: (
+      <RequireAuth>
+        <Suspense fallback={<PageSpinner />}>
+          <WallPage />
+        </Suspense>
+      </RequireAuth>
+    ),
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,93 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+
+import { authKeys } from '@/features/auth/api/auth-keys';
+import { useSportStore } from '@/stores/sport';
+import { mockFetch } from '@/testing/fetch-mock';
+import { LocationProbe, renderRoutes, scout } from '@/testing/render';
+
+import LoginPage from './login';
+
+function renderLogin(path = '/login?returnTo=%2Fvote') {
+  return renderRoutes(
+    [
+      { path: '/login', element: <LoginPage /> },
+      { path: '*', element: <LocationProbe /> },
+    ],
+    { path, user: null },
+  );
+}
+
+async function submit(username: string, password: string) {
+  if (username) await userEvent.type(screen.getByLabelText('Username'), username);
+  if (password) await userEvent.type(screen.getByLabelText('Password'), password);
+  await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+beforeEach(() => {
+  document.cookie = 'csrftoken=t; path=/';
+});
+
+describe('LoginPage', () => {
+  it('requires a username and a password', async () => {
+    const { requests } = mockFetch({});
+    renderLogin();
+    await submit('', '');
+    expect(await screen.findByText('Username is required')).toBeInTheDocument();
+    expect(screen.getByText('Password is required')).toBeInTheDocument();
+    expect(screen.getByLabelText('Username')).toHaveAttribute('aria-invalid', 'true');
+    expect(requests).toHaveLength(0);
+  });
+
+  it('signs in, greets the user, stores the session and goes to returnTo', async () => {
+    useSportStore.setState({ sport: 'hockey' });
+    const { requests } = mockFetch({ 'POST /api/auth/login': { body: scout } });
+    const { queryClient } = renderLogin();
+
+    await submit('jdoe', 'secret1');
+
+    expect(await screen.findByTestId('location')).toHaveTextContent(/^\/vote$/);
+    expect(screen.getByText('Welcome back, Jane Doe!')).toBeInTheDocument();
+    expect(queryClient.getQueryData(authKeys.me())).toEqual(scout);
+    expect(requests[0].body).toEqual({ username: 'jdoe', password: 'secret1' });
+    expect(useSportStore.getState().sport).toBe('hockey');
+  });
+
+  it('goes home without returnTo, and ignores a returnTo to another site', async () => {
+    mockFetch({ 'POST /api/auth/login': { body: scout } });
+    renderLogin('/login?returnTo=%2F%2Fevil.example');
+    await submit('jdoe', 'secret1');
+    expect(await screen.findByTestId('location')).toHaveTextContent(/^\/$/);
+  });
+
+  it('shows the server message when login fails', async () => {
+    mockFetch({
+      'POST /api/auth/login': {
+        status: 401,
+        body: { message: 'Invalid credentials', code: 'invalid_credentials' },
+      },
+    });
+    renderLogin();
+    await submit('jdoe', 'wrong');
+    expect(await screen.findByText('Login failed')).toBeInTheDocument();
+    expect(screen.getByText('Invalid credentials')).toBeInTheDocument();
+    expect(screen.queryByTestId('location')).not.toBeInTheDocument();
+  });
+
+  it('falls back to its own message when the server sends no error body', async () => {
+    mockFetch({ 'POST /api/auth/login': { status: 500, body: 'boom' } });
+    renderLogin();
+    await submit('jdoe', 'pw');
+    expect(await screen.findByText('Invalid username or password')).toBeInTheDocument();
+  });
+
+  it('links to registration, keeping returnTo', () => {
+    mockFetch({});
+    renderLogin('/login?returnTo=%2Fnominations%2F4');
+    expect(screen.getByRole('link', { name: 'Create one' })).toHaveAttribute(
+      'href',
+      '/register?returnTo=%2Fnominations%2F4',
+    );
+  });
+});

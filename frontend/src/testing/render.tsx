@@ -1,0 +1,37 @@
+import { QueryClient } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
+
+import { AppProviders } from '@/app/providers';
+import { authKeys } from '@/features/auth/api/auth-keys';
+import type { AuthUser } from '@/features/auth/api/types';
+import { queryConfig } from '@/lib/query-client';
+
+export const scout: AuthUser = { id: 1, username: 'jdoe', role: 'scout', name: 'Jane Doe' };
+export const admin: AuthUser = { id: 2, username: 'boss', role: 'admin', name: 'Ada Admin' };
+
+export type RenderOptions = {
+  /** The starting URL. */
+  path?: string;
+  /** Seeds the session: a user, null for signed out, undefined to let the app ask the server. */
+  user?: AuthUser | null;
+};
+
+/** Renders routes in a memory router with the app's providers and a fresh query cache. */
+export function renderRoutes(routes: RouteObject[], { path = '/', user }: RenderOptions = {}) {
+  const queryClient = new QueryClient({ defaultOptions: queryConfig });
+  if (user !== undefined) queryClient.setQueryData(authKeys.me(), user);
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const result = render(
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { ...result, router, queryClient };
+}
+
+/** Shows where the app navigated to. */
+export function LocationProbe() {
+  const location = useLocation();
+  return <p data-testid="location">{`${location.pathname}${location.search}`}</p>;
+}

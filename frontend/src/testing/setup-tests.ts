@@ -1,0 +1,23 @@
+import '@testing-library/jest-dom/vitest';
+
+import { act, cleanup } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+
+import { DEFAULT_SPORT, useSportStore } from '@/stores/sport';
+import { useToastStore } from '@/stores/toast';
+
+// jsdom has no layout: the router's scroll restoration has nothing to scroll.
+window.scrollTo = vi.fn() as typeof window.scrollTo;
+
+afterEach(() => {
+  cleanup();
+  act(() => {
+    useToastStore.getState().remove();
+    useSportStore.setState({ sport: DEFAULT_SPORT });
+  });
+  localStorage.clear();
+  for (const cookie of document.cookie.split(';')) {
+    const name = cookie.split('=')[0].trim();
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  }
+});
