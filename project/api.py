@@ -10,9 +10,13 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 
+from project.accounts.api import profile_router, settings_router, users_router
 from project.accounts.api import router as accounts_router
 from project.common.auth import user_auth
 from project.common.errors import ApplicationError
+from project.media.api import router as media_router
+from project.moderation.api import router as moderation_router
+from project.scouting.api import router as scouting_router
 
 logger = logging.getLogger(__name__)
 
@@ -29,6 +33,12 @@ api = NinjaAPI(
 )
 
 api.add_router("/auth", accounts_router)
+api.add_router("/users", users_router)
+api.add_router("/profile", profile_router)
+api.add_router("/settings", settings_router)
+api.add_router("/admin", moderation_router)
+api.add_router("", media_router)  # /objects/upload, /profile/avatar
+api.add_router("", scouting_router)  # nominations, players, votes, leaderboard, feed, follow...
 
 
 def error_response(
@@ -95,8 +105,14 @@ def on_not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 
 @api.exception_handler(HttpError)
 def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
-    codes = {400: "bad_request", 403: "permission_denied", 404: "not_found", 405: "method_not_allowed",
-             409: "conflict", 429: "throttled"}
+    codes = {
+        400: "bad_request",
+        403: "permission_denied",
+        404: "not_found",
+        405: "method_not_allowed",
+        409: "conflict",
+        429: "throttled",
+    }
     return error_response(
         request, exc.status_code, str(exc.message), codes.get(exc.status_code, "error")
     )

@@ -7,10 +7,12 @@ services; ``DJANGO_ENV=production`` turns on the hardened profile.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -52,10 +54,8 @@ def _secret_key() -> str:
     if _DEV_SECRET_FILE.exists():
         return _DEV_SECRET_FILE.read_text().strip()
     key = secrets.token_urlsafe(64)
-    try:
+    with contextlib.suppress(OSError):
         _DEV_SECRET_FILE.write_text(key)
-    except OSError:
-        pass
     return key
 
 
@@ -189,6 +189,20 @@ else:
         }
     }
 
+# --- Live layer (realtime/README.md) ------------------------------------------------------
+# Redis keys and pub/sub channels start with this prefix (tests use one of their own).
+REALTIME_PREFIX = os.environ.get("REALTIME_PREFIX", "rt")
+# Events kept per group for clients resuming after a reconnect.
+REALTIME_REPLAY_EVENTS = int(os.environ.get("REALTIME_REPLAY_EVENTS", "1000"))
+REALTIME_REPLAY_TTL = int(os.environ.get("REALTIME_REPLAY_TTL", "86400"))
+# Connections per process to Redis for publishing and for cursor/replay reads (callers wait
+# for a free one rather than fail).
+REALTIME_REDIS_MAX_CONNECTIONS = int(os.environ.get("REALTIME_REDIS_MAX_CONNECTIONS", "50"))
+# Bytes a socket may fall behind (beyond Twisted's 64 KiB buffer) before it is closed (4008).
+REALTIME_SOCKET_MAX_PENDING = int(os.environ.get("REALTIME_SOCKET_MAX_PENDING", "1048576"))
+# Leaderboard and stats events: at most one per sport per interval (seconds).
+REALTIME_SUMMARY_INTERVAL = float(os.environ.get("REALTIME_SUMMARY_INTERVAL", "0.25"))
+
 # --- Auth -------------------------------------------------------------------------------
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
@@ -199,7 +213,8 @@ AUTH_PASSWORD_VALIDATORS: list[dict[str, Any]] = []
 LOGIN_THROTTLE_LIMIT = int(os.environ.get("LOGIN_THROTTLE_LIMIT", "10"))
 LOGIN_THROTTLE_WINDOW = int(os.environ.get("LOGIN_THROTTLE_WINDOW", "300"))
 
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Database sessions indexed by user, so a password change can end the other ones.
+SESSION_ENGINE = "project.accounts.sessions"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 14
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_HTTPONLY = True
@@ -229,7 +244,19 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", str(BASE_DIR / "media")))
 S3_BUCKET = os.environ.get("S3_BUCKET", "")
 S3_ENDPOINT_URL = os.environ.get("S3_ENDPOINT_URL", "") or None
 S3_REGION = os.environ.get("S3_REGION", "us-east-1")
+S3_PUBLIC_ENDPOINT_URL = os.environ.get("S3_PUBLIC_ENDPOINT_URL", "") or S3_ENDPOINT_URL
+S3_ADDRESSING_STYLE = os.environ.get("S3_ADDRESSING_STYLE", "path" if S3_ENDPOINT_URL else "auto")
 AVATAR_MAX_BYTES = 5_242_880
+AVATAR_MAX_DIMENSION = 4096
+AVATAR_UPLOAD_LIFETIME = 600  # seconds an upload address accepts the PUT
+AVATAR_CONFIRM_GRACE = 300  # seconds after that to confirm an upload that started in time
+AVATAR_URL_LIFETIME = 3600  # presigned GET behind /media/avatars/... (S3)
+AVATAR_MAX_PENDING_UPLOADS = 5
+# Browsers PUT to and load avatars from the S3 endpoint: allow a plain-http one (MinIO).
+_s3_public = urlsplit(S3_PUBLIC_ENDPOINT_URL or "")
+_S3_ORIGIN = (
+    f" {_s3_public.scheme}://{_s3_public.netloc}" if S3_BUCKET and _s3_public.netloc else ""
+)
 
 # --- Email ----------------------------------------------------------------------------
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
@@ -242,8 +269,9 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 CONTENT_SECURITY_POLICY = os.environ.get(
     "CONTENT_SECURITY_POLICY",
-    "default-src 'self'; img-src 'self' data: blob: https:; style-src 'self' 'unsafe-inline'; "
-    "script-src 'self'; connect-src 'self' ws: wss: https:; frame-ancestors 'none'; "
+    f"default-src 'self'; img-src 'self' data: blob: https:{_S3_ORIGIN}; "
+    "style-src 'self' 'unsafe-inline'; "
+    f"script-src 'self'; connect-src 'self' ws: wss: https:{_S3_ORIGIN}; frame-ancestors 'none'; "
     "base-uri 'self'; form-action 'self'; object-src 'none'",
 )
 

@@ -10,7 +10,9 @@ from project.accounts.models import Role, User
 from tests.helpers import ApiClient, make_user
 
 if os.environ.get("CI") and not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
-    raise pytest.UsageError("CI must run against PostgreSQL and Redis: set DATABASE_URL and REDIS_URL")
+    raise pytest.UsageError(
+        "CI must run against PostgreSQL and Redis: set DATABASE_URL and REDIS_URL"
+    )
 
 
 @pytest.fixture(autouse=True)

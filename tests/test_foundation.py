@@ -21,8 +21,13 @@ ROOT = Path(__file__).resolve().parent.parent
 def nomination(db: None) -> Nomination:
     nominator = make_user()
     player = Player.objects.create(
-        name="Lee Runner", age=15, position="Wing", nationality="Ireland", club="Rovers",
-        sport="soccer", normalized_identity="lee runner|soccer|2011|rovers",
+        name="Lee Runner",
+        age=15,
+        position="Wing",
+        nationality="Ireland",
+        club="Rovers",
+        sport="soccer",
+        normalized_identity="lee runner|soccer|2011|rovers",
     )
     return Nomination.objects.create(player=player, nominated_by=nominator, sport="soccer")
 
@@ -99,7 +104,12 @@ def test_check_deploy_is_clean_under_production_settings(tmp_path: Path) -> None
     }
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
@@ -109,8 +119,13 @@ def test_production_refuses_to_start_without_a_secret() -> None:
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SECRET_KEY"}
     env["DJANGO_ENV"] = "production"
     result = subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True,
-        text=True, timeout=120, check=False,
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY" in result.stderr

@@ -10,14 +10,24 @@ class UserAdmin(DjangoUserAdmin):
     list_filter = ("role", "is_active")
     search_fields = ("username", "name", "email")
     fieldsets = (
-        *DjangoUserAdmin.fieldsets,
+        *(DjangoUserAdmin.fieldsets or ()),
         (
             "Scouting",
             {
                 "fields": (
-                    "name", "role", "points", "referral_code", "referred_by", "current_streak",
-                    "longest_streak", "last_activity_date", "avatar_url", "bio", "location",
-                    "favorite_sport", "phone_number",
+                    "name",
+                    "role",
+                    "points",
+                    "referral_code",
+                    "referred_by",
+                    "current_streak",
+                    "longest_streak",
+                    "last_activity_date",
+                    "avatar_url",
+                    "bio",
+                    "location",
+                    "favorite_sport",
+                    "phone_number",
                 )
             },
         ),

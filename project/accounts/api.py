@@ -1,12 +1,27 @@
 from __future__ import annotations
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
+from ninja import Query, Status
 from ninja.responses import codes_4xx
 
-from project.accounts import services
-from project.accounts.schemas import CsrfOut, LoginIn, MeOut, RegisterIn
+from project.accounts import selectors, services
+from project.accounts.schemas import (
+    CsrfOut,
+    LoginIn,
+    MeOut,
+    NotificationSettingsIn,
+    PasswordChangeIn,
+    PrivacySettingsIn,
+    ProfileIn,
+    ProfileOut,
+    RegisterIn,
+    ScoutCardOut,
+    ScoutOut,
+    SettingsOut,
+)
 from project.common.auth import csrf_only, current_user
+from project.common.pagination import PageQuery, set_next_link
 from project.common.router import Router
 from project.common.schemas import ErrorOut
 
@@ -19,24 +34,158 @@ def csrf(request: HttpRequest) -> dict[str, str]:
 
 
 @router.post(
-    "/register", response={201: MeOut, codes_4xx: ErrorOut}, auth=csrf_only, summary="Create an account"
+    "/register",
+    response={201: MeOut, codes_4xx: ErrorOut},
+    auth=csrf_only,
+    summary="Create an account",
 )
-def register(request: HttpRequest, payload: RegisterIn) -> tuple[int, object]:
+def register(request: HttpRequest, payload: RegisterIn) -> Status[object]:
     user = services.user_register(request=request, **payload.dict())
-    return 201, user
+    return Status(201, user)
 
 
-@router.post("/login", response={200: MeOut, codes_4xx: ErrorOut}, auth=csrf_only, summary="Sign in")
+@router.post(
+    "/login", response={200: MeOut, codes_4xx: ErrorOut}, auth=csrf_only, summary="Sign in"
+)
 def login(request: HttpRequest, payload: LoginIn) -> object:
-    return services.user_login(request=request, username=payload.username, password=payload.password)
+    return services.user_login(
+        request=request, username=payload.username, password=payload.password
+    )
 
 
-@router.post("/logout", response={204: None, codes_4xx: ErrorOut}, auth=csrf_only, summary="Sign out")
-def logout(request: HttpRequest) -> tuple[int, None]:
+@router.post(
+    "/logout", response={204: None, codes_4xx: ErrorOut}, auth=csrf_only, summary="Sign out"
+)
+def logout(request: HttpRequest) -> Status[None]:
     services.user_logout(request=request)
-    return 204, None
+    return Status(204, None)
 
 
 @router.get("/me", response={200: MeOut, codes_4xx: ErrorOut}, summary="The signed-in user")
 def me(request: HttpRequest) -> object:
     return current_user(request)
+
+
+users_router = Router(tags=["users"])
+
+
+@users_router.get(
+    "/scouts",
+    response={200: list[ScoutCardOut], codes_4xx: ErrorOut},
+    summary="Discoverable scouts, newest first",
+    description=(
+        "Active users who allow discoverability and whose profile is not private. "
+        "Paginated: `limit` (default 50, max 200) and `cursor`; the next page is in the "
+        '`Link: <url>; rel="next"` header.'
+    ),
+)
+def scouts(request: HttpRequest, response: HttpResponse, page: Query[PageQuery]) -> list[object]:
+    result = selectors.scout_list(page=page)
+    set_next_link(request, response, result.next_cursor)
+    return list(result.items)
+
+
+@users_router.get(
+    "/{int:user_id}",
+    response={200: ScoutOut, codes_4xx: ErrorOut},
+    summary="One scout's profile",
+    description=(
+        '404 "Scout not found" when the user does not exist, is inactive, or their profile is '
+        "private, or followers-only and the viewer does not follow them (oneself and admins "
+        "always see it). email and phoneNumber are null except for oneself and admins."
+    ),
+)
+def scout(request: HttpRequest, user_id: int) -> object:
+    return selectors.scout_get(viewer=current_user(request), user_id=user_id)
+
+
+profile_router = Router(tags=["profile"])
+
+
+@profile_router.get("", response={200: ProfileOut, codes_4xx: ErrorOut}, summary="My profile")
+def profile(request: HttpRequest) -> object:
+    return current_user(request)
+
+
+@profile_router.put(
+    "",
+    response={200: ProfileOut, codes_4xx: ErrorOut},
+    summary="Edit my profile",
+    description=(
+        "Writes name, bio, location, favoriteSport and phoneNumber; a field left out or null "
+        "is kept. Any other key (username, email, role, points...) is ignored."
+    ),
+)
+def profile_update(request: HttpRequest, payload: ProfileIn) -> object:
+    return services.profile_update(user=current_user(request), changes=payload.dict())
+
+
+settings_router = Router(tags=["settings"])
+
+
+@settings_router.get("", response={200: SettingsOut, codes_4xx: ErrorOut}, summary="My settings")
+def settings(request: HttpRequest) -> object:
+    return selectors.user_settings_get(user=current_user(request))
+
+
+@settings_router.put(
+    "/password",
+    response={200: SettingsOut, codes_4xx: ErrorOut},
+    summary="Change my password",
+    description=(
+        '400 "Current password is incorrect" (fields.currentPassword) or "Password must be at '
+        'least 6 characters" (fields.newPassword). On success this session stays signed in, '
+        "every other session of the user ends and their live sockets close. Wrong current "
+        "passwords count against the login throttle (429)."
+    ),
+)
+def password_change(request: HttpRequest, payload: PasswordChangeIn) -> object:
+    return services.user_password_change(
+        request=request,
+        user=current_user(request),
+        current_password=payload.current_password,
+        new_password=payload.new_password,
+    )
+
+
+@settings_router.put(
+    "/notifications",
+    response={200: SettingsOut, codes_4xx: ErrorOut},
+    summary="Change one notification setting",
+    description=(
+        "Exactly one of emailNotifications, voteNotifications, nominationNotifications "
+        "(a boolean); anything else is a 400. Answers the whole settings shape."
+    ),
+)
+def notifications_update(request: HttpRequest, payload: NotificationSettingsIn) -> object:
+    field, value = payload.single_change()
+    return services.user_settings_update(user=current_user(request), field=field, value=value)
+
+
+@settings_router.put(
+    "/privacy",
+    response={200: SettingsOut, codes_4xx: ErrorOut},
+    summary="Change one privacy setting",
+    description=(
+        "Exactly one of profileVisibility (public | followers | private) or "
+        "allowDiscoverability (a boolean); anything else is a 400. Answers the whole "
+        "settings shape."
+    ),
+)
+def privacy_update(request: HttpRequest, payload: PrivacySettingsIn) -> object:
+    field, value = payload.single_change()
+    return services.user_settings_update(user=current_user(request), field=field, value=value)
+
+
+@settings_router.delete(
+    "/account",
+    response={204: None, codes_4xx: ErrorOut},
+    summary="Delete my account",
+    description=(
+        "Deletes the account with its nominations (and players no one else nominated), "
+        "votes, follows, activity and notifications, then signs out. No body."
+    ),
+)
+def account_delete(request: HttpRequest) -> Status[None]:
+    services.account_delete(request=request, user=current_user(request))
+    return Status(204, None)

@@ -1,10 +1,15 @@
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from datetime import datetime
+from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic.alias_generators import to_camel
 
-from project.common.choices import SELECTABLE_SPORTS
+from project.accounts.models import ProfileVisibility
+from project.common.choices import PROFILE_SPORTS, SELECTABLE_SPORTS
+from project.common.errors import ValidationFailed
 from project.common.schemas import CamelSchema, min_length, one_of, spec_error
 
 
@@ -30,7 +35,19 @@ def _blank_to_default(value: object) -> object:
     return "football" if value in (None, "") else value
 
 
-class RegisterIn(CamelSchema):
+class InputSchema(CamelSchema):
+    """A request body whose text fields may not hold NUL characters: PostgreSQL cannot
+    store them, so they are refused as "Invalid input" instead of failing the write."""
+
+    @field_validator("*")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        if isinstance(value, str) and "\x00" in value:
+            raise spec_error("Invalid input")
+        return value
+
+
+class RegisterIn(InputSchema):
     username: Annotated[
         str,
         Field(max_length=150),
@@ -38,7 +55,9 @@ class RegisterIn(CamelSchema):
         AfterValidator(_username_chars),
     ]
     password: Annotated[
-        str, Field(max_length=256), AfterValidator(min_length(6, "Password must be at least 6 characters"))
+        str,
+        Field(max_length=256),
+        AfterValidator(min_length(6, "Password must be at least 6 characters")),
     ]
     name: Annotated[str, Field(max_length=150), AfterValidator(min_length(1, "Name is required"))]
     email: Annotated[str, Field(max_length=254), AfterValidator(_email)]
@@ -49,19 +68,196 @@ class RegisterIn(CamelSchema):
     ] = "football"
 
 
-class LoginIn(CamelSchema):
-    username: Annotated[str, Field(max_length=150), AfterValidator(min_length(1, "Username is required"))]
-    password: Annotated[str, Field(max_length=256), AfterValidator(min_length(1, "Password is required"))]
+class LoginIn(InputSchema):
+    username: Annotated[
+        str, Field(max_length=150), AfterValidator(min_length(1, "Username is required"))
+    ]
+    password: Annotated[
+        str, Field(max_length=256), AfterValidator(min_length(1, "Password is required"))
+    ]
 
 
-class MeOut(CamelSchema):
+class WithAvatar(CamelSchema):
+    """A user shape with ``avatarUrl``: null when the user has no picture."""
+
+    avatar_url: str | None
+
+    @staticmethod
+    def resolve_avatar_url(obj: Any) -> str | None:
+        return obj.avatar_url or None
+
+
+class MeOut(WithAvatar):
     id: int
     username: str
     role: str
     name: str
     email: str
-    avatar_url: str | None = None
 
 
 class CsrfOut(CamelSchema):
     csrf_token: str
+
+
+def _max_length(length: int, message: str) -> Callable[[str], str]:
+    def check(value: str) -> str:
+        value = value.strip()
+        if len(value) > length:
+            raise spec_error(message)
+        return value
+
+    return check
+
+
+def _strict_bool(name: str) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if value is not None and not isinstance(value, bool):
+            raise spec_error(f"{name} must be true or false")
+        return value
+
+    return check
+
+
+class ScoutCardOut(WithAvatar):
+    """A scout as /discover lists it."""
+
+    id: int
+    username: str
+    name: str
+    bio: str
+    location: str
+    favorite_sport: str
+    points: int
+
+
+class ScoutOut(ScoutCardOut):
+    """One scout's page. ``email`` and ``phoneNumber`` are null unless the viewer is that
+    user or an admin; the counts follow what the viewer may see."""
+
+    email: str | None
+    phone_number: str | None
+    role: str
+    created_at: datetime
+    follower_count: int
+    nomination_count: int
+    is_following: bool
+
+    @staticmethod
+    def resolve_email(obj: Any) -> str | None:
+        return obj.email if obj.contact_visible else None
+
+    @staticmethod
+    def resolve_phone_number(obj: Any) -> str | None:
+        return obj.phone_number if obj.contact_visible else None
+
+
+class ProfileOut(WithAvatar):
+    id: int
+    username: str
+    name: str
+    email: str
+    bio: str
+    location: str
+    favorite_sport: str
+    phone_number: str
+    points: int
+    role: str
+
+
+def _profile_sport(value: str) -> str:
+    value = value.strip()
+    if value and value not in PROFILE_SPORTS:
+        raise spec_error("Please select a valid sport")
+    return value
+
+
+class ProfileIn(InputSchema):
+    """The editable profile fields. A field left out (or null) keeps its value; any other key
+    in the body (username, role, points...) is ignored: those are never written here."""
+
+    name: (
+        Annotated[
+            str,
+            AfterValidator(min_length(1, "Name is required")),
+            AfterValidator(_max_length(150, "Name must be at most 150 characters")),
+        ]
+        | None
+    ) = None
+    bio: (
+        Annotated[str, AfterValidator(_max_length(1000, "Bio must be at most 1000 characters"))]
+        | None
+    ) = None
+    location: (
+        Annotated[str, AfterValidator(_max_length(200, "Location must be at most 200 characters"))]
+        | None
+    ) = None
+    favorite_sport: Annotated[str, AfterValidator(_profile_sport)] | None = None
+    phone_number: (
+        Annotated[
+            str, AfterValidator(_max_length(40, "Phone number must be at most 40 characters"))
+        ]
+        | None
+    ) = None
+
+
+class SettingsOut(CamelSchema):
+    email_notifications: bool
+    vote_notifications: bool
+    nomination_notifications: bool
+    profile_visibility: str
+    allow_discoverability: bool
+    two_factor_enabled: bool
+    password_changed_at: datetime | None
+
+
+class PasswordChangeIn(InputSchema):
+    current_password: Annotated[str, Field(max_length=256)]
+    new_password: Annotated[
+        str,
+        Field(max_length=256),
+        AfterValidator(min_length(6, "Password must be at least 6 characters")),
+    ]
+
+
+class SingleSettingIn(InputSchema):
+    """A settings change that carries exactly one known field (the SPA saves each toggle on
+    its own). Unknown keys are refused (400 naming the key), so a typo is not a silent no-op."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    def single_change(self) -> tuple[str, Any]:
+        given = [(name, value) for name, value in self if value is not None]
+        if len(given) != 1:
+            listing = ", ".join(to_camel(name) for name in type(self).model_fields)
+            raise ValidationFailed(f"Send exactly one of: {listing}")
+        return given[0]
+
+
+class NotificationSettingsIn(SingleSettingIn):
+    email_notifications: Annotated[
+        bool | None, BeforeValidator(_strict_bool("emailNotifications"))
+    ] = None
+    vote_notifications: Annotated[
+        bool | None, BeforeValidator(_strict_bool("voteNotifications"))
+    ] = None
+    nomination_notifications: Annotated[
+        bool | None, BeforeValidator(_strict_bool("nominationNotifications"))
+    ] = None
+
+
+class PrivacySettingsIn(SingleSettingIn):
+    profile_visibility: (
+        Annotated[
+            str,
+            AfterValidator(
+                one_of(
+                    ProfileVisibility.values,
+                    "Profile visibility must be public, followers or private",
+                )
+            ),
+        ]
+        | None
+    ) = None
+    allow_discoverability: Annotated[
+        bool | None, BeforeValidator(_strict_bool("allowDiscoverability"))
+    ] = None

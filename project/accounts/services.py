@@ -1,14 +1,20 @@
 from __future__ import annotations
 
-from django.contrib.auth import authenticate, login, logout
+from collections import Counter
+
+from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, F, OuterRef, Q
 from django.http import HttpRequest
 from django.middleware.csrf import rotate_token
+from django.utils import timezone
 
-from project.accounts.models import Role, User, UserSettings
+from project.accounts.models import Role, User, UserSession, UserSettings
 from project.accounts.throttle import forget_login_attempts, register_login_attempt
-from project.common.errors import Conflict, NotAuthenticated
-from realtime.publish import close_user_sockets
+from project.common.errors import Conflict, NotAuthenticated, ValidationFailed
+from project.scouting.models import Activity, Follow, Nomination, Notification, Player, Vote
+from project.scouting.services import VOTE_RECEIVED_POINTS, user_points_add
+from realtime.publish import Event, close_user_sockets, publish, publish_summaries
 
 INVALID_CREDENTIALS = "Invalid username or password"
 
@@ -61,7 +67,13 @@ def user_create(
 
 
 def user_register(
-    *, request: HttpRequest, username: str, email: str, password: str, name: str, favorite_sport: str
+    *,
+    request: HttpRequest,
+    username: str,
+    email: str,
+    password: str,
+    name: str,
+    favorite_sport: str,
 ) -> User:
     user = user_create(
         username=username, email=email, password=password, name=name, favorite_sport=favorite_sport
@@ -92,3 +104,131 @@ def user_logout(*, request: HttpRequest) -> None:
     rotate_token(request)
     if user_id is not None:
         close_user_sockets(int(user_id), reason="logout")
+
+
+PROFILE_FIELDS = ("name", "bio", "location", "favorite_sport", "phone_number")
+
+
+def profile_update(*, user: User, changes: dict[str, str]) -> User:
+    """Write the editable profile fields present in ``changes``; any other key is ignored,
+    so neither role, points nor username can be changed here."""
+    fields = [name for name in PROFILE_FIELDS if changes.get(name) is not None]
+    for name in fields:
+        setattr(user, name, changes[name])
+    if fields:
+        user.save(update_fields=fields)
+    return user
+
+
+def _settings_for_update(user: User) -> UserSettings:
+    settings, _ = UserSettings.objects.select_for_update().get_or_create(user=user)
+    return settings
+
+
+@transaction.atomic
+def user_settings_update(*, user: User, field: str, value: object) -> UserSettings:
+    """Save one notification or privacy setting (the SPA saves each toggle on its own)."""
+    settings = _settings_for_update(user)
+    setattr(settings, field, value)
+    settings.save(update_fields=[field, "updated_at"])
+    return settings
+
+
+CURRENT_PASSWORD_INCORRECT = "Current password is incorrect"
+
+
+@transaction.atomic
+def user_password_change(
+    *, request: HttpRequest, user: User, current_password: str, new_password: str
+) -> UserSettings:
+    """Change the password, keep this session and end every other one.
+
+    Other sessions stop working at once because the session auth hash changes with the
+    password; their rows are deleted too (``UserSession`` indexes them by user), and the
+    user's sockets are closed so no tab keeps a live connection on an old session. Wrong
+    guesses count against the login throttle: this call also tells whether a password is right.
+    """
+    register_login_attempt(request, user.username)
+    if not user.check_password(current_password):
+        raise ValidationFailed.on_field("currentPassword", CURRENT_PASSWORD_INCORRECT)
+    forget_login_attempts(request, user.username)
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    settings = _settings_for_update(user)
+    settings.password_changed_at = timezone.now()
+    settings.save(update_fields=["password_changed_at", "updated_at"])
+    # Cycles this session's key and stores the new hash in it.
+    update_session_auth_hash(request, user)
+    UserSession.objects.filter(user_id=user.pk).exclude(
+        session_key=request.session.session_key
+    ).delete()
+    close_user_sockets(user.pk, reason="password_changed")
+    return settings
+
+
+@transaction.atomic
+def user_delete(*, user: User) -> None:
+    """Delete a user and everything that is theirs, keeping every counter equal to its rows.
+
+    Removes their nominations (and the players no one else nominated), their votes (each
+    voted nomination loses one vote and its nominator the 2 points that vote gave), follows
+    by and of them, activity, notifications and sessions, then the user. Live clients learn
+    of every nomination removed and every vote count changed, and the leaderboards and stats
+    of the sports touched are recomputed.
+
+    Lock order: the user's own nominations (by id), then the user row, then the nominations
+    they voted for, then nominators' rows by id. The vote services lock a nomination before
+    the users whose points they change, so this order does not deadlock with them; and with
+    the user row locked no vote or nomination of theirs can be inserted meanwhile.
+    """
+    own = list(
+        Nomination.objects.select_for_update()
+        .filter(nominated_by=user)
+        .order_by("pk")
+        .values_list("pk", "sport", "player_id")
+    )
+    User.objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
+
+    voted = list(
+        Vote.objects.filter(user=user)
+        .exclude(nomination__nominated_by=user)
+        .values_list("nomination_id", "nomination__nominated_by_id")
+    )
+    voted_ids = [nomination_id for nomination_id, _ in voted]
+    Nomination.objects.filter(pk__in=voted_ids).update(vote_count=F("vote_count") - 1)
+    Vote.objects.filter(user=user).delete()
+    received = Counter(nominator_id for _, nominator_id in voted)
+    for nominator_id in sorted(received):
+        user_points_add(user_id=nominator_id, delta=-VOTE_RECEIVED_POINTS * received[nominator_id])
+
+    player_ids = {player_id for _, _, player_id in own}
+    nominated_by_others = Nomination.objects.filter(player=OuterRef("pk")).exclude(
+        nominated_by=user
+    )
+    Player.objects.filter(pk__in=player_ids).exclude(Exists(nominated_by_others)).delete()
+    Nomination.objects.filter(nominated_by=user).delete()
+    Follow.objects.filter(Q(follower=user) | Q(followed_user=user)).delete()
+    Activity.objects.filter(Q(user=user) | Q(related_user=user)).delete()
+    Notification.objects.filter(user=user).delete()
+    UserSession.objects.filter(user_id=user.pk).delete()
+    user_id = user.pk
+    user.delete()
+
+    sports = {sport for _, sport, _ in own}
+    counts = Nomination.objects.filter(pk__in=voted_ids).values_list("pk", "vote_count", "sport")
+    for nomination_id, vote_count, sport in counts:
+        data = {"nominationId": nomination_id, "voteCount": vote_count}
+        publish(Event("vote.changed", data, sport=sport))
+        sports.add(sport)
+    for nomination_id, sport, _ in own:
+        publish(Event("nomination.removed", {"id": nomination_id}, sport=sport, admins=True))
+    for sport in sorted(sports):
+        publish_summaries(sport)
+    close_user_sockets(user_id, reason="account_deleted")
+
+
+def account_delete(*, request: HttpRequest, user: User) -> None:
+    """A user deletes their own account, then is signed out."""
+    user_delete(user=user)
+    logout(request)
+    rotate_token(request)

@@ -35,8 +35,8 @@ PROFILE_SPORTS: tuple[str, ...] = (
 )
 
 
-def choices_check(field: str, choices: type[models.TextChoices], name: str) -> models.CheckConstraint:
+def choices_check(
+    field: str, choices: type[models.TextChoices], name: str
+) -> models.CheckConstraint:
     """A database check constraint that keeps ``field`` within an enumeration."""
-    return models.CheckConstraint(
-        condition=models.Q(**{f"{field}__in": choices.values}), name=name
-    )
+    return models.CheckConstraint(condition=models.Q(**{f"{field}__in": choices.values}), name=name)

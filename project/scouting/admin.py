@@ -33,13 +33,13 @@ class VoteAdmin(admin.ModelAdmin):
     list_display = ("id", "nomination", "user", "created_at")
     raw_id_fields = ("nomination", "user")
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request, obj=None):
         return False  # votes go through the vote service that keeps counters exact
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_change_permission(self, request, obj=None):
         return False
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_delete_permission(self, request, obj=None):
         return False
 
 

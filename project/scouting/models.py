@@ -74,7 +74,11 @@ class Player(models.Model):
     nationality = models.CharField(max_length=100)
     club = models.CharField(max_length=200)
     club_ref = models.ForeignKey(
-        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players",
+        Club,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
         db_column="club_id",
     )
     sport = models.CharField(max_length=32, choices=Sport.choices, default=Sport.FOOTBALL)
@@ -126,7 +130,9 @@ class Nomination(models.Model):
             ),
         ]
         indexes = [
-            models.Index(fields=["status", "sport", "-created_at"], name="nom_status_sport_created"),
+            models.Index(
+                fields=["status", "sport", "-created_at"], name="nom_status_sport_created"
+            ),
             models.Index(fields=["sport", "-created_at"], name="nom_sport_created"),
             models.Index(fields=["sport", "-vote_count", "id"], name="nom_sport_votes"),
             models.Index(fields=["nominated_by", "-created_at"], name="nom_by_created"),
@@ -316,9 +322,7 @@ class UserQuest(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["user", "quest"], name="user_quest_once")
-        ]
+        constraints = [models.UniqueConstraint(fields=["user", "quest"], name="user_quest_once")]
 
     def __str__(self) -> str:
         return f"{self.user_id} on {self.quest_id}"

@@ -1,0 +1,145 @@
+"""Keyset pagination for list calls (DESIGN.md section 5).
+
+A list call keeps its JSON array body, takes ``limit`` (default 50, at most 200) and an opaque
+``cursor``, and puts the next page's address in a ``Link: <url>; rel="next"`` header. The cursor
+holds the sort-key values of the last row served, so a page costs one indexed range scan
+whatever its depth, and rows inserted meanwhile never shift later pages.
+
+Usage in a router::
+
+    @router.get("", response={200: list[ItemOut], codes_4xx: ErrorOut})
+    def items(request, response: HttpResponse, page: Query[PageQuery]):
+        result = keyset_paginate(Item.objects.all(), ordering=("-created_at", "-id"), page=page)
+        set_next_link(request, response, result.next_cursor)
+        return result.items
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from django.db import models
+from django.http import HttpRequest, HttpResponse, QueryDict
+from pydantic import Field
+
+from project.common.errors import ValidationFailed
+from project.common.schemas import CamelSchema
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 200
+INVALID_CURSOR = "Invalid cursor"
+
+T = TypeVar("T", bound=models.Model)
+
+
+class PageQuery(CamelSchema):
+    limit: int = Field(
+        DEFAULT_LIMIT,
+        description=f"Page size (default {DEFAULT_LIMIT}; above {MAX_LIMIT} is capped)",
+    )
+    cursor: str | None = Field(
+        None, description='Opaque position from the previous page\'s Link rel="next" header'
+    )
+
+    def size(self) -> int:
+        return clamp_limit(self.limit)
+
+
+def clamp_limit(limit: int, *, maximum: int = MAX_LIMIT) -> int:
+    return max(1, min(limit, maximum))
+
+
+@dataclass(frozen=True)
+class Page(Generic[T]):
+    items: list[T]
+    next_cursor: str | None
+
+
+def _split(ordering: Sequence[str]) -> list[tuple[str, bool]]:
+    """("-created_at", "-id") -> [("created_at", True), ("id", True)] (True = descending)."""
+    return [(key.removeprefix("-"), key.startswith("-")) for key in ordering]
+
+
+def _encode(values: list[Any]) -> str:
+    raw = json.dumps(values, default=str, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode(cursor: str, model: type[models.Model], keys: list[tuple[str, bool]]) -> list[Any]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        values = json.loads(raw)
+        if not isinstance(values, list) or len(values) != len(keys):
+            raise ValueError(cursor)
+        decoded = []
+        for (name, _), value in zip(keys, values, strict=True):
+            field = model._meta.get_field(name)
+            if value is None or not isinstance(field, models.Field):
+                raise ValueError(name)
+            decoded.append(field.to_python(value))
+        return decoded
+    except Exception as exc:  # any malformed cursor: bad base64, JSON or field value
+        raise ValidationFailed(
+            INVALID_CURSOR, code="invalid_cursor", fields={"cursor": INVALID_CURSOR}
+        ) from exc
+
+
+def _after(keys: list[tuple[str, bool]], values: list[Any]) -> models.Q:
+    """Rows strictly after ``values`` in the ordering: a lexicographic comparison written as
+    (k1 > v1) OR (k1 = v1 AND k2 > v2) OR ..., with the first key also bounded on its own so
+    the database can range-scan the index."""
+    condition = models.Q()
+    equal = models.Q()
+    for (name, descending), value in zip(keys, values, strict=True):
+        step = models.Q(**{f"{name}__{'lt' if descending else 'gt'}": value})
+        condition |= equal & step
+        equal &= models.Q(**{name: value})
+    first_name, first_descending = keys[0]
+    bound = models.Q(**{f"{first_name}__{'lte' if first_descending else 'gte'}": values[0]})
+    return bound & condition
+
+
+def keyset_paginate(
+    queryset: models.QuerySet[T],
+    *,
+    ordering: Sequence[str],
+    page: PageQuery | None = None,
+    limit: int | None = None,
+    cursor: str | None = None,
+) -> Page[T]:
+    """One page of ``queryset`` in ``ordering``, which must end with a unique key (``id``).
+
+    Costs one query: it fetches ``limit + 1`` rows to know whether a next page exists.
+    """
+    keys = _split(ordering)
+    size = page.size() if page is not None else clamp_limit(limit or DEFAULT_LIMIT)
+    position = page.cursor if page is not None else cursor
+    if position:
+        queryset = queryset.filter(_after(keys, _decode(position, queryset.model, keys)))
+    rows = list(queryset.order_by(*ordering)[: size + 1])
+    if len(rows) <= size:
+        return Page(items=rows, next_cursor=None)
+    rows = rows[:size]
+    last = rows[-1]
+    values = [getattr(last, "pk" if name == "id" else name) for name, _ in keys]
+    encoded = [value.isoformat() if hasattr(value, "isoformat") else value for value in values]
+    return Page(items=rows, next_cursor=_encode(encoded))
+
+
+def next_link(request: HttpRequest, next_cursor: str | None) -> str | None:
+    if next_cursor is None:
+        return None
+    query: QueryDict = request.GET.copy()
+    query["cursor"] = next_cursor
+    return f'<{request.path}?{query.urlencode()}>; rel="next"'
+
+
+def set_next_link(request: HttpRequest, response: HttpResponse, next_cursor: str | None) -> None:
+    """Put the next page's address in the ``Link`` header (nothing on the last page)."""
+    link = next_link(request, next_cursor)
+    if link is not None:
+        response["Link"] = link

@@ -1,0 +1,345 @@
+"""The scouting calls: nominations, players, votes, leaderboards, stats, feed, follows and
+notifications. Each operation parses, calls one service or selector and shapes the output."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from ninja import Body, Query, Status
+from ninja.responses import codes_4xx
+
+from project.common.auth import current_user
+from project.common.pagination import PageQuery, keyset_paginate, set_next_link
+from project.common.router import Router
+from project.common.schemas import ErrorOut
+from project.scouting import selectors, services
+from project.scouting.schemas import (
+    ActivityOut,
+    DuplicateNominationOut,
+    FeedQuery,
+    FollowingOut,
+    FollowStatusOut,
+    FollowTargetIn,
+    NominationIn,
+    NominationListQuery,
+    NominationOut,
+    NotificationsOut,
+    NotificationsReadIn,
+    PlayerOut,
+    PlayerUpdateIn,
+    RecentQuery,
+    ScoutRankOut,
+    SportQuery,
+    StatsOut,
+    UnreadCountOut,
+    VoteIn,
+    VoteOut,
+)
+
+router = Router()
+
+PAGED = (
+    " Paginated: `limit` (default 50, at most 200) and `cursor`; the next page's address is "
+    'in the `Link: <url>; rel="next"` header (absent on the last page).'
+)
+
+
+def _page(request: HttpRequest, response: HttpResponse, queryset: Any, page: PageQuery) -> list:
+    result = keyset_paginate(queryset, ordering=selectors.NEWEST_FIRST, page=page)
+    set_next_link(request, response, result.next_cursor)
+    return result.items
+
+
+# --- Nominations --------------------------------------------------------------------------
+
+
+@router.post(
+    "/nominations",
+    response={201: NominationOut, codes_4xx: ErrorOut, 409: DuplicateNominationOut},
+    tags=["nominations"],
+    summary="Nominate a player",
+    description="Creates the player and its pending nomination (+10 points). A blank age "
+    'needs a graduation year (else 400 with fields.age "Required"). 409 '
+    "`duplicate_nomination` with `nominationId` when the same player (name, sport, birth "
+    "year, club) already has a pending or approved nomination.",
+)
+def nomination_create(request: HttpRequest, payload: NominationIn) -> Status[Any]:
+    return Status(201, services.nomination_create(user=current_user(request), **payload.dict()))
+
+
+@router.get(
+    "/nominations",
+    response={200: list[NominationOut], codes_4xx: ErrorOut},
+    tags=["nominations"],
+    summary="Community nominations (pending and approved), newest first",
+    description="`status` (one status instead of the live list) is for admins only: 403 for "
+    "others." + PAGED,
+)
+def nomination_list(
+    request: HttpRequest,
+    response: HttpResponse,
+    filters: Query[NominationListQuery],
+    page: Query[PageQuery],
+) -> list:
+    queryset = selectors.nomination_list(user=current_user(request), **filters.dict())
+    return _page(request, response, queryset, page)
+
+
+@router.get(
+    "/nominations/recent",
+    response={200: list[NominationOut], codes_4xx: ErrorOut},
+    tags=["nominations"],
+    summary="The newest community nominations (default 6, at most 50)",
+)
+def nomination_recent(request: HttpRequest, query: Query[RecentQuery]) -> list:
+    return selectors.nomination_recent(
+        user=current_user(request), sport=query.sport, limit=query.limit
+    )
+
+
+@router.get(
+    "/nominations/needing-votes",
+    response={200: list[NominationOut], codes_4xx: ErrorOut},
+    tags=["nominations"],
+    summary="Community nominations with fewer than 5 votes, newest first",
+    description=PAGED.strip(),
+)
+def nomination_needing_votes(
+    request: HttpRequest, response: HttpResponse, query: Query[SportQuery], page: Query[PageQuery]
+) -> list:
+    queryset = selectors.nomination_needing_votes(user=current_user(request), sport=query.sport)
+    return _page(request, response, queryset, page)
+
+
+@router.get(
+    "/nominations/{int:nomination_id}",
+    response={200: NominationOut, codes_4xx: ErrorOut},
+    tags=["nominations"],
+    summary="One nomination",
+    description="404 when it does not exist or is rejected and the caller is neither its "
+    "nominator nor an admin.",
+)
+def nomination_detail(request: HttpRequest, nomination_id: int) -> Any:
+    return selectors.nomination_get(user=current_user(request), nomination_id=nomination_id)
+
+
+@router.get(
+    "/users/{int:user_id}/nominations",
+    response={200: list[NominationOut], codes_4xx: ErrorOut},
+    tags=["nominations"],
+    summary="A scout's nominations, newest first",
+    description="Every status for oneself and admins, pending and approved for others. 404 "
+    '"Scout not found" for an unknown user or a profile the caller may not see.' + PAGED,
+)
+def user_nomination_list(
+    request: HttpRequest, response: HttpResponse, user_id: int, page: Query[PageQuery]
+) -> list:
+    queryset = selectors.user_nomination_list(viewer=current_user(request), user_id=user_id)
+    return _page(request, response, queryset, page)
+
+
+@router.put(
+    "/players/{int:player_id}",
+    response={200: PlayerOut, codes_4xx: ErrorOut, 409: DuplicateNominationOut},
+    tags=["players"],
+    summary="Edit a player (its nominator or an admin)",
+    description="Omitted `skills` or `videoLink` stay as they are; a blank or omitted age or "
+    "graduation year is cleared (one of them is required).",
+)
+def player_update(request: HttpRequest, player_id: int, payload: PlayerUpdateIn) -> Any:
+    return services.player_update(user=current_user(request), player_id=player_id, **payload.dict())
+
+
+# --- Votes --------------------------------------------------------------------------------
+
+
+def _vote_state(nomination: Any, *, has_voted: bool) -> dict[str, Any]:
+    return {
+        "nomination_id": nomination.pk,
+        "vote_count": nomination.vote_count,
+        "has_voted": has_voted,
+    }
+
+
+@router.post(
+    "/votes",
+    response={201: VoteOut, codes_4xx: ErrorOut},
+    tags=["votes"],
+    summary="Vote for a nomination",
+    description="409 `already_voted` when the caller already voted (nothing changes); 404 for "
+    "an unknown or hidden nomination; 400 `voting_closed` on a rejected one.",
+)
+def vote_cast(request: HttpRequest, payload: VoteIn) -> Status[dict[str, Any]]:
+    nomination = services.vote_cast(user=current_user(request), nomination_id=payload.nomination_id)
+    return Status(201, _vote_state(nomination, has_voted=True))
+
+
+@router.delete(
+    "/votes/{int:nomination_id}",
+    response={200: VoteOut, codes_4xx: ErrorOut},
+    tags=["votes"],
+    summary="Remove one's vote",
+    description="404 `vote_not_found` when the caller has not voted for it.",
+)
+def vote_remove(request: HttpRequest, nomination_id: int) -> dict[str, Any]:
+    nomination = services.vote_remove(user=current_user(request), nomination_id=nomination_id)
+    return _vote_state(nomination, has_voted=False)
+
+
+# --- Leaderboards and stats ---------------------------------------------------------------
+
+
+@router.get(
+    "/leaderboard",
+    response={200: list[ScoutRankOut], codes_4xx: ErrorOut},
+    tags=["leaderboard"],
+    summary="Top 10 scouts by pending and approved nominations in the sport",
+)
+def leaderboard_scouts(request: HttpRequest, query: Query[SportQuery]) -> list:
+    return selectors.leaderboard_scouts(sport=query.sport)
+
+
+@router.get(
+    "/leaderboard/players",
+    response={200: list[NominationOut], codes_4xx: ErrorOut},
+    tags=["leaderboard"],
+    summary="Top 10 community nominations of the sport by votes, then oldest first",
+)
+def leaderboard_players(request: HttpRequest, query: Query[SportQuery]) -> list:
+    return selectors.leaderboard_player_nominations(sport=query.sport, user=current_user(request))
+
+
+@router.get(
+    "/stats",
+    response={200: StatsOut, codes_4xx: ErrorOut},
+    tags=["leaderboard"],
+    summary="Counts of the sport's community nominations",
+    description="`votes` is the sum of their vote counts; `nominationsNeedingVotes` those "
+    "with fewer than 5.",
+)
+def stats(request: HttpRequest, query: Query[SportQuery]) -> dict[str, int]:
+    return selectors.sport_stats(sport=query.sport)
+
+
+# --- Feed and follows ---------------------------------------------------------------------
+
+
+@router.get(
+    "/feed",
+    response={200: list[ActivityOut], codes_4xx: ErrorOut},
+    tags=["feed"],
+    summary="Community activity of the sport, newest first",
+    description="`following=true` keeps activity by followed scouts or about followed "
+    "players." + PAGED,
+)
+def feed(
+    request: HttpRequest, response: HttpResponse, query: Query[FeedQuery], page: Query[PageQuery]
+) -> list:
+    queryset = selectors.feed_list(
+        user=current_user(request), sport=query.sport, following=query.following
+    )
+    return _page(request, response, queryset, page)
+
+
+@router.get(
+    "/follow/status",
+    response={200: FollowStatusOut, codes_4xx: ErrorOut},
+    tags=["follow"],
+    summary="Whether the caller follows a player (playerId) or a scout (userId)",
+)
+def follow_status(request: HttpRequest, target: Query[FollowTargetIn]) -> dict[str, bool]:
+    following = selectors.follow_exists(
+        user=current_user(request), player_id=target.player_id, user_id=target.user_id
+    )
+    return {"is_following": following}
+
+
+@router.post(
+    "/follow/player/{int:player_id}",
+    response={201: FollowStatusOut, 200: FollowStatusOut, codes_4xx: ErrorOut},
+    tags=["follow"],
+    summary="Follow a player",
+    description="201 when newly followed, 200 when already following (idempotent).",
+)
+def follow_player(request: HttpRequest, player_id: int) -> Status[dict[str, bool]]:
+    created = services.follow_player_create(user=current_user(request), player_id=player_id)
+    return Status(201 if created else 200, {"is_following": True})
+
+
+@router.post(
+    "/follow/user/{int:user_id}",
+    response={201: FollowStatusOut, 200: FollowStatusOut, codes_4xx: ErrorOut},
+    tags=["follow"],
+    summary="Follow a scout",
+    description="201 when newly followed, 200 when already following (idempotent); 400 "
+    '"You cannot follow yourself".',
+)
+def follow_user(request: HttpRequest, user_id: int) -> Status[dict[str, bool]]:
+    created = services.follow_user_create(user=current_user(request), target_id=user_id)
+    return Status(201 if created else 200, {"is_following": True})
+
+
+@router.delete(
+    "/follow",
+    response={200: FollowStatusOut, codes_4xx: ErrorOut},
+    tags=["follow"],
+    summary="Unfollow a player or a scout",
+    description="Exactly one of `playerId` and `userId`, in the JSON body or the query (else "
+    "400); 404 `not_following` when not following.",
+)
+def unfollow(
+    request: HttpRequest,
+    target: Query[FollowTargetIn],
+    payload: Body[FollowTargetIn | None] = None,
+) -> dict[str, bool]:
+    chosen = payload if payload is not None and payload.model_fields_set else target
+    services.follow_delete(
+        user=current_user(request), player_id=chosen.player_id, user_id=chosen.user_id
+    )
+    return {"is_following": False}
+
+
+@router.get(
+    "/user/following",
+    response={200: list[FollowingOut], codes_4xx: ErrorOut},
+    tags=["follow"],
+    summary="What the caller follows: players of the sport and every scout",
+    description=PAGED.strip(),
+)
+def following(
+    request: HttpRequest, response: HttpResponse, query: Query[SportQuery], page: Query[PageQuery]
+) -> list:
+    queryset = selectors.following_list(user=current_user(request), sport=query.sport)
+    return _page(request, response, queryset, page)
+
+
+# --- Notifications ------------------------------------------------------------------------
+
+
+@router.get(
+    "/notifications",
+    response={200: NotificationsOut, codes_4xx: ErrorOut},
+    tags=["notifications"],
+    summary="The caller's notifications, newest first, and the unread count",
+    description=PAGED.strip(),
+)
+def notifications(
+    request: HttpRequest, response: HttpResponse, page: Query[PageQuery]
+) -> dict[str, Any]:
+    user = current_user(request)
+    items = _page(request, response, selectors.notification_list(user=user), page)
+    return {"items": items, "unread_count": selectors.notification_unread_count(user=user)}
+
+
+@router.post(
+    "/notifications/read",
+    response={200: UnreadCountOut, codes_4xx: ErrorOut},
+    tags=["notifications"],
+    summary="Mark notifications read: {ids: [...]} or {all: true}",
+)
+def notifications_read(request: HttpRequest, payload: NotificationsReadIn) -> dict[str, int]:
+    unread = services.notifications_mark_read(
+        user=current_user(request), ids=payload.ids, all_unread=payload.all
+    )
+    return {"unread_count": unread}

@@ -1,0 +1,290 @@
+"""Wire shapes of the scouting calls: camelCase JSON, spec section 3 read shapes and the
+spec section 5 validation messages, word for word."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BeforeValidator, Field, field_validator
+
+from project.common.choices import SELECTABLE_SPORTS, Sport
+from project.common.schemas import CamelSchema, min_length, one_of, spec_error
+
+AGE_MIN, AGE_MAX = 9, 50
+GRADUATION_YEAR_MIN, GRADUATION_YEAR_MAX = 2024, 2040
+AGE_TOO_LOW = "Player must be at least 9 years old"
+AGE_TOO_HIGH = "Invalid age"
+GRADUATION_YEAR_RANGE = "Graduation year must be between 2024 and 2040"
+SPORT_INVALID = "Please select a sport"
+SKILLS_REQUIRED = "Skills are required"
+VIDEO_LINK_INVALID = "Video link must be a web address (http or https)"
+
+
+def _blank_to_none(value: object) -> object:
+    """Spec section 5: a blank age or graduation year becomes undefined."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return value
+
+
+def _blank_to_football(value: object) -> object:
+    return "football" if value in (None, "") else value
+
+
+def _age(value: int | None) -> int | None:
+    if value is not None and value < AGE_MIN:
+        raise spec_error(AGE_TOO_LOW)
+    if value is not None and value > AGE_MAX:
+        raise spec_error(AGE_TOO_HIGH)
+    return value
+
+
+def _graduation_year(value: int | None) -> int | None:
+    if value is not None and not GRADUATION_YEAR_MIN <= value <= GRADUATION_YEAR_MAX:
+        raise spec_error(GRADUATION_YEAR_RANGE)
+    return value
+
+
+def _video_link(value: str | None) -> str | None:
+    """Free text per the spec, but never a script address: the SPA renders it as a link."""
+    if value is None:
+        return None
+    value = value.strip()
+    head = value.split("/", 1)[0]
+    if ":" in head and not value.lower().startswith(("http://", "https://")):
+        raise spec_error(VIDEO_LINK_INVALID)
+    return value
+
+
+class TextIn(CamelSchema):
+    """Input whose text never carries a NUL character (PostgreSQL text cannot store one)."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        if isinstance(value, str) and "\x00" in value:
+            raise spec_error("Invalid input")
+        return value
+
+
+Age = Annotated[
+    int | None,
+    BeforeValidator(_blank_to_none),
+    AfterValidator(_age),
+    Field(description="9 to 50; blank means not given"),
+]
+GraduationYear = Annotated[
+    int | None,
+    BeforeValidator(_blank_to_none),
+    AfterValidator(_graduation_year),
+    Field(description="2024 to 2040; blank means not given"),
+]
+Name = Annotated[
+    str, Field(max_length=200), AfterValidator(min_length(2, "Name must be at least 2 characters"))
+]
+Position = Annotated[
+    str, Field(max_length=100), AfterValidator(min_length(2, "Position is required"))
+]
+Nationality = Annotated[
+    str, Field(max_length=100), AfterValidator(min_length(2, "Nationality is required"))
+]
+Club = Annotated[str, Field(max_length=200), AfterValidator(min_length(2, "Club is required"))]
+SelectableSport = Annotated[
+    str,
+    BeforeValidator(_blank_to_football),
+    AfterValidator(one_of(SELECTABLE_SPORTS, SPORT_INVALID)),
+    Field(json_schema_extra={"enum": list(SELECTABLE_SPORTS)}),
+]
+VideoLink = Annotated[str | None, Field(max_length=500), AfterValidator(_video_link)]
+
+
+class PlayerFieldsIn(TextIn):
+    """The fields shared by the nomination form and the player edit form. Age may be blank
+    only when a graduation year is given (checked by the services: the player's identity
+    needs one of them)."""
+
+    name: Name
+    age: Age = None
+    graduation_year: GraduationYear = None
+    position: Position
+    nationality: Nationality
+    club: Club
+    video_link: VideoLink = None
+
+
+class NominationIn(PlayerFieldsIn):
+    sport: SelectableSport = "football"
+    skills: Annotated[
+        str,
+        Field(max_length=5000, validate_default=True),
+        AfterValidator(min_length(1, SKILLS_REQUIRED)),
+    ] = ""
+
+
+class PlayerUpdateIn(PlayerFieldsIn):
+    sport: SelectableSport
+    skills: Annotated[str | None, Field(max_length=5000, description="Omitted: unchanged")] = None
+
+
+class PlayerOut(CamelSchema):
+    id: int
+    name: str
+    age: int | None
+    graduation_year: int | None
+    position: str
+    nationality: str
+    club: str
+    sport: str
+    skills: str
+    video_link: str
+    verified: bool
+
+
+class UserRefOut(CamelSchema):
+    id: int
+    name: str
+    username: str
+
+
+class NominationEventOut(CamelSchema):
+    """The nomination read shape as pushed live (no hasVoted: it depends on the reader)."""
+
+    id: int
+    player: PlayerOut
+    nominated_by: UserRefOut
+    created_at: datetime
+    status: str
+    vote_count: int
+
+
+class NominationOut(NominationEventOut):
+    has_voted: bool
+
+
+class DuplicateNominationOut(CamelSchema):
+    """409 body of a duplicate: the existing live nomination's id, to link to it."""
+
+    message: str
+    code: Literal["duplicate_nomination"]
+    nomination_id: int
+
+
+class NominationListQuery(TextIn):
+    q: str | None = Field(
+        None,
+        max_length=200,
+        description="Case-insensitive text in player name, position, nationality, club or "
+        "nominator name",
+    )
+    sport: Sport | None = None
+    status: Literal["pending", "approved", "rejected"] | None = Field(
+        None, description="Admins only: one status instead of the live (pending + approved) list"
+    )
+
+
+class SportQuery(CamelSchema):
+    sport: Sport | None = None
+
+
+class RecentQuery(SportQuery):
+    limit: int = Field(6, description="How many (default 6, at most 50)")
+
+
+class VoteIn(CamelSchema):
+    nomination_id: int
+
+
+class VoteOut(CamelSchema):
+    nomination_id: int
+    vote_count: int
+    has_voted: bool
+
+
+class ScoutRankOut(CamelSchema):
+    id: int
+    name: str
+    username: str
+    nomination_count: int
+
+
+class StatsOut(CamelSchema):
+    nominations: int
+    votes: int
+    nominations_needing_votes: int
+
+
+class ActivityOut(CamelSchema):
+    id: int
+    user_id: int
+    activity_type: str
+    related_user_id: int | None
+    related_player_id: int | None
+    related_nomination_id: int | None
+    metadata: dict[str, Any]
+    created_at: datetime
+    user: UserRefOut
+
+
+class FeedQuery(SportQuery):
+    following: bool = Field(
+        False, description="Only activity by followed users or about followed players"
+    )
+
+
+class FollowTargetIn(CamelSchema):
+    """Exactly one of playerId and userId."""
+
+    player_id: int | None = None
+    user_id: int | None = None
+
+
+class FollowStatusOut(CamelSchema):
+    is_following: bool
+
+
+class FollowingOut(CamelSchema):
+    """One followed player or user; ``id`` is the follow's id."""
+
+    id: int
+    type: Literal["player", "user"]
+    player: PlayerOut | None
+    user: UserRefOut | None
+    created_at: datetime
+
+    @staticmethod
+    def resolve_type(follow: Any) -> str:
+        return "player" if follow.followed_player_id is not None else "user"
+
+    @staticmethod
+    def resolve_player(follow: Any) -> Any:
+        return follow.followed_player
+
+    @staticmethod
+    def resolve_user(follow: Any) -> Any:
+        return follow.followed_user
+
+
+class NotificationOut(CamelSchema):
+    id: int
+    message: str
+    type: str
+    read: bool
+    created_at: datetime
+    related_nomination_id: int | None
+
+
+class NotificationsOut(CamelSchema):
+    items: list[NotificationOut]
+    unread_count: int
+
+
+class NotificationsReadIn(CamelSchema):
+    """Either ids (the notifications to mark read) or all: true."""
+
+    ids: list[int] | None = Field(None, max_length=500)
+    all: bool = False
+
+
+class UnreadCountOut(CamelSchema):
+    unread_count: int

@@ -1,0 +1,341 @@
+"""Reads of the scouting app. Every list is one query (plus one for a count where a call
+needs it), whatever its length: related rows come by join, ``hasVoted`` by one EXISTS
+subquery, leaderboards and stats from the denormalized ``vote_count`` and ``sport`` columns.
+
+The ``*_data`` functions and ``leaderboard_players`` / ``leaderboard_scouts`` /
+``sport_stats`` return JSON-ready dicts with camelCase keys, for the live layer's events.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
+from ninja import Schema
+from ninja.responses import NinjaJSONEncoder
+
+from project.accounts.models import User
+from project.accounts.selectors import scout_get
+from project.common.errors import NotFound, PermissionDenied, ValidationFailed
+from project.scouting.models import (
+    LIVE_STATUSES,
+    Activity,
+    Follow,
+    Nomination,
+    Notification,
+    Player,
+    Vote,
+)
+from project.scouting.schemas import (
+    ActivityOut,
+    NominationEventOut,
+    NotificationOut,
+)
+
+NEEDS_VOTES_BELOW = 5
+LEADERBOARD_SIZE = 10
+RECENT_MAX = 50
+NOMINATION_NOT_FOUND = "Nomination not found"
+PLAYER_NOT_FOUND = "Player not found"
+ADMIN_REQUIRED = "Admin access required"
+ONE_FOLLOW_TARGET = "Give exactly one of playerId or userId"
+
+NEWEST_FIRST = ("-created_at", "-id")
+MOST_VOTED_FIRST = ("-vote_count", "id")  # ties: the oldest nomination (ids rise with time)
+
+_NOMINATION_FIELDS = (
+    "id",
+    "sport",
+    "status",
+    "vote_count",
+    "created_at",
+    "player__id",
+    "player__name",
+    "player__age",
+    "player__graduation_year",
+    "player__position",
+    "player__nationality",
+    "player__club",
+    "player__sport",
+    "player__skills",
+    "player__video_link",
+    "player__verified",
+    "nominated_by__id",
+    "nominated_by__name",
+    "nominated_by__username",
+)
+
+
+def _wire(value: Schema) -> dict[str, Any]:
+    """The dict exactly as the REST responses encode it (same date format), for events."""
+    encoded = json.dumps(value.model_dump(by_alias=True), cls=NinjaJSONEncoder)
+    data: dict[str, Any] = json.loads(encoded)
+    return data
+
+
+# --- Visibility ---------------------------------------------------------------------------
+
+
+def nomination_visibility(user: User) -> Q:
+    """Rejected nominations are seen only by their nominator and by admins (DESIGN.md 5)."""
+    if user.is_admin:
+        return Q()
+    return Q(status__in=LIVE_STATUSES) | Q(nominated_by_id=user.pk)
+
+
+# --- Nominations --------------------------------------------------------------------------
+
+
+def nomination_queryset(*, user: User | None = None) -> QuerySet[Nomination]:
+    """Nominations with their player and nominator joined and, for ``user``, ``has_voted``."""
+    queryset = Nomination.objects.select_related("player", "nominated_by").only(*_NOMINATION_FIELDS)
+    if user is not None:
+        queryset = queryset.annotate(
+            has_voted=Exists(Vote.objects.filter(nomination_id=OuterRef("pk"), user_id=user.pk))
+        )
+    return queryset
+
+
+def _search(queryset: QuerySet[Nomination], text: str) -> QuerySet[Nomination]:
+    text = text.strip()
+    if not text:
+        return queryset
+    return queryset.filter(
+        Q(player__name__icontains=text)
+        | Q(player__position__icontains=text)
+        | Q(player__nationality__icontains=text)
+        | Q(player__club__icontains=text)
+        | Q(nominated_by__name__icontains=text)
+    )
+
+
+def nomination_list(
+    *, user: User, sport: str | None = None, q: str | None = None, status: str | None = None
+) -> QuerySet[Nomination]:
+    """The community list (pending + approved), or one status (admins only, 403 for others).
+    Unordered: paginate it in ``NEWEST_FIRST``."""
+    if status is not None and not user.is_admin:
+        raise PermissionDenied(ADMIN_REQUIRED, code="admin_required")
+    queryset = nomination_queryset(user=user)
+    if status is None:
+        queryset = queryset.filter(status__in=LIVE_STATUSES)
+    else:
+        queryset = queryset.filter(status=status)
+    if sport:
+        queryset = queryset.filter(sport=sport)
+    if q:
+        queryset = _search(queryset, q)
+    return queryset
+
+
+def nomination_recent(*, user: User, sport: str | None, limit: int) -> list[Nomination]:
+    queryset = nomination_queryset(user=user).filter(status__in=LIVE_STATUSES)
+    if sport:
+        queryset = queryset.filter(sport=sport)
+    return list(queryset.order_by(*NEWEST_FIRST)[: max(1, min(limit, RECENT_MAX))])
+
+
+def nomination_needing_votes(*, user: User, sport: str | None) -> QuerySet[Nomination]:
+    """Live nominations with fewer than 5 votes (served by the partial index
+    ``nom_needing_votes``). Unordered: paginate it in ``NEWEST_FIRST``."""
+    queryset = nomination_queryset(user=user).filter(
+        status__in=LIVE_STATUSES, vote_count__lt=NEEDS_VOTES_BELOW
+    )
+    if sport:
+        queryset = queryset.filter(sport=sport)
+    return queryset
+
+
+def nomination_get(*, user: User, nomination_id: int) -> Nomination:
+    nomination = (
+        nomination_queryset(user=user).filter(nomination_visibility(user), pk=nomination_id).first()
+    )
+    if nomination is None:
+        raise NotFound(NOMINATION_NOT_FOUND)
+    return nomination
+
+
+def user_nomination_list(*, viewer: User, user_id: int) -> QuerySet[Nomination]:
+    """A scout's nominations: every status for the scout and admins, else the live ones.
+    404 "Scout not found" where the scout's profile is (privacy rules of accounts).
+    Unordered: paginate it in ``NEWEST_FIRST``."""
+    target = scout_get(viewer=viewer, user_id=user_id)
+    queryset = nomination_queryset(user=viewer).filter(nominated_by_id=target.pk)
+    if viewer.pk != target.pk and not viewer.is_admin:
+        queryset = queryset.filter(status__in=LIVE_STATUSES)
+    return queryset
+
+
+def nomination_data(nomination: Nomination) -> dict[str, Any]:
+    """The nomination read shape without hasVoted, as pushed in nomination.* events."""
+    return _wire(NominationEventOut.from_orm(nomination))
+
+
+def nomination_data_by_id(nomination_id: int) -> dict[str, Any] | None:
+    nomination = nomination_queryset().filter(pk=nomination_id).first()
+    return None if nomination is None else nomination_data(nomination)
+
+
+# --- Leaderboards and stats ---------------------------------------------------------------
+
+
+def _live(sport: str | None) -> QuerySet[Nomination]:
+    queryset = Nomination.objects.filter(status__in=LIVE_STATUSES)
+    return queryset.filter(sport=sport) if sport else queryset
+
+
+def leaderboard_player_nominations(
+    *, sport: str | None, user: User | None = None
+) -> list[Nomination]:
+    queryset = nomination_queryset(user=user).filter(status__in=LIVE_STATUSES)
+    if sport:
+        queryset = queryset.filter(sport=sport)
+    return list(queryset.order_by(*MOST_VOTED_FIRST)[:LEADERBOARD_SIZE])
+
+
+def leaderboard_players(*, sport: str | None) -> list[dict[str, Any]]:
+    """Top 10 live nominations of the sport by votes, then oldest first (read shape without
+    hasVoted)."""
+    return [nomination_data(n) for n in leaderboard_player_nominations(sport=sport)]
+
+
+def leaderboard_scouts(*, sport: str | None) -> list[dict[str, Any]]:
+    """Top 10 scouts by live nominations in the sport: [{id, name, username,
+    nominationCount}], ties by the earlier account."""
+    rows = (
+        _live(sport)
+        .values("nominated_by_id", "nominated_by__name", "nominated_by__username")
+        .annotate(nomination_count=Count("id"))
+        .order_by("-nomination_count", "nominated_by_id")[:LEADERBOARD_SIZE]
+    )
+    return [
+        {
+            "id": row["nominated_by_id"],
+            "name": row["nominated_by__name"],
+            "username": row["nominated_by__username"],
+            "nominationCount": row["nomination_count"],
+        }
+        for row in rows
+    ]
+
+
+def sport_stats(*, sport: str | None) -> dict[str, int]:
+    """{nominations, votes, nominationsNeedingVotes} over the live nominations of the sport;
+    votes is the sum of their ``vote_count`` column (no vote rows are counted)."""
+    totals = _live(sport).aggregate(
+        nominations=Count("id"),
+        votes=Coalesce(Sum("vote_count"), 0),
+        needing=Count("id", filter=Q(vote_count__lt=NEEDS_VOTES_BELOW)),
+    )
+    return {
+        "nominations": totals["nominations"],
+        "votes": totals["votes"],
+        "nominationsNeedingVotes": totals["needing"],
+    }
+
+
+# --- Players ------------------------------------------------------------------------------
+
+
+def player_get_visible(*, user: User, player_id: int) -> Player:
+    """A player is seen when one of its nominations is."""
+    seen = Nomination.objects.filter(nomination_visibility(user), player_id=OuterRef("pk"))
+    player = Player.objects.filter(Exists(seen), pk=player_id).first()
+    if player is None:
+        raise NotFound(PLAYER_NOT_FOUND)
+    return player
+
+
+# --- Feed and follows ---------------------------------------------------------------------
+
+
+def activity_queryset() -> QuerySet[Activity]:
+    return Activity.objects.select_related("user").only(
+        "id",
+        "user_id",
+        "activity_type",
+        "related_user_id",
+        "related_player_id",
+        "related_nomination_id",
+        "metadata",
+        "created_at",
+        "sport",
+        "user__id",
+        "user__name",
+        "user__username",
+    )
+
+
+def feed_list(*, user: User, sport: str | None, following: bool = False) -> QuerySet[Activity]:
+    """Community activity of the sport; activity about a rejected nomination is left out.
+    Unordered: paginate it in ``NEWEST_FIRST``."""
+    queryset = activity_queryset().filter(
+        Q(related_nomination__isnull=True) | Q(related_nomination__status__in=LIVE_STATUSES)
+    )
+    if sport:
+        queryset = queryset.filter(sport=sport)
+    if following:
+        mine = Follow.objects.filter(follower_id=user.pk)
+        queryset = queryset.filter(
+            Q(user_id__in=mine.filter(followed_user__isnull=False).values("followed_user_id"))
+            | Q(
+                related_player_id__in=mine.filter(followed_player__isnull=False).values(
+                    "followed_player_id"
+                )
+            )
+        )
+    return queryset
+
+
+def activity_data(activity: Activity) -> dict[str, Any]:
+    return _wire(ActivityOut.from_orm(activity))
+
+
+def follow_target_check(*, player_id: int | None, user_id: int | None) -> None:
+    """Exactly one of the two targets (400 otherwise)."""
+    if (player_id is None) == (user_id is None):
+        raise ValidationFailed(ONE_FOLLOW_TARGET, code="one_follow_target")
+
+
+def follow_exists(*, user: User, player_id: int | None = None, user_id: int | None = None) -> bool:
+    follow_target_check(player_id=player_id, user_id=user_id)
+    if player_id is not None:
+        return Follow.objects.filter(follower_id=user.pk, followed_player_id=player_id).exists()
+    return Follow.objects.filter(follower_id=user.pk, followed_user_id=user_id).exists()
+
+
+def following_list(*, user: User, sport: str | None) -> QuerySet[Follow]:
+    """What the user follows: players of the sport and every followed user.
+    Unordered: paginate it in ``NEWEST_FIRST``."""
+    queryset = Follow.objects.filter(follower_id=user.pk).select_related(
+        "followed_player", "followed_user"
+    )
+    players = Q(followed_player__isnull=False)
+    if sport:
+        players &= Q(followed_player__sport=sport)
+    return queryset.filter(players | Q(followed_user__isnull=False)).only(
+        "id",
+        "created_at",
+        "followed_player",
+        "followed_user__id",
+        "followed_user__name",
+        "followed_user__username",
+    )
+
+
+# --- Notifications ------------------------------------------------------------------------
+
+
+def notification_list(*, user: User) -> QuerySet[Notification]:
+    """Unordered: paginate it in ``NEWEST_FIRST``."""
+    return Notification.objects.filter(user_id=user.pk)
+
+
+def notification_unread_count(*, user: User) -> int:
+    return Notification.objects.filter(user_id=user.pk, read=False).count()
+
+
+def notification_data(notification: Notification) -> dict[str, Any]:
+    return _wire(NotificationOut.from_orm(notification))

@@ -1,0 +1,250 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core import mail
+
+from project.accounts.models import User
+from project.scouting.models import Activity, Nomination, NominationStatus, Notification, Vote
+from tests.helpers import ApiClient, assert_error, make_user
+from tests.scouting.conftest import EventRecorder, make_nomination
+
+pytestmark = pytest.mark.django_db
+
+
+def points(user: User) -> int:
+    user.refresh_from_db()
+    return user.points
+
+
+@pytest.fixture
+def nomination(other_scout: User) -> Nomination:
+    nomination = make_nomination(other_scout, name="Vera Voted")
+    User.objects.filter(pk=other_scout.pk).update(points=0)
+    return nomination
+
+
+def test_cast_and_remove(
+    scout_api: ApiClient, scout: User, other_scout: User, nomination: Nomination
+) -> None:
+    response = scout_api.post("/api/votes", {"nominationId": nomination.pk})
+    assert response.status_code == 201
+    assert response.json() == {"nominationId": nomination.pk, "voteCount": 1, "hasVoted": True}
+    assert Vote.objects.filter(nomination=nomination, user=scout).count() == 1
+    assert points(scout) == 1
+    assert points(other_scout) == 2
+    detail = scout_api.get(f"/api/nominations/{nomination.pk}").json()
+    assert detail["voteCount"] == 1 and detail["hasVoted"] is True
+
+    response = scout_api.delete(f"/api/votes/{nomination.pk}")
+    assert response.status_code == 200
+    assert response.json() == {"nominationId": nomination.pk, "voteCount": 0, "hasVoted": False}
+    assert not Vote.objects.exists()
+    nomination.refresh_from_db()
+    assert nomination.vote_count == 0
+    assert points(scout) == 0
+    assert points(other_scout) == 0
+
+
+def test_second_vote_is_409_and_changes_nothing(
+    scout_api: ApiClient, scout: User, other_scout: User, nomination: Nomination
+) -> None:
+    scout_api.post("/api/votes", {"nominationId": nomination.pk})
+    response = scout_api.post("/api/votes", {"nominationId": nomination.pk})
+    body = assert_error(response, 409, "You have already voted for this nomination")
+    assert body["code"] == "already_voted"
+    nomination.refresh_from_db()
+    assert nomination.vote_count == 1
+    assert points(scout) == 1 and points(other_scout) == 2
+    assert Activity.objects.filter(activity_type="vote_cast").count() == 1
+
+
+def test_remove_without_vote_is_404(scout_api: ApiClient, nomination: Nomination) -> None:
+    body = assert_error(
+        scout_api.delete(f"/api/votes/{nomination.pk}"),
+        404,
+        "You have not voted for this nomination",
+    )
+    assert body["code"] == "vote_not_found"
+
+
+def test_unknown_hidden_and_rejected_nominations(
+    scout_api: ApiClient, other_api: ApiClient, other_scout: User
+) -> None:
+    assert_error(
+        scout_api.post("/api/votes", {"nominationId": 999999}), 404, "Nomination not found"
+    )
+    rejected = make_nomination(other_scout, status=NominationStatus.REJECTED)
+    assert_error(
+        scout_api.post("/api/votes", {"nominationId": rejected.pk}), 404, "Nomination not found"
+    )
+    assert_error(
+        other_api.post("/api/votes", {"nominationId": rejected.pk}),
+        400,
+        "Voting is closed for this nomination",
+    )
+    assert_error(scout_api.delete(f"/api/votes/{rejected.pk}"), 404, "Nomination not found")
+
+
+def test_vote_validation_and_auth(api: ApiClient, scout_api: ApiClient) -> None:
+    assert_error(api.post("/api/votes", {"nominationId": 1}), 401)
+    assert_error(api.delete("/api/votes/1"), 401)
+    body = assert_error(scout_api.post("/api/votes", {}), 400, "Required")
+    assert body["fields"] == {"nominationId": "Required"}
+    assert_error(scout_api.post("/api/votes", {"nominationId": "x"}), 400, "Invalid input")
+
+
+def test_vote_on_approved_nomination(scout_api: ApiClient, other_scout: User) -> None:
+    approved = make_nomination(other_scout, status=NominationStatus.APPROVED)
+    assert scout_api.post("/api/votes", {"nominationId": approved.pk}).status_code == 201
+
+
+def test_own_nomination_vote_gives_no_received_points(scout_api: ApiClient, scout: User) -> None:
+    own = make_nomination(scout)
+    User.objects.filter(pk=scout.pk).update(points=0)
+    assert scout_api.post("/api/votes", {"nominationId": own.pk}).status_code == 201
+    assert points(scout) == 1
+    assert not Notification.objects.exists()
+    assert scout_api.delete(f"/api/votes/{own.pk}").status_code == 200
+    assert points(scout) == 0
+
+
+def test_points_never_go_below_zero(
+    scout_api: ApiClient, scout: User, other_scout: User, nomination: Nomination
+) -> None:
+    scout_api.post("/api/votes", {"nominationId": nomination.pk})
+    User.objects.filter(pk__in=[scout.pk, other_scout.pk]).update(points=0)
+    scout_api.delete(f"/api/votes/{nomination.pk}")
+    assert points(scout) == 0 and points(other_scout) == 0
+
+
+def test_cast_records_activity_and_remove_retracts_it(
+    scout_api: ApiClient, scout: User, nomination: Nomination
+) -> None:
+    scout_api.post("/api/votes", {"nominationId": nomination.pk})
+    activity = Activity.objects.get(activity_type="vote_cast")
+    assert activity.user_id == scout.pk
+    assert activity.related_nomination_id == nomination.pk
+    assert activity.related_player_id == nomination.player_id
+    assert activity.sport == nomination.sport
+    assert activity.metadata == {"playerName": "Vera Voted"}
+    scout_api.delete(f"/api/votes/{nomination.pk}")
+    assert not Activity.objects.filter(activity_type="vote_cast").exists()
+
+
+def test_cast_events(
+    scout_api: ApiClient,
+    scout: User,
+    other_scout: User,
+    nomination: Nomination,
+    events: EventRecorder,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        scout_api.post("/api/votes", {"nominationId": nomination.pk})
+    changed = events.one("vote.changed")
+    assert changed.sport == "football" and changed.user_ids == () and not changed.admins
+    assert changed.data == {"nominationId": nomination.pk, "voteCount": 1}
+    assert events.one("activity.created").data["activityType"] == "vote_cast"
+    notified = events.one("notification.created")
+    assert notified.user_ids == (other_scout.pk,) and notified.sport is None
+    assert set(notified.data) == {
+        "id",
+        "message",
+        "type",
+        "read",
+        "createdAt",
+        "relatedNominationId",
+    }
+    assert notified.data["type"] == "vote_received"
+    profiles = {event.user_ids: event.data for event in events.of_type("profile.changed")}
+    assert profiles == {
+        (scout.pk,): {"points": 1, "currentStreak": 1, "longestStreak": 1},
+        (other_scout.pk,): {"points": 2, "currentStreak": 1, "longestStreak": 1},
+    }
+
+    events.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        scout_api.delete(f"/api/votes/{nomination.pk}")
+    assert events.one("vote.changed").data == {"nominationId": nomination.pk, "voteCount": 0}
+    assert len(events.of_type("profile.changed")) == 2
+    assert not events.of_type("activity.created")
+
+
+def test_failed_vote_publishes_nothing(
+    scout_api: ApiClient,
+    nomination: Nomination,
+    events: EventRecorder,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    scout_api.post("/api/votes", {"nominationId": nomination.pk})
+    with django_capture_on_commit_callbacks(execute=True):
+        assert scout_api.post("/api/votes", {"nominationId": nomination.pk}).status_code == 409
+    assert events.events == []
+
+
+# --- vote_received notifications ------------------------------------------------------------
+
+
+def test_vote_received_is_coalesced_per_nomination(
+    scout_api: ApiClient, other_scout: User, nomination: Nomination
+) -> None:
+    third = make_user(name="Theo Third")
+    third_api = ApiClient().login(third)
+    scout_api.post("/api/votes", {"nominationId": nomination.pk})
+    first = Notification.objects.get(user=other_scout)
+    assert first.type == "vote_received"
+    assert first.related_nomination_id == nomination.pk
+    assert first.message == "Sam Scout voted for Vera Voted. It now has 1 vote."
+    third_api.post("/api/votes", {"nominationId": nomination.pk})
+    only = Notification.objects.get(user=other_scout)
+    assert only.pk == first.pk
+    assert only.message == "Theo Third voted for Vera Voted. It now has 2 votes."
+    assert only.created_at >= first.created_at
+
+    only.read = True
+    only.save()
+    scout_api.delete(f"/api/votes/{nomination.pk}")
+    scout_api.post("/api/votes", {"nominationId": nomination.pk})
+    assert Notification.objects.filter(user=other_scout).count() == 2
+    assert Notification.objects.filter(user=other_scout, read=False).count() == 1
+
+
+def test_vote_notifications_setting_gates_them(
+    scout_api: ApiClient, other_scout: User, nomination: Nomination
+) -> None:
+    other_scout.settings.vote_notifications = False
+    other_scout.settings.save()
+    scout_api.post("/api/votes", {"nominationId": nomination.pk})
+    assert not Notification.objects.exists()
+    assert points(other_scout) == 2
+
+
+def test_vote_received_is_emailed_once_when_email_is_on(
+    scout_api: ApiClient,
+    other_scout: User,
+    nomination: Nomination,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    third_api = ApiClient().login(make_user(name="Theo Third"))
+    with django_capture_on_commit_callbacks(execute=True):
+        scout_api.post("/api/votes", {"nominationId": nomination.pk})
+        third_api.post("/api/votes", {"nominationId": nomination.pk})
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].to == [other_scout.email]
+    assert mail.outbox[0].body == "Sam Scout voted for Vera Voted. It now has 1 vote."
+
+
+def test_no_email_when_email_notifications_are_off(
+    scout_api: ApiClient,
+    other_scout: User,
+    nomination: Nomination,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    other_scout.settings.email_notifications = False
+    other_scout.settings.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        scout_api.post("/api/votes", {"nominationId": nomination.pk})
+    assert mail.outbox == []
+    assert Notification.objects.filter(user=other_scout).count() == 1
