@@ -4,13 +4,13 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from project.accounts.models import ProfileVisibility
 from project.common.choices import PROFILE_SPORTS, SELECTABLE_SPORTS
 from project.common.errors import ValidationFailed
-from project.common.schemas import CamelSchema, min_length, one_of, spec_error
+from project.common.schemas import CamelSchema, InputSchema, min_length, one_of, spec_error
 
 
 def _email(value: str) -> str:
@@ -33,18 +33,6 @@ def _username_chars(value: str) -> str:
 
 def _blank_to_default(value: object) -> object:
     return "football" if value in (None, "") else value
-
-
-class InputSchema(CamelSchema):
-    """A request body whose text fields may not hold NUL characters: PostgreSQL cannot
-    store them, so they are refused as "Invalid input" instead of failing the write."""
-
-    @field_validator("*")
-    @classmethod
-    def _no_nul(cls, value: Any) -> Any:
-        if isinstance(value, str) and "\x00" in value:
-            raise spec_error("Invalid input")
-        return value
 
 
 class RegisterIn(InputSchema):

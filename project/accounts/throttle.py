@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
@@ -57,7 +59,5 @@ def forget_login_attempts(request: HttpRequest, username: str) -> None:
     """A successful sign-in clears its username's counter and gives its attempt back to the IP."""
     user_key, ip_key = (key for key, _ in _keys(request, username))
     cache.delete(user_key)
-    try:
+    with contextlib.suppress(ValueError):
         cache.decr(ip_key)
-    except ValueError:
-        pass

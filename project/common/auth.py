@@ -5,17 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.http.multipartparser import MultiPartParserError
 from ninja.security import SessionAuth
 from ninja.utils import check_csrf
 
 from project.accounts.models import Role, User
-from project.common.errors import PermissionDenied
+from project.common.errors import PermissionDenied, ValidationFailed
 
 CSRF_FAILED = "CSRF verification failed. Refresh the page and try again."
 
 
 def ensure_csrf(request: HttpRequest) -> None:
-    if check_csrf(request) is not None:
+    try:
+        refused = check_csrf(request) is not None
+    except MultiPartParserError:
+        # The CSRF check reads form bodies for a token; a broken form body is bad input.
+        raise ValidationFailed("Malformed request body", code="bad_request") from None
+    if refused:
         raise PermissionDenied(CSRF_FAILED, code="csrf_failed")
 
 
@@ -28,8 +34,7 @@ def csrf_only(request: HttpRequest) -> bool:
 
 class UserAuth(SessionAuth):
     def _get_key(self, request: HttpRequest) -> str | None:
-        if check_csrf(request) is not None:
-            raise PermissionDenied(CSRF_FAILED, code="csrf_failed")
+        ensure_csrf(request)
         return request.COOKIES.get(self.param_name)
 
     def authenticate(self, request: HttpRequest, key: str | None) -> Any:

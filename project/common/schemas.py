@@ -6,13 +6,25 @@ from collections.abc import Callable
 from typing import Any
 
 from ninja import Schema
-from pydantic import ConfigDict
+from pydantic import ConfigDict, field_validator
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
 
 class CamelSchema(Schema):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+
+class InputSchema(CamelSchema):
+    """A request body: its text never carries a NUL character (PostgreSQL text cannot store
+    one), so such input is refused as "Invalid input" instead of failing the write."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        if isinstance(value, str) and "\x00" in value:
+            raise spec_error("Invalid input")
+        return value
 
 
 class ErrorOut(Schema):

@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from project.common.schemas import CamelSchema, one_of
+from project.common.schemas import CamelSchema, InputSchema, one_of
 from project.media.images import UPLOAD_CONTENT_TYPES
 
 
@@ -13,7 +13,7 @@ def _lower(value: object) -> object:
     return value.strip().lower() if isinstance(value, str) else value
 
 
-class UploadIn(CamelSchema):
+class UploadIn(InputSchema):
     content_type: Annotated[
         str | None,
         BeforeValidator(_lower),
@@ -43,7 +43,7 @@ class UploadOut(CamelSchema):
     expires_at: datetime = Field(description="The PUT must start before this time.")
 
 
-class AvatarIn(CamelSchema):
+class AvatarIn(InputSchema):
     avatar_url: str = Field(
         alias="avatarURL", max_length=2000, description="The uploadURL the file was PUT to."
     )

@@ -6,8 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from project.accounts.schemas import InputSchema
-from project.common.schemas import CamelSchema, one_of, spec_error
+from project.common.schemas import CamelSchema, InputSchema, one_of, spec_error
 from project.scouting.schemas import UserRefOut
 
 ASSIGNABLE_ROLES = ("scout", "admin")

@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, field_validator
+from pydantic import AfterValidator, BeforeValidator, Field
 
 from project.common.choices import SELECTABLE_SPORTS, Sport
-from project.common.schemas import CamelSchema, min_length, one_of, spec_error
+from project.common.schemas import CamelSchema, InputSchema, min_length, one_of, spec_error
 
 AGE_MIN, AGE_MAX = 9, 50
 GRADUATION_YEAR_MIN, GRADUATION_YEAR_MAX = 2024, 2040
@@ -57,17 +57,6 @@ def _video_link(value: str | None) -> str | None:
     return value
 
 
-class TextIn(CamelSchema):
-    """Input whose text never carries a NUL character (PostgreSQL text cannot store one)."""
-
-    @field_validator("*", mode="before")
-    @classmethod
-    def _no_nul(cls, value: Any) -> Any:
-        if isinstance(value, str) and "\x00" in value:
-            raise spec_error("Invalid input")
-        return value
-
-
 Age = Annotated[
     int | None,
     BeforeValidator(_blank_to_none),
@@ -99,7 +88,7 @@ SelectableSport = Annotated[
 VideoLink = Annotated[str | None, Field(max_length=500), AfterValidator(_video_link)]
 
 
-class PlayerFieldsIn(TextIn):
+class PlayerFieldsIn(InputSchema):
     """The fields shared by the nomination form and the player edit form. Age may be blank
     only when a graduation year is given (checked by the services: the player's identity
     needs one of them)."""
@@ -170,7 +159,7 @@ class DuplicateNominationOut(CamelSchema):
     nomination_id: int
 
 
-class NominationListQuery(TextIn):
+class NominationListQuery(InputSchema):
     q: str | None = Field(
         None,
         max_length=200,

@@ -1,0 +1,300 @@
+"""Demo data for `make run`: users, players over the five sports, nominations in every status,
+votes, follows, activity and notifications. Idempotent: a second run changes nothing.
+
+Everything goes through the domain services, so counters, points, streaks, activity and
+notifications are exactly what real use would have produced.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from datetime import timedelta
+from typing import Any
+
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.test.utils import override_settings
+from django.utils import timezone
+
+from project.accounts.models import Role, User
+from project.accounts.services import user_create
+from project.common.choices import SELECTABLE_SPORTS
+from project.common.errors import ApplicationError
+from project.moderation.services import nomination_approve, nomination_reject
+from project.scouting.models import LIVE_STATUSES, Activity, Nomination, Player
+from project.scouting.services import (
+    follow_player_create,
+    follow_user_create,
+    nomination_create,
+    player_identity,
+    vote_cast,
+)
+
+ADMIN_USERNAME = "admin"
+ADMIN_PASSWORD = "scoutvote-admin"
+SCOUT_PASSWORD = "scoutvote-demo"
+SCOUT_COUNT = 29
+DEMO_VIDEO = "https://www.youtube.com/watch?v=dQw4w9WgXcQ"
+PLAYERS_PER_SPORT = 12
+
+FIRST_NAMES = [
+    "Liam",
+    "Noah",
+    "Mateo",
+    "Ethan",
+    "Lucas",
+    "Mason",
+    "Leo",
+    "Kai",
+    "Elijah",
+    "Aiden",
+    "Sofia",
+    "Amara",
+    "Zara",
+    "Maya",
+    "Ava",
+    "Chloe",
+    "Isla",
+    "Nia",
+    "Layla",
+    "Emma",
+    "Jonas",
+    "Tariq",
+    "Diego",
+    "Kenji",
+    "Ravi",
+    "Oskar",
+    "Andre",
+    "Malik",
+    "Theo",
+    "Yusuf",
+]
+LAST_NAMES = [
+    "Okafor",
+    "Silva",
+    "Nakamura",
+    "Johnson",
+    "Martinez",
+    "Kowalski",
+    "Haddad",
+    "Andersen",
+    "O'Brien",
+    "Mensah",
+    "Rossi",
+    "Dubois",
+    "Fernandes",
+    "Kim",
+    "Novak",
+    "Abara",
+    "Lindqvist",
+    "Patel",
+    "Moreau",
+    "Walker",
+    "Costa",
+    "Ibrahim",
+    "Schmidt",
+    "Tanaka",
+    "Reyes",
+]
+SCOUT_FIRST = [
+    "Marcus",
+    "Helen",
+    "Dev",
+    "Grace",
+    "Tom",
+    "Aisha",
+    "Pablo",
+    "Ingrid",
+    "Sam",
+    "Rosa",
+    "Victor",
+    "Mei",
+    "Owen",
+    "Fatima",
+    "Jake",
+    "Lena",
+    "Carlos",
+    "Nadia",
+    "Ben",
+    "Priya",
+    "Hugo",
+    "Chidi",
+    "Erin",
+    "Luis",
+    "Hana",
+    "Felix",
+    "Tara",
+    "Omar",
+    "Julia",
+]
+POSITIONS = {
+    "football": ["Quarterback", "Wide Receiver", "Running Back", "Linebacker", "Cornerback"],
+    "basketball": ["Point Guard", "Shooting Guard", "Small Forward", "Power Forward", "Center"],
+    "baseball": ["Pitcher", "Catcher", "Shortstop", "Center Field", "First Base"],
+    "soccer": ["Striker", "Winger", "Central Midfielder", "Centre Back", "Goalkeeper"],
+    "hockey": ["Center", "Left Wing", "Right Wing", "Defenseman", "Goaltender"],
+}
+CLUBS = {
+    "football": ["Lincoln High Lions", "Westview Academy", "Oak Ridge Eagles", "Bayside Prep"],
+    "basketball": ["Riverside Hawks", "Metro Elite AAU", "St. Mary's Academy", "Northgate High"],
+    "baseball": ["Sun Valley Sluggers", "Cedar Park High", "Harbor City Pirates", "Elm Grove"],
+    "soccer": ["FC Riverside U17", "Ajax Youth Academy", "Porto Juniors", "Lakeside United"],
+    "hockey": ["Northern Lights U16", "Maple Leafs Minor", "Ice Hawks Academy", "Bay Blades"],
+}
+NATIONALITIES = [
+    "United States",
+    "Canada",
+    "Brazil",
+    "Nigeria",
+    "Japan",
+    "Spain",
+    "France",
+    "Ghana",
+    "Sweden",
+    "Ireland",
+    "Mexico",
+    "Portugal",
+    "Germany",
+    "South Korea",
+    "Italy",
+]
+SKILLS = [
+    "Explosive first step and reads the game two moves ahead.",
+    "Calm under pressure, leads by example, elite work rate in training.",
+    "Exceptional vision and passing range; makes teammates better.",
+    "Strong, balanced and fearless in contact; improving every season.",
+    "Quick release, high football IQ, coachable and competitive.",
+    "Tireless engine with a knack for decisive plays in big moments.",
+]
+LOCATIONS = [
+    "Austin, USA",
+    "Toronto, Canada",
+    "Lagos, Nigeria",
+    "Lisbon, Portugal",
+    "Osaka, Japan",
+    "Dublin, Ireland",
+    "Madrid, Spain",
+    "Accra, Ghana",
+]
+
+
+class Command(BaseCommand):
+    help = "Seed demo data (idempotent)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        # The demo people have no inboxes: keep their notification email off the console.
+        with override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"):
+            self._seed()
+
+    def _seed(self) -> None:
+        rng = random.Random(2026)
+        admin = self._user(ADMIN_USERNAME, "Alex Admin", ADMIN_PASSWORD, Role.ADMIN, "soccer", rng)
+        scouts = [
+            self._user(
+                f"scout{i}",
+                f"{SCOUT_FIRST[i - 1]} {LAST_NAMES[(i * 7) % len(LAST_NAMES)]}",
+                SCOUT_PASSWORD,
+                Role.SCOUT,
+                SELECTABLE_SPORTS[i % len(SELECTABLE_SPORTS)],
+                rng,
+            )
+            for i in range(1, SCOUT_COUNT + 1)
+        ]
+        created = 0
+        for sport in SELECTABLE_SPORTS:
+            for index in range(PLAYERS_PER_SPORT):
+                created += self._nomination(sport, index, scouts, admin, rng)
+        self._follows(scouts, rng)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo data ready: {User.objects.count()} users, {Player.objects.count()} players, "
+                f"{Nomination.objects.count()} nominations ({created} new). "
+                f"Admin: {ADMIN_USERNAME} / {ADMIN_PASSWORD}; scouts: scout1..scout{SCOUT_COUNT} / "
+                f"{SCOUT_PASSWORD}"
+            )
+        )
+
+    def _user(
+        self, username: str, name: str, password: str, role: str, sport: str, rng: random.Random
+    ) -> User:
+        existing = User.objects.filter(username=username).first()
+        if existing is not None:
+            return existing
+        user = user_create(
+            username=username,
+            email=f"{username}@scoutvote.example",
+            password=password,
+            name=name,
+            favorite_sport=sport,
+            role=role,
+        )
+        user.bio = (
+            f"Scouting {sport} talent for {rng.randint(3, 20)} years. Always at the touchline."
+        )
+        user.location = rng.choice(LOCATIONS)
+        user.save(update_fields=["bio", "location"])
+        return user
+
+    def _nomination(
+        self, sport: str, index: int, scouts: list[User], admin: User, rng: random.Random
+    ) -> int:
+        seed = SELECTABLE_SPORTS.index(sport) * 100 + index
+        local = random.Random(seed)
+        name = f"{local.choice(FIRST_NAMES)} {local.choice(LAST_NAMES)}"
+        club = local.choice(CLUBS[sport])
+        use_grad_year = local.random() < 0.4
+        age = None if use_grad_year else local.randint(13, 19)
+        graduation_year = local.randint(2026, 2031) if use_grad_year else None
+        identity = player_identity(
+            name=name, sport=sport, club=club, age=age, graduation_year=graduation_year
+        )
+        if Player.objects.filter(normalized_identity=identity).exists():
+            return 0
+        nominator = scouts[seed % len(scouts)]
+        with transaction.atomic():
+            nomination = nomination_create(
+                user=nominator,
+                name=name,
+                age=age,
+                graduation_year=graduation_year,
+                position=local.choice(POSITIONS[sport]),
+                nationality=local.choice(NATIONALITIES),
+                club=club,
+                sport=sport,
+                skills=local.choice(SKILLS),
+                video_link="https://www.youtube.com/watch?v=dQw4w9WgXcQ"
+                if index % 3 == 0
+                else None,
+            )
+            # Spread creation over the last two weeks so lists and the feed look lived in.
+            created_at = timezone.now() - timedelta(hours=local.randint(1, 14 * 24))
+            Nomination.objects.filter(pk=nomination.pk).update(created_at=created_at)
+            Activity.objects.filter(related_nomination=nomination).update(created_at=created_at)
+        voters = local.sample(scouts, k=local.randint(0, 14))
+        for voter in voters:
+            with contextlib.suppress(ApplicationError):  # a voter drawn twice
+                vote_cast(user=voter, nomination_id=nomination.pk)
+        decision = index % 6
+        if decision in (1, 2, 3):
+            nomination_approve(admin=admin, nomination_id=nomination.pk)
+        elif decision == 4:
+            nomination_reject(
+                admin=admin, nomination_id=nomination.pk, reason="Not enough footage to assess yet."
+            )
+        return 1
+
+    def _follows(self, scouts: list[User], rng: random.Random) -> None:
+        players = list(
+            Player.objects.filter(nominations__status__in=LIVE_STATUSES)
+            .order_by("id")
+            .values_list("id", flat=True)
+            .distinct()[:40]
+        )
+        for position, scout in enumerate(scouts):
+            local = random.Random(1000 + position)
+            for other in local.sample(scouts, k=3):
+                if other.pk != scout.pk:
+                    follow_user_create(user=scout, target_id=other.pk)
+            for player_id in local.sample(players, k=min(3, len(players))):
+                follow_player_create(user=scout, player_id=player_id)

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.db.models import Count
+
+from project.accounts.models import User
+from project.scouting.models import Activity, Follow, Nomination, Notification, Player, Vote
+
+
+def snapshot() -> dict[str, Any]:
+    return {
+        "users": list(User.objects.order_by("username").values_list("username", "role", "points")),
+        "players": list(
+            Player.objects.order_by("normalized_identity").values_list(
+                "normalized_identity", "sport", "verified"
+            )
+        ),
+        "nominations": list(
+            Nomination.objects.order_by("player__normalized_identity").values_list(
+                "player__normalized_identity", "status", "vote_count"
+            )
+        ),
+        "votes": Vote.objects.count(),
+        "follows": Follow.objects.count(),
+        "activity": Activity.objects.count(),
+        "notifications": Notification.objects.count(),
+    }
+
+
+@pytest.mark.django_db
+def test_seed_demo_is_idempotent_and_covers_the_product() -> None:
+    call_command("seed_demo", verbosity=0)
+    first = snapshot()
+    call_command("seed_demo", verbosity=0)
+    assert snapshot() == first
+
+    assert User.objects.filter(username="admin", role="admin").exists()
+    assert User.objects.count() == 30
+    assert Player.objects.count() >= 55
+    statuses = set(Nomination.objects.values_list("status", flat=True))
+    assert statuses == {"pending", "approved", "rejected"}
+    sports = set(Nomination.objects.values_list("sport", flat=True))
+    assert sports == {"football", "basketball", "baseball", "soccer", "hockey"}
+    assert first["votes"] > 0 and first["follows"] > 0 and first["notifications"] > 0
+    # Counters equal rows: the seed goes through the services.
+    for nomination in Nomination.objects.annotate(rows=Count("votes")):
+        assert nomination.vote_count == nomination.rows
