@@ -4,6 +4,8 @@ import type { ReactNode } from 'react';
 import { Toaster } from '@/components/ui/toaster';
 import { queryClient as appQueryClient } from '@/lib/query-client';
 
+import { LiveUpdates } from './live-updates';
+
 export function AppProviders({
   children,
   queryClient = appQueryClient,
@@ -14,6 +16,7 @@ export function AppProviders({
   return (
     <QueryClientProvider client={queryClient}>
       {children}
+      <LiveUpdates />
       <Toaster />
     </QueryClientProvider>
   );

@@ -96,6 +96,19 @@ describe('api client', () => {
     expect(errorMessage(error, 'fallback')).toBe('Invalid input');
   });
 
+  it('keeps the extra keys of an error body', async () => {
+    mockFetch({
+      'POST /api/nominations': {
+        status: 409,
+        body: { message: 'Already nominated', code: 'duplicate_nomination', nominationId: 41 },
+      },
+    });
+    document.cookie = 'csrftoken=t; path=/';
+    const error = await api.post('/api/nominations', {}).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 409, code: 'duplicate_nomination', fields: undefined });
+    expect((error as ApiError).body).toMatchObject({ nominationId: 41 });
+  });
+
   it('uses "{status}: {body}" for any other error body', async () => {
     mockFetch({
       'GET /api/a': { status: 502, body: 'Bad gateway from proxy' },

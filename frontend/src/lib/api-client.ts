@@ -20,16 +20,24 @@ export class ApiError extends Error {
   /** The server's error code; undefined when the body was not the server's JSON error body. */
   readonly code: string | undefined;
   readonly fields: FieldErrors | undefined;
+  /** The server's whole JSON error body, for the extra keys some errors carry (a 409's id). */
+  readonly body: Record<string, unknown> | undefined;
 
   constructor(
     message: string,
-    { status, code, fields }: { status: number; code?: string; fields?: FieldErrors },
+    {
+      status,
+      code,
+      fields,
+      body,
+    }: { status: number; code?: string; fields?: FieldErrors; body?: Record<string, unknown> },
   ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.body = body;
   }
 }
 
@@ -87,9 +95,13 @@ function buildUrl(path: string, params?: QueryParams): string {
   return `${path}${path.includes('?') ? '&' : '?'}${query}`;
 }
 
-function isErrorBody(
-  value: unknown,
-): value is { message: string; code: string; fields?: FieldErrors } {
+/** The server's error body; some errors carry more keys (a duplicate's nominationId). */
+type ErrorBody = { message: string; code: string; fields?: FieldErrors | null } & Record<
+  string,
+  unknown
+>;
+
+function isErrorBody(value: unknown): value is ErrorBody {
   if (typeof value !== 'object' || value === null) return false;
   const body = value as Record<string, unknown>;
   return typeof body.message === 'string' && typeof body.code === 'string';
@@ -108,7 +120,8 @@ async function toApiError(response: Response): Promise<ApiError> {
       return new ApiError(body.message, {
         status: response.status,
         code: body.code,
-        fields: body.fields,
+        fields: body.fields ?? undefined,
+        body,
       });
     }
   } catch {

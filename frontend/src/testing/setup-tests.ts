@@ -1,13 +1,20 @@
 import '@testing-library/jest-dom/vitest';
 
 import { act, cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 
 import { DEFAULT_SPORT, useSportStore } from '@/stores/sport';
 import { useToastStore } from '@/stores/toast';
 
+import { installFakeWebSocket } from './fake-websocket';
+
 // jsdom has no layout: the router's scroll restoration has nothing to scroll.
 window.scrollTo = vi.fn() as typeof window.scrollTo;
+
+// The live socket never reaches the network in tests; a test drives the fake when it needs to.
+beforeEach(() => {
+  installFakeWebSocket();
+});
 
 afterEach(() => {
   cleanup();

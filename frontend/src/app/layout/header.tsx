@@ -8,6 +8,7 @@ import { SportButtons, SportMenu } from '@/components/sport-selector';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button-classes';
 import { useUser } from '@/features/auth/hooks/use-user';
+import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { cn } from '@/lib/utils';
 
 import { navItems } from './nav-links';
@@ -61,6 +62,7 @@ export function Header() {
             <SportMenu className="hidden lg:inline-flex" />
           )}
           {user && <ConnectionIndicator labelClassName="sr-only sm:not-sr-only" />}
+          {user && <NotificationBell />}
           {user ? (
             <UserMenu user={user} />
           ) : (

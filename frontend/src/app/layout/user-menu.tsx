@@ -2,9 +2,9 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { LogOut, Settings, User } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 
+import { Avatar } from '@/components/ui/avatar';
 import { useLogout } from '@/features/auth/api/logout';
 import type { AuthUser } from '@/features/auth/api/types';
-import { initials } from '@/lib/display';
 
 const itemClasses =
   'flex cursor-pointer items-center gap-2 rounded-md px-2 py-2 text-sm outline-none select-none data-[highlighted]:bg-muted';
@@ -17,9 +17,9 @@ export function UserMenu({ user }: { user: AuthUser }) {
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
         aria-label="Open user menu"
-        className="flex size-9 items-center justify-center rounded-full bg-primary text-sm font-bold text-primary-foreground shadow-sm hover:bg-primary-hover"
+        className="rounded-full shadow-sm transition-opacity hover:opacity-90"
       >
-        {initials(user.name)}
+        <Avatar src={user.avatarUrl} name={user.name} fallback="initials" size="sm" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content

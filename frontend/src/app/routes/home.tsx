@@ -1,10 +1,23 @@
-import { PageHeader } from '@/components/ui/page-header';
+import { DocumentTitle } from '@/components/ui/document-title';
+import { useUser } from '@/features/auth/hooks/use-user';
+import { DashboardHero } from '@/features/nominations/components/dashboard-hero';
+import { MyNominations } from '@/features/nominations/components/my-nominations';
+import { RecentNominations } from '@/features/nominations/components/recent-nominations';
+import { StatsOverview } from '@/features/nominations/components/stats-overview';
+import { useSport } from '@/stores/sport';
 
 export default function HomePage() {
+  const { user } = useUser();
+  const { sport } = useSport();
   return (
-    <PageHeader
-      title="Dashboard"
-      description="Your nominations, the community's latest picks and what needs votes."
-    />
+    <>
+      <DocumentTitle title="Dashboard" />
+      <DashboardHero name={user?.name} />
+      <div className="mt-8">
+        <StatsOverview sport={sport} />
+      </div>
+      {user && <MyNominations userId={user.id} />}
+      <RecentNominations sport={sport} />
+    </>
   );
 }

@@ -1,7 +1,33 @@
-import { PageHeader } from '@/components/ui/page-header';
+import { useQueryClient } from '@tanstack/react-query';
+import { LogIn } from 'lucide-react';
+import { useCallback } from 'react';
+import { Link } from 'react-router';
+
+import { buttonClasses } from '@/components/ui/button-classes';
+import { authKeys } from '@/features/auth/api/auth-keys';
+import { withReturnTo } from '@/features/auth/hooks/use-return-to';
+import { ProfileView } from '@/features/profile/components/profile-view';
 
 export default function ProfilePage() {
+  const queryClient = useQueryClient();
+  // The header's user menu shows the session user's name and picture.
+  const refreshSessionUser = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: authKeys.me() }),
+    [queryClient],
+  );
+
   return (
-    <PageHeader title="Your Profile" description="Your picture, details and favorite sport." />
+    <ProfileView
+      onUserChanged={refreshSessionUser}
+      signInAction={
+        <Link
+          to={withReturnTo('/login', '/profile')}
+          className={buttonClasses({ className: 'mt-6' })}
+        >
+          <LogIn aria-hidden="true" />
+          Sign in
+        </Link>
+      }
+    />
   );
 }

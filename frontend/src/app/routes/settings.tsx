@@ -1,7 +1,31 @@
-import { PageHeader } from '@/components/ui/page-header';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 
+import { PageHeader } from '@/components/ui/page-header';
+import { authKeys } from '@/features/auth/api/auth-keys';
+import { useUser } from '@/features/auth/hooks/use-user';
+import { SettingsView } from '@/features/settings/components/settings-view';
+
+/** Signed-in only (the router guards it), so the user is known here. */
 export default function SettingsPage() {
+  const { user } = useUser();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  // The server ended the session with the account: leave first, then forget everything cached.
+  const endSession = () => {
+    void navigate('/', { replace: true });
+    queryClient.clear();
+    queryClient.setQueryData(authKeys.me(), null);
+  };
+
   return (
-    <PageHeader title="Settings" description="Account, password, notifications and privacy." />
+    <>
+      <PageHeader title="Settings" description="Account, password, notifications and privacy." />
+      <SettingsView
+        account={{ username: user?.username ?? '', email: user?.email ?? '' }}
+        onAccountDeleted={endSession}
+      />
+    </>
   );
 }

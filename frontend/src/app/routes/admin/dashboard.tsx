@@ -1,10 +1,34 @@
-import { PageHeader } from '@/components/ui/page-header';
+import { Pencil } from 'lucide-react';
 
+import { Button } from '@/components/ui/button';
+import { PageHeader } from '@/components/ui/page-header';
+import { AdminDashboard } from '@/features/admin/components/admin-dashboard';
+import type { RenderEditPlayer } from '@/features/admin/components/pending-row';
+import { useUser } from '@/features/auth/hooks/use-user';
+import { EditPlayerDialog } from '@/features/nominations/components/edit-player-dialog';
+
+const renderEditPlayer: RenderEditPlayer = (player) => (
+  <EditPlayerDialog
+    player={player}
+    trigger={
+      <Button size="sm" variant="outline">
+        <Pencil aria-hidden="true" />
+        Edit Player
+      </Button>
+    }
+  />
+);
+
+/** Rendered inside RequireAdmin: the user is a signed-in admin. */
 export default function AdminDashboardPage() {
+  const { user } = useUser();
   return (
-    <PageHeader
-      title="Admin Dashboard"
-      description="Moderate nominations, verify players and manage users."
-    />
+    <>
+      <PageHeader
+        title="Admin Dashboard"
+        description="Moderate nominations, verify players and manage users."
+      />
+      {user && <AdminDashboard viewerId={user.id} renderEditPlayer={renderEditPlayer} />}
+    </>
   );
 }

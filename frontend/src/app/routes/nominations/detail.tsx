@@ -1,10 +1,41 @@
-import { PageHeader } from '@/components/ui/page-header';
+import { useParams } from 'react-router';
+
+import { useUser } from '@/features/auth/hooks/use-user';
+import { useNomination } from '@/features/nominations/api/get-nomination';
+import { ErrorState } from '@/features/nominations/components/error-state';
+import {
+  BackToNominations,
+  NominationNotFound,
+  NominationProfile,
+  NominationProfileSkeleton,
+} from '@/features/nominations/components/nomination-profile';
+import { ApiError } from '@/lib/api-client';
 
 export default function NominationDetailPage() {
-  return (
-    <PageHeader
-      title="Player Profile"
-      description="A nominated player and their community votes."
-    />
-  );
+  const id = Number(useParams().id);
+  const { user } = useUser();
+  const query = useNomination(id);
+
+  if (!Number.isInteger(id) || id <= 0) return <NominationNotFound />;
+  if (query.isError && !query.data) {
+    if (query.error instanceof ApiError && query.error.status === 404) {
+      return <NominationNotFound />;
+    }
+    return (
+      <>
+        <BackToNominations />
+        <ErrorState
+          title="Could not load this nomination"
+          error={query.error}
+          onRetry={() => void query.refetch()}
+          retrying={query.isRefetching}
+        />
+      </>
+    );
+  }
+  if (!query.data) return <NominationProfileSkeleton />;
+
+  const nomination = query.data;
+  const canEdit = user?.role === 'admin' || user?.id === nomination.nominatedBy.id;
+  return <NominationProfile nomination={nomination} canEdit={canEdit} />;
 }

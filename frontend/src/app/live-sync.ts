@@ -1,0 +1,89 @@
+import type { QueryClient } from '@tanstack/react-query';
+
+import type { LiveEvent } from '@/features/live/protocol';
+import {
+  insertNomination,
+  removeNomination,
+  replaceNomination,
+  setLeaderboards,
+  setStats,
+  setVoteCount,
+} from '@/features/nominations/api/nomination-cache';
+import { nominationKeys } from '@/features/nominations/api/nomination-keys';
+import { isVoteInFlight } from '@/features/nominations/api/vote';
+import { profileKeys } from '@/features/profile/api/keys';
+import { feedKeys } from '@/features/social/api/keys';
+import { isSport } from '@/stores/sport';
+
+type Points = { points?: number };
+
+/**
+ * Takes one live event into the query cache, where the screens read it. Events that carry the
+ * whole new value are written with setQueryData; the others mark what they change as stale.
+ */
+export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent) {
+  const sport = isSport(event.sport) ? event.sport : null;
+  switch (event.type) {
+    case 'vote.changed': {
+      const { nominationId, voteCount } = event.data;
+      // A vote of this reader on its way sets the count itself when it returns; taking an
+      // older count now would make the optimistic one flicker.
+      if (!isVoteInFlight(queryClient, nominationId)) {
+        setVoteCount(queryClient, nominationId, voteCount);
+      }
+      break;
+    }
+    case 'nomination.created':
+      insertNomination(queryClient, event.data);
+      break;
+    case 'nomination.updated':
+      replaceNomination(queryClient, event.data);
+      break;
+    case 'nomination.removed':
+      removeNomination(queryClient, event.data.id);
+      break;
+    case 'leaderboard.changed':
+      if (sport) setLeaderboards(queryClient, sport, event.data);
+      break;
+    case 'stats.changed':
+      if (sport) setStats(queryClient, sport, event.data);
+      break;
+    case 'activity.created':
+      // An open feed inserts the activity itself (it listens on the live bus); any other
+      // cached feed is read again when next shown.
+      void queryClient.invalidateQueries({ queryKey: feedKeys.all, refetchType: 'none' });
+      break;
+    case 'notification.created':
+      // The bell takes it in itself (it listens on the live bus) and shows the toast.
+      break;
+    case 'profile.changed':
+      queryClient.setQueriesData<Points>({ queryKey: profileKeys.all }, (profile) =>
+        profile && typeof profile === 'object'
+          ? { ...profile, points: event.data.points }
+          : profile,
+      );
+      break;
+    case 'moderation.changed':
+      // Only the admin dashboard shows it; it listens on the live bus.
+      break;
+  }
+}
+
+/**
+ * Reads again what a group's events feed, after some of them may have been missed: a sport's
+ * nominations, leaderboards, stats and feed; a user's own nominations and profile (the bell
+ * reads its notifications again itself).
+ */
+export function resyncLiveGroups(queryClient: QueryClient, groups: string[]) {
+  const stale = new Set<readonly unknown[]>();
+  for (const group of groups) {
+    if (group.startsWith('sport.')) {
+      stale.add(nominationKeys.all);
+      stale.add(feedKeys.all);
+    } else if (group.startsWith('user.')) {
+      stale.add(nominationKeys.byUsers());
+      stale.add(profileKeys.all);
+    }
+  }
+  for (const queryKey of stale) void queryClient.invalidateQueries({ queryKey });
+}

@@ -1,0 +1,31 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api, errorMessage } from '@/lib/api-client';
+import { toast } from '@/stores/toast';
+
+import { adminKeys } from './admin-keys';
+import type { AdminUser, AssignableRole } from './types';
+import { mapUsers, type UserPages } from './users-cache';
+
+export function changeUserRole({ userId, role }: { userId: number; role: AssignableRole }) {
+  return api.put<AdminUser>(`/api/admin/users/${userId}/role`, { role });
+}
+
+/** Makes a user a scout or an admin; the active-scouts count changes with it. */
+export function useChangeUserRole() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: changeUserRole,
+    onSuccess: (updated) => {
+      queryClient.setQueryData<UserPages>(adminKeys.users(), (data) =>
+        mapUsers(data, (user) => (user.id === updated.id ? updated : user)),
+      );
+      void queryClient.invalidateQueries({ queryKey: adminKeys.stats() });
+    },
+    onError: (error) =>
+      toast({
+        variant: 'destructive',
+        description: errorMessage(error, 'Failed to change user role'),
+      }),
+  });
+}

@@ -1,0 +1,20 @@
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import { adminKeys } from './admin-keys';
+import type { PendingItem } from './types';
+
+/** GET /api/admin/nominations/pending, newest first, paged by its Link header. */
+export const pendingQueryOptions = () =>
+  infiniteQueryOptions({
+    queryKey: adminKeys.pending(),
+    queryFn: ({ pageParam, signal }) =>
+      api.getPage<PendingItem>(pageParam ?? '/api/admin/nominations/pending', { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) => lastPage.nextUrl,
+  });
+
+export function usePendingNominations() {
+  return useInfiniteQuery(pendingQueryOptions());
+}

@@ -1,0 +1,39 @@
+import type { InfiniteData } from '@tanstack/react-query';
+
+import type { components } from '@/lib/api/schema';
+import type { Page } from '@/lib/api-client';
+
+export type AdminStats = components['schemas']['AdminStatsOut'];
+export type AdminUser = components['schemas']['AdminUserOut'];
+export type AdminScout = components['schemas']['AdminLeaderboardOut'];
+export type Player = components['schemas']['PlayerOut'];
+export type UserRef = components['schemas']['UserRefOut'];
+export type DecisionConflict = components['schemas']['DecisionConflictOut'];
+
+/**
+ * A nomination as the admin lists show it. REST adds hasVoted, live events leave it out; the
+ * dashboard never shows it.
+ */
+export type AdminNomination = Omit<components['schemas']['NominationOut'], 'hasVoted'>;
+
+export type Decision = 'approved' | 'rejected';
+
+/** A pending item another admin just decided: kept briefly, greyed, with who decided it. */
+export type DecidedMark = { action: Decision; by: UserRef | null };
+
+export type PendingItem = AdminNomination & { decided?: DecidedMark };
+
+/** The pending queue as cached: the pages read so far. */
+export type PendingQueue = InfiniteData<Page<PendingItem>>;
+
+/** Live `moderation.changed` (admins group): the tab counts after a decision, the item, who. */
+export type ModerationChanged = {
+  pending: number;
+  approved: number;
+  rejected: number;
+  item: AdminNomination;
+  action: Decision;
+  by: UserRef | null;
+};
+
+export type AssignableRole = components['schemas']['RoleIn']['role'];

@@ -1,0 +1,79 @@
+import { useSearchParams } from 'react-router';
+
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+
+import { useAdminStats } from '../api/get-stats';
+import { useAdminUsers } from '../api/get-users';
+import { useAdminLive } from '../hooks/use-admin-live';
+import { useErrorToast } from '../hooks/use-error-toast';
+
+import { isAdminTab, type AdminTab } from './admin-tabs';
+import { DecidedTab } from './decided-tab';
+import { PendingTab } from './pending-tab';
+import type { RenderEditPlayer } from './pending-row';
+import { StatCards } from './stat-cards';
+import { TopScoutsTab } from './top-scouts-tab';
+import { UsersTab } from './users-tab';
+
+function count(value: number | undefined, more = false) {
+  return value === undefined ? '' : ` (${value.toLocaleString('en-US')}${more ? '+' : ''})`;
+}
+
+/**
+ * The admin dashboard: the platform numbers and the moderation tabs, all live. The tab is kept
+ * in the address (?tab=) so a reload or a shared link opens the same one.
+ */
+export function AdminDashboard({
+  viewerId,
+  renderEditPlayer,
+}: {
+  viewerId: number;
+  renderEditPlayer?: RenderEditPlayer;
+}) {
+  useAdminLive(viewerId);
+  const stats = useAdminStats();
+  useErrorToast(stats.error, 'Failed to fetch admin statistics');
+  const usersQuery = useAdminUsers();
+  const users = usersQuery.data?.pages.flatMap((page) => page.items);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const requested = searchParams.get('tab');
+  const tab: AdminTab = isAdminTab(requested) ? requested : 'pending';
+  const openTab = (next: AdminTab) =>
+    setSearchParams(next === 'pending' ? {} : { tab: next }, { replace: true });
+
+  return (
+    <>
+      <StatCards stats={stats.data} onOpenTab={openTab} />
+      <Tabs value={tab} onValueChange={(value) => isAdminTab(value) && openTab(value)}>
+        <TabsList aria-label="Moderation">
+          <TabsTrigger value="pending">Pending{count(stats.data?.pendingNominations)}</TabsTrigger>
+          <TabsTrigger value="approved">
+            Approved{count(stats.data?.approvedNominations)}
+          </TabsTrigger>
+          <TabsTrigger value="rejected">
+            Rejected{count(stats.data?.rejectedNominations)}
+          </TabsTrigger>
+          <TabsTrigger value="scouts">Top Scouts</TabsTrigger>
+          <TabsTrigger value="users">
+            Users{count(users?.length, usersQuery.hasNextPage)}
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="pending" className="outline-none">
+          <PendingTab renderEditPlayer={renderEditPlayer} />
+        </TabsContent>
+        <TabsContent value="approved" className="outline-none">
+          <DecidedTab status="approved" />
+        </TabsContent>
+        <TabsContent value="rejected" className="outline-none">
+          <DecidedTab status="rejected" />
+        </TabsContent>
+        <TabsContent value="scouts" className="outline-none">
+          <TopScoutsTab />
+        </TabsContent>
+        <TabsContent value="users" className="outline-none">
+          <UsersTab viewerId={viewerId} />
+        </TabsContent>
+      </Tabs>
+    </>
+  );
+}

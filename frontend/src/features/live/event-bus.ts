@@ -1,0 +1,55 @@
+import type { LiveEvent, LiveEventType } from './protocol';
+
+type Handler<T extends LiveEventType> = (event: LiveEvent<T>) => void;
+type ResyncHandler = (groups: string[]) => void;
+
+const handlers = new Map<LiveEventType, Set<Handler<LiveEventType>>>();
+const resyncHandlers = new Set<ResyncHandler>();
+
+/**
+ * Calls `handler` with every live event of `type`, after the query cache has taken it in.
+ * Returns the function that stops it. For screens that react to events beyond the cache: a
+ * bell, the admin queue, the wall's animations.
+ */
+export function subscribeLiveEvents<T extends LiveEventType>(
+  type: T,
+  handler: Handler<T>,
+): () => void {
+  let forType = handlers.get(type);
+  if (!forType) {
+    forType = new Set();
+    handlers.set(type, forType);
+  }
+  const stored = handler as Handler<LiveEventType>;
+  forType.add(stored);
+  return () => {
+    forType.delete(stored);
+  };
+}
+
+/**
+ * Calls `handler` with the groups whose events were lost (the server's resync, a sequence that
+ * started over, a 4001 close): what they feed must be read again. Not called for a group's first
+ * subscription; a screen that reads on its own can watch the connection store turn open.
+ */
+export function subscribeLiveResync(handler: ResyncHandler): () => void {
+  resyncHandlers.add(handler);
+  return () => {
+    resyncHandlers.delete(handler);
+  };
+}
+
+export function publishLiveEvent(event: LiveEvent) {
+  for (const handler of handlers.get(event.type) ?? []) {
+    try {
+      handler(event);
+    } catch (error) {
+      // One screen's failing handler must not keep the event from the others.
+      console.error(`A ${event.type} handler failed`, error);
+    }
+  }
+}
+
+export function publishLiveResync(groups: string[]) {
+  for (const handler of resyncHandlers) handler(groups);
+}

@@ -1,0 +1,140 @@
+import { useEffect, useRef, useState } from 'react';
+
+import { useWebSocket } from '@/lib/websocket';
+import { useConnectionStore } from '@/stores/connection';
+import { useSportStore } from '@/stores/sport';
+
+import { publishLiveEvent, publishLiveResync } from './event-bus';
+import { LiveSession, type LiveSessionCallbacks } from './live-session';
+import {
+  CloseCode,
+  liveSocketUrl,
+  parseServerMessage,
+  PING,
+  PONG,
+  reconnectDelay,
+  type LiveEvent,
+} from './protocol';
+
+export type LiveSocketProps = {
+  /** Connect only while signed in: the server closes an anonymous socket at once. */
+  enabled: boolean;
+  /** Applies an event to the query cache; runs inside the socket's message handler. */
+  onEvent: (event: LiveEvent) => void;
+  /**
+   * Reads again what groups feed: after events were lost, and when a group starts (events may
+   * have passed between the first reads and the subscription).
+   */
+  onResync: (groups: string[]) => void;
+  /** The server says the session is gone (4401). */
+  onSignedOut: () => void;
+  /** The server asked for a reconnect because the session or its rights changed (4001). */
+  onSessionChanged?: () => void;
+};
+
+/** Heartbeat: a ping after 25 s of silence; no message for 60 s means the socket is dead. */
+const HEARTBEAT = { message: PING, returnMessage: PONG, interval: 25_000, timeout: 60_000 };
+
+/**
+ * The tab's one live socket (shared by any other user of the same address). Every message goes
+ * through the protocol session inside onMessage, so a burst of events is applied in full and in
+ * order; the cache is written before other screens hear of the event on the bus.
+ */
+export function LiveSocket({
+  enabled,
+  onEvent,
+  onResync,
+  onSignedOut,
+  onSessionChanged,
+}: LiveSocketProps) {
+  const sport = useSportStore((state) => state.sport);
+  const setStatus = useConnectionStore((state) => state.setStatus);
+  // Failed attempts since the last greeting; the library's own count restarts at every open.
+  const attempts = useRef(0);
+  // After a 4001 the server wants the client back at once, not after a backoff.
+  const reconnectNow = useRef(false);
+  // The session keeps its cursors for the page's life; what it calls is bound after each render.
+  const [callbacks] = useState<LiveSessionCallbacks>(() => ({
+    send: () => undefined,
+    onEvent: () => undefined,
+    onResync: () => undefined,
+    onReady: () => undefined,
+  }));
+  const [session] = useState(() => new LiveSession(sport, callbacks));
+  const handlers = useRef({ onSignedOut, onSessionChanged });
+  const active = useRef(enabled);
+
+  const { sendMessage } = useWebSocket(
+    liveSocketUrl,
+    {
+      share: true,
+      heartbeat: HEARTBEAT,
+      reconnectAttempts: Number.POSITIVE_INFINITY,
+      reconnectInterval: () => {
+        if (reconnectNow.current) {
+          reconnectNow.current = false;
+          return Math.round(100 + Math.random() * 400);
+        }
+        return reconnectDelay(attempts.current++);
+      },
+      shouldReconnect: (event) => event.code !== CloseCode.unauthenticated,
+      onOpen: () => setStatus('connecting'),
+      onMessage: (event) => {
+        const message = parseServerMessage(event.data);
+        if (message) session.receive(message);
+      },
+      // Messages are handled above; keeping none as the hook's lastMessage saves a render each.
+      filter: () => false,
+      onClose: (event) => {
+        session.disconnected();
+        if (!active.current) return;
+        if (event.code === CloseCode.unauthenticated) {
+          setStatus('closed');
+          handlers.current.onSignedOut();
+          return;
+        }
+        setStatus('connecting');
+        if (event.code === CloseCode.reconnect) {
+          // Events may be lost or the rights changed: start afresh, and check the session.
+          session.forget();
+          reconnectNow.current = true;
+          handlers.current.onSessionChanged?.();
+        }
+      },
+    },
+    enabled,
+  );
+
+  useEffect(() => {
+    handlers.current = { onSignedOut, onSessionChanged };
+    Object.assign(callbacks, {
+      send: (message) => sendMessage(JSON.stringify(message), false),
+      onEvent: (event) => {
+        onEvent(event);
+        publishLiveEvent(event);
+      },
+      onResync: (groups, cause) => {
+        onResync(groups);
+        // Other screens hear of lost events; a first subscription they handle when the
+        // connection store turns open, as they read what they show.
+        if (cause === 'lost') publishLiveResync(groups);
+      },
+      onReady: () => {
+        attempts.current = 0;
+        setStatus('open');
+      },
+    } satisfies LiveSessionCallbacks);
+  });
+
+  useEffect(() => {
+    session.setSport(sport);
+  }, [session, sport]);
+
+  useEffect(() => {
+    active.current = enabled;
+    setStatus(enabled ? 'connecting' : 'closed');
+    if (!enabled) session.disconnected();
+  }, [session, enabled, setStatus]);
+
+  return null;
+}

@@ -1,0 +1,94 @@
+import type { components } from '@/lib/api/schema';
+
+/**
+ * The live socket's protocol (realtime/README.md). The server speaks in envelopes, one per event,
+ * with a sequence number rising by one per group; control messages announce where each group
+ * stands.
+ */
+
+type Schemas = components['schemas'];
+
+/** What each live event carries. */
+export type LiveEventMap = {
+  'vote.changed': { nominationId: number; voteCount: number };
+  'nomination.created': Omit<Schemas['NominationOut'], 'hasVoted'>;
+  'nomination.updated': Omit<Schemas['NominationOut'], 'hasVoted'>;
+  'nomination.removed': { id: number };
+  'leaderboard.changed': {
+    players: Omit<Schemas['NominationOut'], 'hasVoted'>[];
+    scouts: Schemas['ScoutRankOut'][];
+  };
+  'stats.changed': Schemas['StatsOut'];
+  'activity.created': Schemas['ActivityOut'];
+  'notification.created': Schemas['NotificationOut'];
+  'profile.changed': { points: number; currentStreak: number; longestStreak: number };
+  'moderation.changed': Record<string, unknown>;
+};
+
+export type LiveEventType = keyof LiveEventMap;
+
+/** One event as the server sends it. `sport` is set on sport-group events. */
+export type LiveEvent<T extends LiveEventType = LiveEventType> = {
+  [K in T]: { type: K; group: string; seq: number; sport?: string; data: LiveEventMap[K] };
+}[T];
+
+/** Group name -> the sequence number of its last event. */
+export type Cursors = Record<string, number>;
+
+export type ControlMessage =
+  | { type: 'hello'; groups: Cursors }
+  | { type: 'subscribed'; sport: string; groups: Cursors }
+  | { type: 'resumed'; groups: Cursors }
+  | { type: 'resync'; groups: string[]; cursors: Cursors }
+  | { type: 'pong' }
+  | { type: 'error'; message: string };
+
+export type ServerMessage = ControlMessage | LiveEvent;
+
+export type ClientMessage =
+  { type: 'subscribe'; sport: string } | { type: 'resume'; cursors: Cursors } | { type: 'ping' };
+
+export const PING = JSON.stringify({ type: 'ping' } satisfies ClientMessage);
+export const PONG = '{"type":"pong"}';
+
+/** Close codes the server uses (realtime/consumers.py). */
+export const CloseCode = {
+  /** The session or its rights changed, or events may have been lost: reconnect, read again. */
+  reconnect: 4001,
+  /** The socket fell too far behind: reconnect and resume. */
+  tooSlow: 4008,
+  /** Not signed in: do not reconnect until signed in again. */
+  unauthenticated: 4401,
+} as const;
+
+export function isLiveEvent(message: ServerMessage): message is LiveEvent {
+  return 'seq' in message && typeof message.seq === 'number' && 'group' in message;
+}
+
+/** The message in a frame, or null when it is not a JSON object with a type. */
+export function parseServerMessage(text: unknown): ServerMessage | null {
+  if (typeof text !== 'string') return null;
+  try {
+    const message: unknown = JSON.parse(text);
+    if (typeof message === 'object' && message !== null && 'type' in message) {
+      return message as ServerMessage;
+    }
+  } catch {
+    // Not JSON: nothing the client understands.
+  }
+  return null;
+}
+
+/** The live socket's address: /ws/ on the page's own origin. */
+export function liveSocketUrl(location: Pick<Location, 'protocol' | 'host'> = window.location) {
+  return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws/`;
+}
+
+/**
+ * Milliseconds before reconnect attempt `attempt` (0-based): doubling from 1 s up to 30 s, each
+ * taken at random between half and all of it, so tabs dropped together do not return together.
+ */
+export function reconnectDelay(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(30_000, 1000 * 2 ** Math.min(attempt, 15));
+  return Math.round(ceiling * (0.5 + random() / 2));
+}

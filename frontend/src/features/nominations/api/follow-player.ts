@@ -1,0 +1,63 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+
+import { api, errorMessage } from '@/lib/api-client';
+import { toast } from '@/stores/toast';
+
+import { followKeys, refreshAfterVoteOrFollow } from './refresh';
+
+type FollowStatus = { isFollowing: boolean };
+
+/** GET /api/follow/status?playerId: whether the current user follows the player. */
+export const playerFollowStatusQueryOptions = (playerId: number) =>
+  queryOptions({
+    queryKey: followKeys.playerStatus(playerId),
+    queryFn: ({ signal }) =>
+      api.get<FollowStatus>('/api/follow/status', { params: { playerId }, signal }),
+  });
+
+/** The follow status, asked once the player is known; a failure is told in a toast. */
+export function usePlayerFollowStatus(playerId: number | undefined) {
+  const query = useQuery({
+    ...playerFollowStatusQueryOptions(playerId ?? 0),
+    enabled: playerId !== undefined,
+  });
+  const failed = query.isError;
+  useEffect(() => {
+    if (failed) toast({ variant: 'destructive', description: 'Failed to check follow status' });
+  }, [failed]);
+  return query;
+}
+
+export type FollowVariables = { playerId: number; playerName: string; follow: boolean };
+
+export function followPlayer({ playerId, follow }: FollowVariables): Promise<FollowStatus> {
+  return follow
+    ? api.post<FollowStatus>(`/api/follow/player/${playerId}`)
+    : api.delete<FollowStatus>('/api/follow', { playerId });
+}
+
+/** Follows or unfollows a player (POST /api/follow/player/{id}, DELETE /api/follow). */
+export function useFollowPlayer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: followPlayer,
+    onSuccess: (_status, { playerId, playerName, follow }) => {
+      queryClient.setQueryData<FollowStatus>(followKeys.playerStatus(playerId), {
+        isFollowing: follow,
+      });
+      toast(
+        follow
+          ? { title: 'Following', description: `You are now following ${playerName}.` }
+          : { title: 'Unfollowed', description: `You have unfollowed ${playerName}.` },
+      );
+      refreshAfterVoteOrFollow(queryClient);
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        description: errorMessage(error, 'An error occurred while following.'),
+      });
+    },
+  });
+}

@@ -1,0 +1,35 @@
+import type { InfiniteData } from '@tanstack/react-query';
+
+import { api, type Page, type QueryParams } from '@/lib/api-client';
+
+/** A cached paged list: the pages read so far, each with the address of the next one. */
+export type PagedData<T> = InfiniteData<Page<T>>;
+
+/**
+ * The pieces of `infiniteQueryOptions` for a list paged by its Link header: the first page from
+ * `path` with `params`, each following page from the previous page's `rel="next"` address.
+ */
+export function pagedList<T>(path: string, params?: QueryParams) {
+  return {
+    queryFn: ({ pageParam, signal }: { pageParam: string | null; signal: AbortSignal }) =>
+      pageParam ? api.getPage<T>(pageParam, { signal }) : api.getPage<T>(path, { params, signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage: Page<T>) => lastPage.nextUrl,
+  };
+}
+
+/** Every item of the pages read so far, without the duplicates a shifting list can produce. */
+export function flattenPages<T extends { id: number }>(data: PagedData<T> | undefined): T[] {
+  if (!data) return [];
+  const seen = new Set<number>();
+  const items: T[] = [];
+  for (const page of data.pages) {
+    for (const item of page.items) {
+      if (!seen.has(item.id)) {
+        seen.add(item.id);
+        items.push(item);
+      }
+    }
+  }
+  return items;
+}

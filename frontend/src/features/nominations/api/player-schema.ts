@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+import { ApiError } from '@/lib/api-client';
+import { SPORT_VALUES } from '@/stores/sport';
+
+export const AGE_MIN = 9;
+export const AGE_MAX = 50;
+export const GRADUATION_YEAR_MIN = 2024;
+export const GRADUATION_YEAR_MAX = 2040;
+
+const GRADUATION_YEAR_RANGE = `Graduation year must be between ${GRADUATION_YEAR_MIN} and ${GRADUATION_YEAR_MAX}`;
+
+/** A blank number field becomes undefined; anything else is read as a number. */
+const blankToUndefined = (value: unknown) => {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value.trim() === '' ? undefined : Number(value);
+  return value;
+};
+
+const requiredText = (min: number, message: string) => z.string().trim().min(min, message);
+
+/** The fields the nomination form and the player edit form share, with the spec's messages. */
+const playerFields = {
+  name: requiredText(2, 'Name must be at least 2 characters'),
+  age: z.preprocess(
+    blankToUndefined,
+    z
+      .number({ error: 'Invalid age' })
+      .int('Invalid age')
+      .min(AGE_MIN, 'Player must be at least 9 years old')
+      .max(AGE_MAX, 'Invalid age')
+      .optional(),
+  ),
+  graduationYear: z.preprocess(
+    blankToUndefined,
+    z
+      .number({ error: GRADUATION_YEAR_RANGE })
+      .int(GRADUATION_YEAR_RANGE)
+      .min(GRADUATION_YEAR_MIN, GRADUATION_YEAR_RANGE)
+      .max(GRADUATION_YEAR_MAX, GRADUATION_YEAR_RANGE)
+      .optional(),
+  ),
+  position: requiredText(2, 'Position is required'),
+  nationality: requiredText(2, 'Nationality is required'),
+  club: requiredText(2, 'Club is required'),
+  // A string on the form (blank until chosen), one of the five sports once valid.
+  sport: z.string().pipe(z.enum(SPORT_VALUES, { error: 'Please select a sport' })),
+  videoLink: z.string().trim(),
+};
+
+export const nominationInputSchema = z.object({
+  ...playerFields,
+  skills: requiredText(1, 'Skills are required'),
+});
+
+export const playerUpdateInputSchema = z.object({
+  ...playerFields,
+  skills: z.string().trim(),
+});
+
+export type NominationFormValues = z.input<typeof nominationInputSchema>;
+export type NominationInput = z.output<typeof nominationInputSchema>;
+export type PlayerUpdateFormValues = z.input<typeof playerUpdateInputSchema>;
+export type PlayerUpdateInput = z.output<typeof playerUpdateInputSchema>;
+
+export const PLAYER_FIELDS = [
+  'name',
+  'age',
+  'graduationYear',
+  'position',
+  'nationality',
+  'club',
+  'sport',
+  'skills',
+  'videoLink',
+] as const;
+
+export type PlayerField = (typeof PLAYER_FIELDS)[number];
+
+/** The server's per-field messages that belong to a player form field. */
+export function serverFieldErrors(error: unknown): [PlayerField, string][] {
+  if (!(error instanceof ApiError) || !error.fields) return [];
+  return Object.entries(error.fields).filter((entry): entry is [PlayerField, string] =>
+    (PLAYER_FIELDS as readonly string[]).includes(entry[0]),
+  );
+}
+
+/** The existing nomination a 409 duplicate points to, if that is what the error is. */
+export function duplicateNominationId(error: unknown): number | null {
+  if (!(error instanceof ApiError) || error.code !== 'duplicate_nomination') return null;
+  const id = error.body?.nominationId;
+  return typeof id === 'number' ? id : null;
+}

@@ -1,0 +1,140 @@
+import { BadgeCheck } from 'lucide-react';
+import { Link } from 'react-router';
+
+import { Badge } from '@/components/ui/badge';
+import { buttonClasses } from '@/components/ui/button-classes';
+import { Skeleton } from '@/components/ui/skeleton';
+import { displayAge } from '@/lib/display';
+
+import type { Nomination } from '../api/types';
+
+import { NOT_SPECIFIED } from './labels';
+import { PlayerAvatar } from './player-avatar';
+import { VoteButton } from './vote-button';
+import { VoteCount } from './vote-count';
+
+/**
+ * A nominated player: name, position, age (or graduation), club, nationality, votes, skills,
+ * who nominated them, a link to the profile and the VOTE / VOTED button.
+ */
+export function NominationCard({ nomination }: { nomination: Nomination }) {
+  const { player, nominatedBy } = nomination;
+  const { age, graduation } = displayAge(player);
+  const headingId = `nomination-${nomination.id}-name`;
+  return (
+    <article
+      aria-labelledby={headingId}
+      data-testid="nomination-card"
+      className="flex flex-col rounded-xl border border-border bg-surface shadow-sm transition-shadow hover:shadow-md"
+    >
+      <div className="flex items-start gap-3 p-5 pb-3">
+        <PlayerAvatar name={player.name} />
+        <div className="min-w-0 flex-1">
+          <h3
+            id={headingId}
+            className="flex items-center gap-1.5 text-lg leading-tight font-semibold"
+          >
+            <span className="truncate">{player.name}</span>
+            {player.verified && (
+              <BadgeCheck className="size-4 shrink-0 text-primary" aria-label="Verified player" />
+            )}
+          </h3>
+          <p className="mt-0.5 truncate text-sm text-muted-foreground">{player.position}</p>
+        </div>
+        <VoteCount count={nomination.voteCount} />
+      </div>
+
+      {(age || graduation) && (
+        <div className="flex flex-wrap gap-2 px-5">
+          {age && <Badge variant="primary">{age}</Badge>}
+          {graduation && <Badge variant="purple">{graduation}</Badge>}
+        </div>
+      )}
+
+      <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 px-5 text-sm">
+        <div className="min-w-0">
+          <dt className="text-xs font-medium text-muted-foreground uppercase">Club</dt>
+          <dd className="truncate font-medium">{player.club || NOT_SPECIFIED}</dd>
+        </div>
+        <div className="min-w-0">
+          <dt className="text-xs font-medium text-muted-foreground uppercase">Nationality</dt>
+          <dd className="truncate font-medium">{player.nationality || NOT_SPECIFIED}</dd>
+        </div>
+      </dl>
+
+      {player.skills && (
+        <p className="mt-3 line-clamp-3 px-5 text-sm text-muted-foreground">{player.skills}</p>
+      )}
+
+      <p className="mt-auto px-5 pt-4 text-xs text-muted-foreground">
+        Nominated by <span className="font-medium text-foreground">{nominatedBy.name}</span>
+      </p>
+
+      <div className="mt-4 flex items-center gap-2 border-t border-border p-4">
+        <Link
+          to={`/nominations/${nomination.id}`}
+          className={buttonClasses({ variant: 'outline', className: 'flex-1' })}
+        >
+          Player Profile
+        </Link>
+        <VoteButton nomination={nomination} />
+      </div>
+    </article>
+  );
+}
+
+export function NominationCardSkeleton() {
+  return (
+    <div
+      data-testid="nomination-card-skeleton"
+      className="flex flex-col rounded-xl border border-border bg-surface p-5 shadow-sm"
+    >
+      <div className="flex items-start gap-3">
+        <Skeleton className="size-12 rounded-full" />
+        <div className="flex-1 space-y-2">
+          <Skeleton className="h-5 w-3/5" />
+          <Skeleton className="h-4 w-2/5" />
+        </div>
+        <Skeleton className="h-7 w-12 rounded-full" />
+      </div>
+      <div className="mt-4 flex gap-2">
+        <Skeleton className="h-5 w-16 rounded-full" />
+        <Skeleton className="h-5 w-20 rounded-full" />
+      </div>
+      <div className="mt-4 grid grid-cols-2 gap-4">
+        <Skeleton className="h-9" />
+        <Skeleton className="h-9" />
+      </div>
+      <Skeleton className="mt-4 h-12" />
+      <div className="mt-5 flex gap-2 border-t border-border pt-4">
+        <Skeleton className="h-10 flex-1" />
+        <Skeleton className="h-10 w-28" />
+      </div>
+    </div>
+  );
+}
+
+const gridClasses = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
+
+/** Cards in a responsive grid: one column on phones, two on tablets, three on desktops. */
+export function NominationGrid({ nominations }: { nominations: Nomination[] }) {
+  return (
+    <ul className={gridClasses} aria-label="Nominations">
+      {nominations.map((nomination) => (
+        <li key={nomination.id} className="flex [&>*]:w-full">
+          <NominationCard nomination={nomination} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function NominationGridSkeleton({ count = 6 }: { count?: number }) {
+  return (
+    <div className={gridClasses} role="status" aria-label="Loading nominations">
+      {Array.from({ length: count }, (_, index) => (
+        <NominationCardSkeleton key={index} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api, ApiError } from '@/lib/api-client';
+
+import { profileKeys } from './keys';
+import type { Profile } from './types';
+
+/** The signed-in user's profile, or null when signed out (the server answers 401). */
+export async function getProfile({
+  signal,
+}: { signal?: AbortSignal } = {}): Promise<Profile | null> {
+  try {
+    return await api.get<Profile>('/api/profile', { signal });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export const profileQueryOptions = () =>
+  queryOptions({
+    queryKey: profileKeys.me(),
+    queryFn: ({ signal }) => getProfile({ signal }),
+  });
+
+export function useProfile() {
+  return useQuery(profileQueryOptions());
+}

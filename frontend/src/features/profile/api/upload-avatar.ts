@@ -1,0 +1,135 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+
+import { api, errorMessage } from '@/lib/api-client';
+import { toast } from '@/stores/toast';
+
+import { profileKeys } from './keys';
+import type { AvatarUpdate, Profile, UploadTicket } from './types';
+
+export const AVATAR_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+export const AVATAR_MAX_BYTES = 5_242_880;
+
+export const NOT_AN_IMAGE = 'Please choose an image file (PNG, JPEG, GIF or WebP)';
+export const IMAGE_TOO_LARGE = 'The image must be at most 5 MB';
+const UPLOAD_ADDRESS_FAILED = 'Failed to get upload URL';
+const AVATAR_UPDATE_FAILED = 'Failed to update profile picture';
+
+/** Why a chosen file cannot be a profile picture, checked before anything is sent; or null. */
+export function avatarFileProblem(file: File): string | null {
+  if (!AVATAR_CONTENT_TYPES.includes(file.type)) return NOT_AN_IMAGE;
+  if (file.size > AVATAR_MAX_BYTES) return IMAGE_TOO_LARGE;
+  return null;
+}
+
+/** A failure of one step of the upload, with the message to show for it. */
+export class AvatarUploadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AvatarUploadError';
+  }
+}
+
+export function requestUploadTicket(contentType: string): Promise<UploadTicket> {
+  return api.post<UploadTicket>('/api/objects/upload', { contentType });
+}
+
+function storageErrorMessage(xhr: XMLHttpRequest): string {
+  try {
+    const body: unknown = JSON.parse(xhr.responseText);
+    if (typeof body === 'object' && body !== null && 'message' in body) {
+      const { message } = body as { message: unknown };
+      if (typeof message === 'string' && message) return message;
+    }
+  } catch {
+    // Not the JSON error body (S3 answers XML): fall back to what the status says.
+  }
+  return xhr.status === 403 ? 'Request has expired' : AVATAR_UPDATE_FAILED;
+}
+
+/**
+ * Sends the file itself to the storage address with one PUT. It goes to storage, not to the API:
+ * only the returned headers are sent, with no cookies and no CSRF token.
+ */
+export function putFile(
+  { uploadURL, headers }: Pick<UploadTicket, 'uploadURL' | 'headers'>,
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', uploadURL);
+    xhr.withCredentials = false;
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) resolve();
+      else reject(new AvatarUploadError(storageErrorMessage(xhr)));
+    };
+    xhr.onerror = () => reject(new AvatarUploadError(AVATAR_UPDATE_FAILED));
+    xhr.ontimeout = () => reject(new AvatarUploadError('Request has expired'));
+    xhr.send(file);
+  });
+}
+
+export function setAvatar(uploadURL: string): Promise<AvatarUpdate> {
+  return api.put<AvatarUpdate>('/api/profile/avatar', { avatarURL: uploadURL });
+}
+
+/**
+ * The whole avatar change: check the file, get an upload address, PUT the file there with
+ * progress, then make it the profile picture. `onUpdated` runs after the profile is refreshed,
+ * for what else shows the picture (the header's user menu).
+ */
+export function useAvatarUpload({ onUpdated }: { onUpdated?: () => void } = {}) {
+  const queryClient = useQueryClient();
+  const [progress, setProgress] = useState<number | null>(null);
+
+  const mutation = useMutation({
+    mutationFn: async (file: File) => {
+      let ticket: UploadTicket;
+      try {
+        ticket = await requestUploadTicket(file.type);
+      } catch {
+        throw new AvatarUploadError(UPLOAD_ADDRESS_FAILED);
+      }
+      setProgress(0);
+      await putFile(ticket, file, setProgress);
+      setProgress(1);
+      return setAvatar(ticket.uploadURL);
+    },
+    onSuccess: ({ avatarUrl }) => {
+      queryClient.setQueryData<Profile | null>(profileKeys.me(), (profile) =>
+        profile ? { ...profile, avatarUrl } : profile,
+      );
+      void queryClient.invalidateQueries({ queryKey: profileKeys.all });
+      onUpdated?.();
+      toast({ title: 'Profile picture updated successfully' });
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        description:
+          error instanceof AvatarUploadError
+            ? error.message
+            : errorMessage(error, AVATAR_UPDATE_FAILED),
+      });
+    },
+    onSettled: () => setProgress(null),
+  });
+
+  /** Starts the upload; a file that fails the checks is refused with a toast. */
+  const upload = (file: File): boolean => {
+    const problem = avatarFileProblem(file);
+    if (problem) {
+      toast({ variant: 'destructive', description: problem });
+      return false;
+    }
+    mutation.mutate(file);
+    return true;
+  };
+
+  return { upload, progress, isUploading: mutation.isPending };
+}

@@ -1,0 +1,62 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+
+import { api, errorMessage } from '@/lib/api-client';
+import { toast } from '@/stores/toast';
+
+import { settingsKeys } from './keys';
+import type { Settings } from './types';
+
+export const PASSWORD_MIN_LENGTH = 6;
+
+/**
+ * The current password is sent as typed and checked by the server only. The new one is checked
+ * here in a fixed order, one message at a time: first that it was confirmed, then its length.
+ */
+export const changePasswordInputSchema = z
+  .object({
+    currentPassword: z.string(),
+    newPassword: z.string(),
+    confirmPassword: z.string(),
+  })
+  .superRefine(({ newPassword, confirmPassword }, context) => {
+    if (newPassword !== confirmPassword) {
+      context.addIssue({
+        code: 'custom',
+        path: ['confirmPassword'],
+        message: 'New passwords do not match',
+      });
+    } else if (newPassword.length < PASSWORD_MIN_LENGTH) {
+      context.addIssue({
+        code: 'custom',
+        path: ['newPassword'],
+        message: 'Password must be at least 6 characters',
+      });
+    }
+  });
+
+export type ChangePasswordInput = z.infer<typeof changePasswordInputSchema>;
+
+export function changePassword({ currentPassword, newPassword }: ChangePasswordInput) {
+  return api.put<Settings>('/api/settings/password', { currentPassword, newPassword });
+}
+
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: changePassword,
+    onSuccess: (settings) => {
+      queryClient.setQueryData(settingsKeys.me(), settings);
+      toast({
+        title: 'Password Updated',
+        description: 'Your password has been successfully changed.',
+      });
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        description: errorMessage(error, 'Failed to update password'),
+      });
+    },
+  });
+}

@@ -1,0 +1,3 @@
+export { settingsKeys } from './keys';
+export { settingsQueryOptions } from './get-settings';
+export type { Settings } from './types';

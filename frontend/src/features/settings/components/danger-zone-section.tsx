@@ -1,0 +1,72 @@
+import { AlertTriangle, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
+
+import { useDeleteAccount } from '../api/delete-account';
+
+import { SettingsSection } from './settings-section';
+
+export function DangerZoneSection({ onAccountDeleted }: { onAccountDeleted: () => void }) {
+  const [open, setOpen] = useState(false);
+  const deletion = useDeleteAccount({
+    onDeleted: () => {
+      setOpen(false);
+      onAccountDeleted();
+    },
+  });
+
+  return (
+    <SettingsSection id="danger" icon={AlertTriangle} title="Danger Zone" tone="danger">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <p className="text-sm font-medium">Delete Account</p>
+          <p className="text-sm text-muted-foreground">
+            Permanently delete your account and everything you have added.
+          </p>
+        </div>
+        <Dialog open={open} onOpenChange={(next) => !deletion.isPending && setOpen(next)}>
+          <DialogTrigger asChild>
+            <Button variant="destructive" className="w-full sm:w-auto">
+              <Trash2 aria-hidden="true" />
+              Delete Account
+            </Button>
+          </DialogTrigger>
+          <DialogContent>
+            <DialogHeader>
+              <DialogTitle>Are you absolutely sure?</DialogTitle>
+              <DialogDescription>
+                This action cannot be undone. This will permanently delete your account, remove all
+                your nominations, votes, and profile data from our servers.
+              </DialogDescription>
+            </DialogHeader>
+            <DialogFooter>
+              <DialogClose asChild>
+                <Button variant="outline" disabled={deletion.isPending}>
+                  Cancel
+                </Button>
+              </DialogClose>
+              <Button
+                variant="destructive"
+                loading={deletion.isPending}
+                onClick={() => deletion.mutate()}
+              >
+                Yes, delete my account
+              </Button>
+            </DialogFooter>
+          </DialogContent>
+        </Dialog>
+      </div>
+    </SettingsSection>
+  );
+}

@@ -1,0 +1,37 @@
+import { Switch } from '@/components/ui/switch';
+
+type SettingSwitchProps = {
+  id: string;
+  label: string;
+  description: string;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+};
+
+/** A labelled on/off setting. */
+export function SettingSwitch({
+  id,
+  label,
+  description,
+  checked,
+  onCheckedChange,
+}: SettingSwitchProps) {
+  return (
+    <div className="flex items-start justify-between gap-4 py-4 first:pt-0 last:pb-0">
+      <div className="min-w-0">
+        <label htmlFor={id} className="text-sm font-medium">
+          {label}
+        </label>
+        <p id={`${id}-description`} className="mt-0.5 text-sm text-muted-foreground">
+          {description}
+        </p>
+      </div>
+      <Switch
+        id={id}
+        checked={checked}
+        onCheckedChange={onCheckedChange}
+        aria-describedby={`${id}-description`}
+      />
+    </div>
+  );
+}

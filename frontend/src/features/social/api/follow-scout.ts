@@ -1,0 +1,57 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+import { api, errorMessage } from '@/lib/api-client';
+import { toast } from '@/stores/toast';
+
+import { feedKeys, followKeys, scoutKeys } from './keys';
+import type { FollowStatus } from './types';
+
+export const followStatusQueryOptions = (userId: number) =>
+  queryOptions({
+    queryKey: followKeys.userStatus(userId),
+    queryFn: ({ signal }) =>
+      api.get<FollowStatus>('/api/follow/status', { params: { userId }, signal }),
+  });
+
+export function useFollowStatus(userId: number) {
+  return useQuery(followStatusQueryOptions(userId));
+}
+
+export type FollowScoutInput = {
+  userId: number;
+  /** Shown in the toasts. */
+  name: string;
+  /** Whether the caller follows the scout now: true unfollows, false follows. */
+  isFollowing: boolean;
+};
+
+export function followScout({ userId, isFollowing }: FollowScoutInput): Promise<FollowStatus> {
+  return isFollowing
+    ? api.delete<FollowStatus>('/api/follow', { userId })
+    : api.post<FollowStatus>(`/api/follow/user/${userId}`);
+}
+
+/** Follows or unfollows a scout, then refreshes what a follow changes. */
+export function useFollowScout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: followScout,
+    onSuccess: (status, { userId, name }) => {
+      queryClient.setQueryData(followKeys.userStatus(userId), status);
+      toast(
+        status.isFollowing
+          ? { title: 'Following', description: `You are now following ${name}.` }
+          : { title: 'Unfollowed', description: `You have unfollowed ${name}.` },
+      );
+      void queryClient.invalidateQueries({ queryKey: followKeys.followingLists() });
+      void queryClient.invalidateQueries({ queryKey: feedKeys.all });
+      void queryClient.invalidateQueries({ queryKey: scoutKeys.detail(userId) });
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        description: errorMessage(error, 'An error occurred while following.'),
+      });
+    },
+  });
+}

@@ -1,0 +1,3 @@
+export { feedKeys, followKeys, scoutKeys, type FeedFilters } from './keys';
+export { prependActivities } from './get-feed';
+export type { Activity } from './types';

@@ -1,0 +1,155 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+
+import { routes } from '@/app/router';
+import { useConnectionStore } from '@/stores/connection';
+import { useSportStore } from '@/stores/sport';
+import { FakeWebSocket } from '@/testing/fake-websocket';
+import { mockFetch } from '@/testing/fetch-mock';
+import { makeNomination } from '@/testing/nomination-factory';
+import { renderRoutes, scout } from '@/testing/render';
+
+import { TICKER_SIZE } from '../api/ticker';
+import type { WallActivity } from '../api/types';
+
+const players = [
+  makeNomination(1, { voteCount: 9, player: { sport: 'soccer' } }),
+  makeNomination(2, { voteCount: 7, player: { sport: 'soccer' } }),
+  makeNomination(3, { voteCount: 4, player: { sport: 'soccer' } }),
+];
+const scouts = [
+  { id: 5, name: 'Sue Scout', username: 'sue', nominationCount: 3 },
+  { id: 6, name: 'Tim Talent', username: 'tim', nominationCount: 1 },
+];
+
+const activity = (id: number): WallActivity => ({
+  id,
+  userId: 5,
+  activityType: 'vote_cast',
+  relatedUserId: null,
+  relatedPlayerId: 1001,
+  relatedNominationId: 1,
+  metadata: { playerName: 'Player 1' },
+  createdAt: '2025-01-01T10:00:00Z',
+  user: { id: 5, name: 'Sue Scout', username: 'sue' },
+});
+
+let requests: ReturnType<typeof mockFetch>['requests'];
+let queryClient: ReturnType<typeof renderRoutes>['queryClient'];
+
+beforeEach(() => {
+  ({ requests } = mockFetch({
+    'GET /api/leaderboard/players': { body: players },
+    'GET /api/leaderboard': { body: scouts },
+    'GET /api/feed': { body: [activity(1)] },
+  }));
+});
+
+/**
+ * The live socket opens and subscribes (the wall reads its boards again, which this waits for);
+ * returns a function that sends sport events.
+ */
+async function connect(sport: string) {
+  const socket = FakeWebSocket.latest();
+  act(() => {
+    socket.open();
+    socket.receive({ type: 'hello', groups: { 'user.1': 0 } });
+    socket.receive({ type: 'subscribed', sport, groups: { [`sport.${sport}`]: 0 } });
+  });
+  await waitFor(() => expect(requests.length).toBe(6));
+  await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+  let seq = 0;
+  return {
+    socket,
+    send: (type: string, data: unknown) => {
+      seq += 1;
+      socket.receive({ type, group: `sport.${sport}`, seq, sport, data });
+    },
+  };
+}
+
+const names = (board: string) =>
+  within(screen.getByRole('region', { name: board }))
+    .getAllByRole('listitem')
+    .map((row) => row.querySelector('.font-bold')?.textContent);
+
+async function renderWall(path = '/wall?sport=soccer') {
+  const rendered = renderRoutes(routes, { path, user: scout });
+  queryClient = rendered.queryClient;
+  await screen.findByRole('region', { name: 'Top Players' }, { timeout: 5000 });
+  return rendered;
+}
+
+describe('wall', () => {
+  it("shows the sport's boards full screen, without the site header, and selects the sport", async () => {
+    await renderWall();
+    expect(screen.getByRole('heading', { name: 'Soccer Leaderboard' })).toBeInTheDocument();
+    expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+    expect(screen.queryByRole('contentinfo')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Open user menu' })).not.toBeInTheDocument();
+    expect(names('Top Players')).toEqual(['Player 1', 'Player 2', 'Player 3']);
+    expect(names('Top Scouts')).toEqual(['Sue Scout', 'Tim Talent']);
+    expect(screen.getByRole('region', { name: 'Recent activity' })).toHaveTextContent(
+      'Sue Scout voted for Player 1',
+    );
+    expect(requests.find((r) => r.url.startsWith('/api/leaderboard/players'))?.url).toContain(
+      'sport=soccer',
+    );
+    expect(useSportStore.getState().sport).toBe('soccer');
+  });
+
+  it('moves a row to its new rank when a vote arrives, and replaces the boards on leaderboard.changed', async () => {
+    await renderWall();
+    const live = await connect('soccer');
+    act(() => live.send('vote.changed', { nominationId: 3, voteCount: 12 }));
+    await waitFor(() => expect(names('Top Players')).toEqual(['Player 3', 'Player 1', 'Player 2']));
+    expect(screen.getByRole('region', { name: 'Top Players' })).toHaveTextContent('12');
+
+    // Another sport's event is not this wall's.
+    act(() =>
+      live.socket.receive({
+        type: 'vote.changed',
+        group: 'sport.hockey',
+        seq: 1,
+        sport: 'hockey',
+        data: { nominationId: 2, voteCount: 99 },
+      }),
+    );
+
+    const entering = makeNomination(4, { voteCount: 20 });
+    act(() =>
+      live.send('leaderboard.changed', {
+        players: [entering, players[0]],
+        scouts: [scouts[1]],
+      }),
+    );
+    await waitFor(() => expect(names('Top Players')).toEqual(['Player 4', 'Player 1']));
+    expect(names('Top Scouts')).toEqual(['Tim Talent']);
+  });
+
+  it('keeps the ticker bounded through 10,000 activities', async () => {
+    await renderWall();
+    const live = await connect('soccer');
+    act(() => {
+      for (let id = 2; id <= 10_001; id += 1) live.send('activity.created', activity(id));
+    });
+    const ticker = screen.getByRole('region', { name: 'Recent activity' });
+    await waitFor(() => expect(within(ticker).getAllByRole('listitem')).toHaveLength(TICKER_SIZE));
+  });
+
+  it('dims the numbers under a Reconnecting banner while the socket is down, and reads again after', async () => {
+    await renderWall();
+    const live = await connect('soccer');
+    expect(useConnectionStore.getState().status).toBe('open');
+    const before = requests.length;
+    act(() => live.socket.serverClose(1006));
+    expect(await screen.findByRole('alert', {}, { timeout: 4000 })).toHaveTextContent(
+      'Reconnecting…',
+    );
+    expect(screen.getByRole('main')).toHaveAttribute('aria-busy', 'true');
+
+    act(() => useConnectionStore.getState().setStatus('open'));
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+    await waitFor(() => expect(requests.length).toBeGreaterThanOrEqual(before + 3));
+  });
+});
