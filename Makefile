@@ -74,6 +74,8 @@ types: openapi $(FRONTEND)/node_modules/.package-lock.json
 
 bench: install-dev
 	$(PY) bench/ws_fanout.py
+	$(PY) bench/reads.py
+	$(PY) bench/votes.py
 
 clean:
 	rm -rf $(VENV) $(FRONTEND)/node_modules $(FRONTEND)/dist staticfiles

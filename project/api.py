@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError
@@ -116,6 +117,17 @@ def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     return error_response(
         request, exc.status_code, str(exc.message), codes.get(exc.status_code, "error")
     )
+
+
+@api.exception_handler(SuspiciousOperation)
+def on_suspicious_request(request: HttpRequest, exc: SuspiciousOperation) -> HttpResponse:
+    # What Django itself answers 400 for: a body over DATA_UPLOAD_MAX_MEMORY_SIZE, more than
+    # DATA_UPLOAD_MAX_NUMBER_FIELDS query or form fields, a bad Host header...
+    if isinstance(exc, RequestDataTooBig):
+        return error_response(request, 400, "Request body too large", "request_too_large")
+    if isinstance(exc, TooManyFieldsSent):
+        return error_response(request, 400, "Too many fields", "too_many_fields")
+    return error_response(request, 400, "Bad request", "bad_request")
 
 
 @api.exception_handler(Exception)

@@ -6,7 +6,8 @@ from project.views import api_not_found, spa_index
 
 urlpatterns = [
     path("api/", api.urls),
-    re_path(r"^api(?:/.*)?$", api_not_found),
+    # [\s\S], not ".": a path with an encoded newline (/api/users/1%0A3) is an API path too.
+    re_path(r"^api(?:/[\s\S]*)?$", api_not_found),
     path("admin-django/", admin.site.urls),
     path("media/", include("project.media.urls")),
     # Every other path that is not a static asset or the websocket is a client-side route.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 
 from django.conf import settings
 from django.core.cache import cache
@@ -20,7 +21,8 @@ def client_ip(request: HttpRequest) -> str:
 def _keys(request: HttpRequest, username: str) -> list[tuple[str, int]]:
     limit = settings.LOGIN_THROTTLE_LIMIT
     return [
-        (f"login-fail:user:{username.strip().lower()}", limit),
+        # Hashed: a typed username may hold any character, and cache keys should not.
+        (f"login-fail:user:{hashlib.sha256(username.strip().lower().encode()).hexdigest()}", limit),
         # One address may serve many people (an office, a school): allow more per IP.
         (f"login-fail:ip:{client_ip(request)}", limit * 3),
     ]

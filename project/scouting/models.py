@@ -142,6 +142,12 @@ class Nomination(models.Model):
                 condition=models.Q(vote_count__lt=5, status__in=["pending", "approved"]),
                 name="nom_needing_votes",
             ),
+            # The player leaderboard over every sport (bench/reads.py).
+            models.Index(
+                fields=["-vote_count", "id"],
+                condition=models.Q(status__in=["pending", "approved"]),
+                name="nom_live_votes",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -264,6 +270,8 @@ class Activity(models.Model):
         ]
         indexes = [
             models.Index(fields=["sport", "-created_at", "-id"], name="activity_sport_created"),
+            # The feed over every sport, newest first (bench/reads.py).
+            models.Index(fields=["-created_at", "-id"], name="activity_created"),
             models.Index(fields=["user", "-created_at"], name="activity_user_created"),
         ]
 

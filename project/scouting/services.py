@@ -399,6 +399,8 @@ def player_update(
     if player is None:
         raise NotFound(selectors.PLAYER_NOT_FOUND)
     if not _may_edit(user=user, player=player):
+        # A player seen only through rejected nominations does not exist for the caller.
+        selectors.player_get_visible(user=user, player_id=player.pk)
         raise PermissionDenied(EDIT_FORBIDDEN, code="not_nominator")
     identity = player_identity(
         name=name, sport=sport, club=club, age=age, graduation_year=graduation_year, today=today

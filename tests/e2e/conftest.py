@@ -11,7 +11,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,7 +32,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-dev-shm-usage",
 ]
-SCREENSHOT_DIR = Path(os.environ.get("SCREENSHOT_DIR", str(ROOT / "test-artifacts" / "screenshots")))
+ARTIFACTS = ROOT / "test-artifacts"
+SCREENSHOT_DIR = Path(os.environ.get("SCREENSHOT_DIR", str(ARTIFACTS / "screenshots")))
 
 
 def free_port() -> int:
@@ -60,16 +60,33 @@ class Server:
     env: dict[str, str]
     process: subprocess.Popen[bytes] | None = None
 
+    @property
+    def log_path(self) -> Path:
+        return ARTIFACTS / f"daphne-e2e-{self.port}.log"
+
     def start(self) -> None:
-        log = tempfile.NamedTemporaryFile(prefix="daphne-e2e-", suffix=".log", delete=False)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        with self.log_path.open("ab") as log:  # the child keeps its own descriptor
+            self._spawn(log)
+        wait_for_port(self.port)
+
+    def _spawn(self, log: Any) -> None:
         self.process = subprocess.Popen(
             [
-                sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
                 "project.asgi:application",
             ],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
-        wait_for_port(self.port)
 
     def stop(self) -> None:
         if self.process is not None:
@@ -124,6 +141,26 @@ def browser() -> Iterator[Any]:
         )
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing() -> None:
+    """Overrides tests/conftest.py: the server process checks the hashes of the users made
+    here, and it knows only the production hashers."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _orm_beside_playwright(e2e_server: Server) -> Iterator[None]:
+    """Playwright's sync API runs an event loop in this thread, which Django's ORM takes for an
+    async context; the ORM calls in these tests are plain sync code. Set once the server (which
+    copies the environment when it starts) runs without the switch."""
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    yield
+    if previous is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture(scope="session", autouse=True)

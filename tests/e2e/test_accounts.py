@@ -6,7 +6,6 @@ of what it shows at a desktop and a phone size.
 
 from __future__ import annotations
 
-import os
 import re
 import struct
 import zlib
@@ -27,26 +26,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 TIMEOUT_MS = 10_000
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing() -> None:
-    """Overrides tests/conftest.py: the server process must be able to check the hashes of the
-    users made here, and it knows only the production hashers."""
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _orm_beside_playwright(e2e_server: Server) -> Iterator[None]:
-    """Playwright's sync API keeps an event loop running in this thread, which Django's ORM
-    takes for an async context. The ORM calls here are plain sync code: allow them, once the
-    server (which copies the environment when it starts) is running without the switch."""
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    yield
-    if previous is None:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    else:
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @contextmanager

@@ -17,9 +17,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from project.accounts.models import Role
 from project.moderation import services as moderation
 from tests.e2e.conftest import Server, screenshot
-from tests.e2e.test_nominations import (  # noqa: F401  (the two fixtures apply here too)
-    _fast_password_hashing,
-    _orm_beside_playwright,
+from tests.e2e.test_nominations import (
     live,
     new_page,
     nominate,

@@ -12,9 +12,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from project.scouting import services as scouting
 from tests.e2e.conftest import Server
-from tests.e2e.test_nominations import (  # noqa: F401  (the two fixtures apply here too)
-    _fast_password_hashing,
-    _orm_beside_playwright,
+from tests.e2e.test_nominations import (
     card,
     live,
     new_page,

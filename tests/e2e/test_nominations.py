@@ -7,7 +7,6 @@ of what it shows at a desktop and a phone size.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -26,26 +25,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 TIMEOUT_MS = 10_000
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing() -> None:
-    """Overrides tests/conftest.py: the server process checks the hashes of the users made here
-    and knows only the production hashers."""
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _orm_beside_playwright(e2e_server: Server) -> Iterator[None]:
-    """Playwright's sync API runs an event loop in this thread, which Django's ORM takes for an
-    async context; the ORM calls here are plain sync code. Set once the server (which copies
-    the environment when it starts) runs without the switch."""
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    yield
-    if previous is None:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    else:
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 def new_page(browser: Browser, server: Server, viewport: ViewportSize = DESKTOP) -> Page:

@@ -15,9 +15,7 @@ from project.accounts.models import User
 from project.scouting import services as scouting
 from tests.e2e.conftest import Server, screenshot
 from tests.e2e.test_admin import log_in
-from tests.e2e.test_nominations import (  # noqa: F401  (the two fixtures apply here too)
-    _fast_password_hashing,
-    _orm_beside_playwright,
+from tests.e2e.test_nominations import (
     card,
     live,
     new_page,

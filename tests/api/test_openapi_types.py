@@ -1,0 +1,55 @@
+"""The SPA's API types are generated from the server's OpenAPI schema, never written by hand
+(DESIGN.md section 2): the committed frontend/src/lib/api/schema.d.ts must be exactly what
+openapi-typescript makes of the live schema."""
+
+from __future__ import annotations
+
+import difflib
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parents[2]
+FRONTEND = ROOT / "frontend"
+GENERATOR = FRONTEND / "node_modules" / ".bin" / "openapi-typescript"
+COMMITTED = FRONTEND / "src" / "lib" / "api" / "schema.d.ts"
+REGENERATE = "Run `make types` and commit frontend/openapi.json and src/lib/api/schema.d.ts."
+
+
+def test_committed_api_types_match_the_live_schema(tmp_path: Path) -> None:
+    if not GENERATOR.exists():
+        pytest.fail(
+            f"{GENERATOR.relative_to(ROOT)} is missing: install the SPA's packages first "
+            "(`make test` does it, or `cd frontend && npm ci`)."
+        )
+    assert COMMITTED.exists(), f"{COMMITTED.relative_to(ROOT)} does not exist. {REGENERATE}"
+    schema = tmp_path / "openapi.json"
+    call_command("export_openapi", output=str(schema))
+    generated = tmp_path / "schema.d.ts"
+    # From frontend/, like `npm run gen:types`, so the same configuration applies.
+    result = subprocess.run(
+        [str(GENERATOR), str(schema), "-o", str(generated)],
+        cwd=FRONTEND,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    expected = generated.read_text(encoding="utf-8")
+    actual = COMMITTED.read_text(encoding="utf-8")
+    if actual != expected:
+        diff = difflib.unified_diff(
+            actual.splitlines(),
+            expected.splitlines(),
+            "committed schema.d.ts",
+            "generated from the live schema",
+            lineterm="",
+            n=1,
+        )
+        excerpt = "\n".join(list(diff)[:60])
+        pytest.fail(
+            f"frontend/src/lib/api/schema.d.ts is out of date with the API. {REGENERATE}\n{excerpt}"
+        )
