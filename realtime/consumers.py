@@ -1,68 +1,265 @@
+"""The one websocket of a browser tab: its groups, its cursors, its protocol.
+
+The protocol is documented in realtime/README.md. Per group, a socket sends events in
+strictly rising ``seq`` without gaps from the position it announced (``hello``,
+``subscribed``, ``resumed`` or ``resync``): events that arrive while a group is being joined
+or replayed are held and released after, duplicates are dropped, and a hole (a message lost
+on the way from Redis) is filled from the replay log.
+"""
+
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
+from project.accounts.models import Role
 from project.common.choices import Sport
+from realtime.backend import get_backend
+from realtime.connection import SCOPE_KEY, DirectSocket, Outgoing
+from realtime.events import ADMINS_GROUP, sport_group, user_group
+from realtime.hub import Hub
 
-CLOSE_UNAUTHENTICATED = 4401
+logger = logging.getLogger(__name__)
+
+# Close codes the SPA acts on (see README.md).
+CLOSE_RECONNECT = 4001  # session or rights changed, or events may be lost: reconnect, refetch
+CLOSE_TOO_SLOW = 4008  # the socket fell too far behind: reconnect and resume
+CLOSE_UNAUTHENTICATED = 4401  # not signed in: do not reconnect until signed in
+CLOSE_UNAVAILABLE = 1011  # the live layer cannot serve now: reconnect with backoff
+
+PONG = Outgoing('{"type":"pong"}')
+
+
+def _outgoing(message: dict[str, Any]) -> Outgoing:
+    return Outgoing(json.dumps(message, separators=(",", ":")))
 
 
 class LiveConsumer(AsyncWebsocketConsumer):
-    """One socket per tab: a sport group, the user's private group and, for admins, admins."""
+    # The hub delivers events straight to the socket; no channel layer (and no per-socket
+    # channel) is involved. An alias with no configuration makes Channels skip the layer.
+    channel_layer_alias = "realtime-hub-delivers"
 
-    groups_joined: set[str]
+    hub: Hub
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.joined: set[str] = set()
+        self.cursors: dict[str, int] = {}
+        self.holding: dict[str, list[tuple[int, Outgoing]]] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.sport: str | None = None
+        self.closing = False
+        self.direct: DirectSocket | None = None
+        self.outbox: list[bytes] = []
+        self.max_pending: int = settings.REALTIME_SOCKET_MAX_PENDING
+
+    # --- Connection ---------------------------------------------------------------------
 
     async def connect(self) -> None:
-        self.groups_joined = set()
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
-            return
         await self.accept()
-        await self._join(f"user.{user.pk}")
-        if getattr(user, "role", None) == "admin":
-            await self._join("admins")
+        if user is None or not user.is_authenticated:
+            await self._close(CLOSE_UNAUTHENTICATED)
+            return
+        self.hub = get_backend().hub()
+        protocol = self.scope.get(SCOPE_KEY)
+        if protocol is not None:
+            self.direct = DirectSocket(protocol)
+        groups = [user_group(user.pk)]
+        if user.role == Role.ADMIN:
+            groups.append(ADMINS_GROUP)
+        await self._join(groups, lambda positions: {"type": "hello", "groups": positions})
 
     async def disconnect(self, code: int) -> None:
-        for group in list(getattr(self, "groups_joined", ())):
-            await self.channel_layer.group_discard(group, self.channel_name)
+        self.closing = True
+        for task in self.tasks:
+            task.cancel()
+        for group in list(self.joined):
+            await self._leave(group)
 
-    async def _join(self, group: str) -> None:
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.groups_joined.add(group)
+    async def _close(self, code: int) -> None:
+        if not self.closing:
+            self._flush()  # what was written before the close goes before it
+            self.closing = True
+            await self.close(code=code)
+
+    # --- Client messages ----------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
-            message: Any = json.loads(text_data or "")
+            message = json.loads(text_data) if text_data is not None else None
         except ValueError:
-            await self._error("Malformed message: expected JSON")
-            return
+            message = None
         if not isinstance(message, dict):
-            await self._error("Malformed message: expected an object")
+            await self._error("Malformed message: expected a JSON object")
             return
         kind = message.get("type")
         if kind == "ping":
-            await self.send(text_data='{"type":"pong"}')
+            await self._write(PONG)
         elif kind == "subscribe":
-            sport = message.get("sport")
-            if sport not in Sport.values:
-                await self._error("Unknown sport")
-                return
-            for group in [g for g in self.groups_joined if g.startswith("sport.")]:
-                await self.channel_layer.group_discard(group, self.channel_name)
-                self.groups_joined.discard(group)
-            await self._join(f"sport.{sport}")
+            await self._subscribe(message.get("sport"))
+        elif kind == "resume":
+            await self._resume(message.get("cursors"))
         else:
             await self._error(f"Unknown message type: {kind}")
 
+    async def _subscribe(self, sport: Any) -> None:
+        if not isinstance(sport, str) or sport not in Sport.values:
+            await self._error(f"Unknown sport: {sport}")
+            return
+        group = sport_group(sport)
+        if self.sport is not None and self.sport != group:
+            await self._leave(self.sport)
+        self.sport = group
+
+        def subscribed(positions: dict[str, int]) -> dict[str, Any]:
+            return {"type": "subscribed", "sport": sport, "groups": positions}
+
+        if group in self.joined:
+            await self._send_json(subscribed({group: self.cursors[group]}))
+        else:
+            await self._join([group], subscribed)
+
+    async def _resume(self, cursors: Any) -> None:
+        if not isinstance(cursors, dict) or not all(
+            isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0
+            for seq in cursors.values()
+        ):
+            await self._error("Malformed resume: cursors must map groups to sequence numbers")
+            return
+        unknown = [group for group in cursors if group not in self.joined]
+        if unknown:
+            await self._error(f"Not subscribed: {', '.join(sorted(unknown))}")
+        for group, after in cursors.items():
+            if group in self.joined:
+                await self._catch_up(group, after, announce=True)
+
     async def _error(self, text: str) -> None:
-        await self.send(text_data=json.dumps({"type": "error", "message": text}))
+        await self._send_json({"type": "error", "message": text})
 
-    async def event_message(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["text"])
+    # --- Groups -------------------------------------------------------------------------
 
-    async def session_close(self, event: dict[str, Any]) -> None:
-        await self.close(code=4001)
+    async def _join(
+        self, groups: list[str], announce: Callable[[dict[str, int]], dict[str, Any]]
+    ) -> None:
+        """Join groups and announce their positions; events that race the join are held,
+        then released after the announcement."""
+        for group in groups:
+            self.holding[group] = []
+            self.joined.add(group)
+        try:
+            for group in groups:
+                await self.hub.join(group, self)
+            positions = await self.hub.current(groups)
+        except Exception:
+            logger.warning("Live layer unavailable while joining %s", groups, exc_info=True)
+            await self._close(CLOSE_UNAVAILABLE)
+            return
+        self.cursors.update(positions)
+        await self._send_json(announce(positions))
+        for group in groups:
+            await self._release(group)
+
+    async def _leave(self, group: str) -> None:
+        self.joined.discard(group)
+        self.cursors.pop(group, None)
+        self.holding.pop(group, None)
+        await self.hub.leave(group, self)
+
+    async def _release(self, group: str) -> None:
+        for seq, message in self.holding.pop(group, ()):
+            await self._forward(group, seq, message)
+
+    # --- Events from the hub ------------------------------------------------------------
+
+    async def deliver(self, group: str, seq: int, message: Outgoing) -> None:
+        held = self.holding.get(group)
+        if held is not None:
+            held.append((seq, message))
+        else:
+            await self._forward(group, seq, message)
+
+    async def command(self, name: str, argument: str) -> None:
+        if name == "close":
+            await self._close(CLOSE_RECONNECT)
+
+    async def _forward(self, group: str, seq: int, message: Outgoing) -> None:
+        cursor = self.cursors.get(group)
+        if cursor is None or seq <= cursor:
+            return  # not joined yet, or already sent (by a replay, or before a hello)
+        if seq > cursor + 1:
+            self.holding[group] = [(seq, message)]
+            self._spawn(self._catch_up(group, cursor, announce=False))
+            return
+        self.cursors[group] = seq
+        await self._write(message)
+
+    async def _catch_up(self, group: str, after: int, *, announce: bool) -> None:
+        """Send the group's events after ``after`` in order from the replay log (then
+        ``resumed``), or ``resync`` when the log no longer has them all."""
+        lock = self.locks.setdefault(group, asyncio.Lock())
+        async with lock:
+            if group not in self.joined:
+                return
+            self.holding.setdefault(group, [])
+            try:
+                events = await self.hub.replay(group, after)
+                if events is None:
+                    position = (await self.hub.current([group]))[group]
+                    self.cursors[group] = position
+                    await self._send_json(
+                        {"type": "resync", "groups": [group], "cursors": {group: position}}
+                    )
+                else:
+                    for _, text in events:
+                        await self._write(Outgoing(text))
+                    self.cursors[group] = events[-1][0] if events else after
+                    if announce:
+                        await self._send_json(
+                            {"type": "resumed", "groups": {group: self.cursors[group]}}
+                        )
+            except Exception:
+                logger.warning("Live layer unavailable while replaying %s", group, exc_info=True)
+                await self._close(CLOSE_UNAVAILABLE)
+                return
+            if group in self.joined:
+                await self._release(group)
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # --- Writing ------------------------------------------------------------------------
+
+    async def _send_json(self, message: dict[str, Any]) -> None:
+        await self._write(_outgoing(message))
+
+    async def _write(self, message: Outgoing) -> None:
+        if self.closing:
+            return
+        if self.direct is None:
+            await self.base_send({"type": "websocket.send", "text": message.text})
+            return
+        # Frames written in one turn of the event loop (a batch from Redis) leave together.
+        if not self.outbox:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self.outbox.append(message.frame)
+
+    def _flush(self) -> None:
+        frames, self.outbox = self.outbox, []
+        if self.closing or not frames or self.direct is None:
+            return
+        data = frames[0] if len(frames) == 1 else b"".join(frames)
+        if self.direct.behind(len(data), self.max_pending):
+            logger.info("Closing a socket that fell more than %d bytes behind", self.max_pending)
+            self._spawn(self._close(CLOSE_TOO_SLOW))
+            return
+        self.direct.write(data)

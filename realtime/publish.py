@@ -1,66 +1,50 @@
 """The one door from domain code to the live layer.
 
-Services call :func:`publish` inside their transaction; the event leaves only after the
-transaction commits, so nothing is pushed for a write that rolled back.
+Services call these inside their transaction; the work happens only once the transaction
+commits, so nothing is pushed for a write that rolled back.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
-from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
+
+from realtime import broadcast
+from realtime.backend import get_backend
+from realtime.events import Event, user_group
+from realtime.summaries import get_scheduler
+
+__all__ = ["Event", "close_user_sockets", "publish", "publish_summaries"]
 
 logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Event:
-    type: str
-    data: dict[str, Any]
-    sport: str | None = None
-    user_ids: tuple[int, ...] = field(default_factory=tuple)
-    admins: bool = False
-
-    def groups(self) -> list[str]:
-        groups: list[str] = []
-        if self.sport:
-            groups.append(f"sport.{self.sport}")
-        groups.extend(f"user.{user_id}" for user_id in self.user_ids)
-        if self.admins:
-            groups.append("admins")
-        return groups
-
-
 def publish(event: Event) -> None:
-    transaction.on_commit(lambda: send_now(event))
+    """Push ``event`` to its groups after commit, numbered per group and kept for replay."""
+    transaction.on_commit(lambda: broadcast.broadcast(event))
 
 
-def send_now(event: Event) -> None:
-    from realtime.broadcast import broadcast
+def publish_summaries(sport: str) -> None:
+    """Say that the leaderboards or stats of ``sport`` may have changed.
 
-    try:
-        broadcast(event)
-    except Exception:
-        # A live push must never fail the write that caused it: clients resync on reconnect.
-        logger.exception("Could not publish %s", event.type)
+    After commit the live layer recomputes them (project.scouting.selectors) and pushes
+    ``leaderboard.changed`` / ``stats.changed`` when they differ from what it last pushed: at
+    most once per ``REALTIME_SUMMARY_INTERVAL`` per sport across all processes, and always
+    once more after the last hint of a burst.
+    """
+    transaction.on_commit(lambda: get_scheduler().request(sport))
 
 
 def close_user_sockets(user_id: int, *, reason: str) -> None:
-    """Close every socket of a user after commit (logout, password or role change...)."""
+    """Close every socket of a user, in every process, after commit (logout, password change,
+    account deletion, role change). The client reconnects: with its session gone it is then
+    refused (4401); otherwise it comes back with its current rights."""
 
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
+    def close() -> None:
         try:
-            async_to_sync(layer.group_send)(
-                f"user.{user_id}", {"type": "session.close", "reason": reason}
-            )
+            get_backend().command(user_group(user_id), "close", reason)
         except Exception:
-            logger.exception("Could not close sockets of user %s", user_id)
+            logger.exception("Could not close the sockets of user %s", user_id)
 
-    transaction.on_commit(send)
+    transaction.on_commit(close)

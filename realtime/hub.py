@@ -1,0 +1,125 @@
+"""The process-local fan-out: which of this event loop's sockets are in which group.
+
+The backend's source hands the hub ONE message per group and event (one pub/sub message per
+process with Redis); the hub gives that one encoded message (its text, and its websocket
+frame built once) to each local member in turn. Nothing is encoded, copied or queued per
+socket here: that is what keeps a 1,000-socket fan-out close to a bare websocket server's.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from realtime.backend import COMMAND_MARK
+from realtime.connection import Outgoing
+
+if TYPE_CHECKING:
+    from realtime.backend import Backend, Replay, Source
+
+logger = logging.getLogger(__name__)
+
+
+class Member(Protocol):
+    async def deliver(self, group: str, seq: int, message: Outgoing) -> None: ...
+
+    async def command(self, name: str, argument: str) -> None: ...
+
+
+class Hub:
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+        self.members: dict[str, set[Member]] = {}
+        self.epoch: str | None = None
+        self._source: Source | None = None
+
+    @property
+    def source(self) -> Source:
+        if self._source is None:
+            self._source = self.backend.new_source()
+            self._source.start(self)
+        return self._source
+
+    async def join(self, group: str, member: Member) -> None:
+        """Add a member; return once the group's events published from now on reach it."""
+        self.members.setdefault(group, set()).add(member)
+        try:
+            await self.source.subscribe(group)
+        except BaseException:
+            await self.leave(group, member)
+            raise
+
+    async def leave(self, group: str, member: Member) -> None:
+        members = self.members.get(group)
+        if members is None or member not in members:
+            return
+        members.discard(member)
+        if members:
+            return
+        del self.members[group]
+        if self._source is not None:
+            try:
+                await self._source.unsubscribe(group)
+            except Exception:
+                logger.warning("Could not unsubscribe from %s", group, exc_info=True)
+
+    async def current(self, groups: Sequence[str]) -> dict[str, int]:
+        epoch, positions = await self.source.current(groups)
+        await self._check_epoch(epoch)
+        return positions
+
+    async def replay(self, group: str, after: int) -> Replay | None:
+        return await self.source.replay(group, after)
+
+    async def receive(self, group: str, payload: str) -> None:
+        """One message from the source: ``"<epoch> <seq> <envelope>"`` or
+        ``"!<command> <argument>"``."""
+        members = self.members.get(group)
+        if not members:
+            return
+        if payload.startswith(COMMAND_MARK):
+            name, _, argument = payload[1:].partition(" ")
+            for member in tuple(members):
+                await member.command(name, argument)
+            return
+        epoch, seq_text, text = payload.split(" ", 2)
+        if not await self._check_epoch(epoch):
+            return
+        seq, message = int(seq_text), Outgoing(text)
+        for member in tuple(members):
+            try:
+                await member.deliver(group, seq, message)
+            except Exception:
+                logger.exception("Could not deliver to a socket of %s", group)
+
+    async def _check_epoch(self, epoch: str | None) -> bool:
+        if epoch is None or epoch == self.epoch:
+            return True
+        known, self.epoch = self.epoch, epoch
+        if known is None:
+            return True
+        logger.warning("The live layer's data were lost (new epoch): closing every socket")
+        await self._close_members("live_layer_reset")
+        return False
+
+    async def lost(self, source: Source) -> None:
+        """The source lost its server: events may be missing, so every member must
+        reconnect (and refetch); the next join opens a new source."""
+        if source is not self._source:
+            return
+        self._source = None
+        await self._close_members("live_layer_lost")
+        await source.close()
+
+    async def _close_members(self, reason: str) -> None:
+        members = {member for group in self.members.values() for member in group}
+        for member in members:
+            await member.command("close", reason)
+
+    async def close(self) -> None:
+        """Stop listening (tests; a server's hub lives as long as its loop)."""
+        source, self._source = self._source, None
+        self.members.clear()
+        if source is not None:
+            await source.close()

@@ -1,0 +1,85 @@
+"""Sockets of the SPA's kind for the live-layer tests."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.testing import WebsocketCommunicator
+
+from realtime import broadcast
+from realtime.events import Event
+from realtime.routing import websocket_application
+from tests.helpers import ApiClient
+
+ORIGIN = "http://testserver"
+
+
+def session_of(api: ApiClient) -> str:
+    return api.client.cookies["sessionid"].value
+
+
+def send_now(event: Event) -> None:
+    """Send an event at once, as the publisher thread does after a commit."""
+    broadcast.send(event)
+
+
+class Socket:
+    """A websocket of the SPA's kind, with JSON helpers."""
+
+    def __init__(self, communicator: WebsocketCommunicator) -> None:
+        self.communicator = communicator
+
+    async def send(self, message: Any) -> None:
+        text = message if isinstance(message, str) else json.dumps(message)
+        await self.communicator.send_to(text_data=text)
+
+    async def receive(self, timeout: float = 2) -> dict[str, Any]:
+        output = await self.communicator.receive_output(timeout)
+        assert output["type"] == "websocket.send", output
+        return json.loads(output["text"])
+
+    async def receive_type(self, kind: str, timeout: float = 2) -> dict[str, Any]:
+        message = await self.receive(timeout)
+        assert message["type"] == kind, message
+        return message
+
+    async def receive_close(self, timeout: float = 2) -> int:
+        output = await self.communicator.receive_output(timeout)
+        while output["type"] == "websocket.send":
+            output = await self.communicator.receive_output(timeout)
+        assert output["type"] == "websocket.close", output
+        return int(output["code"])
+
+    async def nothing(self, timeout: float = 0.3) -> bool:
+        return await self.communicator.receive_nothing(timeout)
+
+    async def subscribe(self, sport: str) -> int:
+        await self.send({"type": "subscribe", "sport": sport})
+        subscribed = await self.receive_type("subscribed")
+        return int(subscribed["groups"][f"sport.{sport}"])
+
+    async def close(self) -> None:
+        await self.communicator.disconnect()
+
+
+async def open_socket(
+    session_key: str | None = None, *, origin: str = ORIGIN
+) -> tuple[Socket, bool]:
+    headers = [(b"host", b"testserver"), (b"origin", origin.encode())]
+    if session_key:
+        headers.append((b"cookie", f"sessionid={session_key}".encode()))
+    communicator = WebsocketCommunicator(websocket_application, "/ws/", headers=headers)
+    connected, _ = await communicator.connect(timeout=5)
+    return Socket(communicator), connected
+
+
+async def signed_in(api: ApiClient, sport: str | None = None) -> tuple[Socket, dict[str, int]]:
+    """A socket of the user behind ``api``, past its hello (and subscribed to ``sport``)."""
+    socket, connected = await open_socket(session_of(api))
+    assert connected
+    hello = await socket.receive_type("hello", timeout=5)
+    positions = dict(hello["groups"])
+    if sport:
+        positions[f"sport.{sport}"] = await socket.subscribe(sport)
+    return socket, positions

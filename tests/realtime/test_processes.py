@@ -1,0 +1,151 @@
+"""The live layer across real daphne processes sharing Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import socket
+import time
+from typing import Any
+
+import httpx
+import pytest
+from django.conf import settings
+from websockets.asyncio.client import connect
+
+from project.scouting.models import Nomination, NominationStatus, Player
+from realtime.events import Event
+from tests.helpers import ApiClient, make_user
+from tests.realtime.live import send_now, session_of
+from tests.realtime.servers import HOST, daphne, rss_bytes
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not (os.environ.get("DATABASE_URL") and settings.REDIS_URL),
+        reason="several processes share PostgreSQL and Redis",
+    ),
+]
+
+
+@pytest.fixture
+def nomination() -> Nomination:
+    player = Player.objects.create(
+        name="Pia Process",
+        position="Goalkeeper",
+        nationality="Norway",
+        club="IL Fjord",
+        sport="soccer",
+        normalized_identity="pia process|soccer",
+    )
+    return Nomination.objects.create(
+        player=player,
+        nominated_by=make_user(),
+        sport="soccer",
+        status=NominationStatus.APPROVED,
+    )
+
+
+async def test_a_vote_taken_by_one_process_reaches_a_socket_held_by_another(
+    scout_api: ApiClient, other_api: ApiClient, nomination: Nomination
+) -> None:
+    with daphne() as (port_a, _), daphne() as (port_b, _):
+        origin_b = f"http://{HOST}:{port_b}"
+        async with connect(
+            f"ws://{HOST}:{port_b}/ws/",
+            origin=origin_b,  # type: ignore[arg-type]
+            additional_headers={"Cookie": f"sessionid={session_of(other_api)}"},
+        ) as ws:
+            assert json.loads(await ws.recv())["type"] == "hello"
+            await ws.send(json.dumps({"type": "subscribe", "sport": "soccer"}))
+            assert json.loads(await ws.recv())["type"] == "subscribed"
+
+            origin_a = f"http://{HOST}:{port_a}"
+            cookies = {"sessionid": session_of(scout_api), "csrftoken": scout_api.csrf_token()}
+            async with httpx.AsyncClient(base_url=origin_a, cookies=cookies) as http:
+                response = await http.post(
+                    "/api/votes",
+                    json={"nominationId": nomination.pk},
+                    headers={"X-CSRFToken": cookies["csrftoken"], "Origin": origin_a},
+                )
+            assert response.status_code == 201, response.text
+
+            async def vote_changed() -> dict[str, Any]:
+                while True:
+                    message = json.loads(await ws.recv())
+                    if message["type"] == "vote.changed":
+                        return message
+
+            message = await asyncio.wait_for(vote_changed(), 10)
+            assert message["data"] == {"nominationId": nomination.pk, "voteCount": 1}
+
+
+def masked_frame(text: str) -> bytes:
+    payload = text.encode()
+    assert len(payload) < 126
+    mask = os.urandom(4)
+    masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
+    return bytes([0x81, 0x80 | len(payload)]) + mask + masked
+
+
+def open_lazy_socket(port: int, session_key: str) -> socket.socket:
+    """A websocket client that subscribes to soccer and then never reads again."""
+    lazy = socket.socket()
+    lazy.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    lazy.connect((HOST, port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    lazy.sendall(
+        (
+            f"GET /ws/ HTTP/1.1\r\nHost: {HOST}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            f"Origin: http://{HOST}:{port}\r\nCookie: sessionid={session_key}\r\n\r\n"
+        ).encode()
+    )
+    received = b""
+    lazy.settimeout(10)
+    while b"\r\n\r\n" not in received:
+        received += lazy.recv(4096)
+    assert received.split(b"\r\n", 1)[0].split()[1] == b"101", received
+    lazy.sendall(masked_frame('{"type":"subscribe","sport":"soccer"}'))
+    while b'"subscribed"' not in received:
+        received += lazy.recv(4096)
+    return lazy
+
+
+def closed_by_server(lazy: socket.socket, within: float) -> bool:
+    """Drain what the kernel kept; True once the server ended the connection."""
+    lazy.settimeout(0.5)
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if not lazy.recv(1 << 20):
+                return True
+        except ConnectionResetError:
+            return True
+        except TimeoutError:
+            continue
+    return False
+
+
+async def test_a_socket_that_never_reads_cannot_grow_server_memory(
+    scout_api: ApiClient, settings: Any
+) -> None:
+    settings.REALTIME_REPLAY_EVENTS = 5  # keep Redis small: this test pushes ~40 MB
+    pad = "x" * 65536
+    limit = 1 << 20
+    with daphne(REALTIME_SOCKET_MAX_PENDING=str(limit)) as (port, pid):
+        lazy = open_lazy_socket(port, session_of(scout_api))
+        await asyncio.sleep(0.5)
+        before = rss_bytes(pid)
+        for count in range(600):
+            data = {"nominationId": 1, "voteCount": count, "pad": pad}
+            send_now(Event("vote.changed", data, sport="soccer"))
+        await asyncio.sleep(2)
+        grown = rss_bytes(pid) - before
+        assert await asyncio.to_thread(closed_by_server, lazy, 10)
+        lazy.close()
+    # ~40 MB went out; the socket held at most Twisted's 64 KiB + the 1 MiB bound.
+    assert grown < 12 * (1 << 20), f"daphne grew by {grown / (1 << 20):.1f} MiB"

@@ -1,0 +1,131 @@
+"""The redis-py pitfalls (DESIGN.md section 10), each checked against the installed versions."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+import redis
+from channels_redis.utils import create_pool
+from django.conf import settings
+
+from realtime.backend import RedisBackend, RedisSource, get_backend
+from realtime.events import Event
+from tests.helpers import ApiClient
+from tests.realtime.live import open_socket, send_now, session_of, signed_in
+
+needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="needs REDIS_URL")
+
+
+@needs_redis
+def test_the_channel_layer_hosts_reach_redis_py_as_configured() -> None:
+    """settings.CHANNEL_LAYERS passes its host dict to redis-py unchanged (channels-redis
+    4.3 builds its pools with ``ConnectionPool.from_url(address, **host)``)."""
+    layer: dict[str, Any] = settings.CHANNEL_LAYERS["default"]
+    (host,) = layer["CONFIG"]["hosts"]
+    pool = create_pool(host)
+    assert pool.max_connections == host["max_connections"] > 100
+    assert pool.connection_kwargs["socket_timeout"] is None
+
+
+@needs_redis
+async def test_the_live_layer_pools_are_sized_and_its_subscriber_never_times_out() -> None:
+    backend = get_backend()
+    assert isinstance(backend, RedisBackend)
+    assert isinstance(backend.client.connection_pool, redis.BlockingConnectionPool)
+    assert backend.client.connection_pool.max_connections == settings.REALTIME_REDIS_MAX_CONNECTIONS
+    source = RedisSource(backend)
+    try:
+        assert source.subscriber.connection_pool.connection_kwargs["socket_timeout"] is None
+        pool = source.client.connection_pool
+        assert isinstance(pool, redis.asyncio.BlockingConnectionPool)
+        assert pool.max_connections == settings.REALTIME_REDIS_MAX_CONNECTIONS
+    finally:
+        await source.close()
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("live_cleanup")
+async def test_a_socket_idle_for_15_seconds_still_receives(scout_api: ApiClient) -> None:
+    """redis-py's default 5 s read timeout would have dropped the idle subscriber."""
+    socket, _ = await signed_in(scout_api, sport="soccer")
+    await asyncio.sleep(15)
+    send_now(Event("vote.changed", {"nominationId": 1, "voteCount": 1}, sport="soccer"))
+    assert (await socket.receive_type("vote.changed", timeout=5))["seq"] == 1
+    await socket.close()
+
+
+@needs_redis
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("live_cleanup")
+async def test_a_connect_storm_waits_for_redis_connections_instead_of_failing(
+    scout_api: ApiClient, settings: Any
+) -> None:
+    """A plain redis-py pool raises MaxConnectionsError past its size; sockets connecting at
+    once queue for one of the few connections instead."""
+    settings.REALTIME_REDIS_MAX_CONNECTIONS = 2
+    session_key = session_of(scout_api)
+
+    async def connect() -> dict[str, Any]:
+        socket, connected = await open_socket(session_key)
+        assert connected
+        await socket.send({"type": "subscribe", "sport": "soccer"})
+        hello = await socket.receive_type("hello", timeout=20)
+        await socket.receive_type("subscribed", timeout=20)
+        await socket.close()
+        return hello
+
+    hellos = await asyncio.gather(*(connect() for _ in range(60)))
+    assert len(hellos) == 60
+
+
+@needs_redis
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("live_cleanup")
+async def test_losing_the_redis_subscription_closes_sockets_so_they_refetch(
+    scout_api: ApiClient,
+) -> None:
+    socket, _ = await signed_in(scout_api, sport="soccer")
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    name = f"{settings.REALTIME_PREFIX}:hub"
+    (hub_client,) = [entry for entry in client.client_list() if entry["name"] == name]
+    client.client_kill_filter(_id=hub_client["id"])
+    client.close()
+
+    assert await socket.receive_close(timeout=5) == 4001
+    again, _ = await signed_in(scout_api, sport="soccer")
+    send_now(Event("vote.changed", {"nominationId": 1, "voteCount": 1}, sport="soccer"))
+    assert (await again.receive_type("vote.changed"))["seq"] == 1
+    await again.close()
+
+
+@needs_redis
+def test_the_summary_window_is_shared_by_processes() -> None:
+    """Two backends stand for two processes: one window per sport between them."""
+    first, second = get_backend(), RedisBackend(settings.REDIS_URL, get_backend().config)
+    assert first.acquire_window("summary:soccer", 0.25) == 0
+    assert 0 < second.acquire_window("summary:soccer", 0.25) <= 0.25
+    assert second.acquire_window("summary:hockey", 0.25) == 0
+
+
+@needs_redis
+def test_publishing_reloads_its_script_when_redis_forgot_it(monkeypatch: Any) -> None:
+    backend = get_backend()
+    assert isinstance(backend, RedisBackend)
+    run = backend._evalsha
+    failures: list[list[list[Any]]] = []
+
+    def forgetful(calls: list[list[Any]]) -> None:
+        if not failures:
+            failures.append(calls)
+            raise redis.exceptions.NoScriptError("NOSCRIPT No matching script.")
+        run(calls)
+
+    monkeypatch.setattr(backend, "_evalsha", forgetful)
+    send_now(Event("moderation.changed", {"pending": 1}, admins=True))
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    assert client.get(f"{settings.REALTIME_PREFIX}:seq:admins") == b"1"
+    client.close()
+    assert len(failures) == 1
