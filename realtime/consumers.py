@@ -187,8 +187,14 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self._forward(group, seq, message)
 
     async def command(self, name: str, argument: str) -> None:
-        if name == "close":
+        if name == "close" and not self._spared(argument):
             await self._close(CLOSE_RECONNECT)
+
+    def _spared(self, argument: str) -> bool:
+        """Whether a close names this socket's session as the one to keep."""
+        session = self.scope.get("session")
+        key = getattr(session, "session_key", None)
+        return bool(key) and f"keep={key}" in argument.split()
 
     async def _forward(self, group: str, seq: int, message: Outgoing) -> None:
         cursor = self.cursors.get(group)

@@ -36,14 +36,19 @@ def publish_summaries(sport: str) -> None:
     transaction.on_commit(lambda: get_scheduler().request(sport))
 
 
-def close_user_sockets(user_id: int, *, reason: str) -> None:
+def close_user_sockets(user_id: int, *, reason: str, keep_session: str | None = None) -> None:
     """Close every socket of a user, in every process, after commit (logout, password change,
     account deletion, role change). The client reconnects: with its session gone it is then
-    refused (4401); otherwise it comes back with its current rights."""
+    refused (4401); otherwise it comes back with its current rights.
+
+    ``keep_session`` spares the sockets opened with that session key: the tab that changed
+    the password keeps its socket (its own session lives on under a new key, which its
+    browser only learns from the answer still on its way)."""
+    argument = reason if keep_session is None else f"{reason} keep={keep_session}"
 
     def close() -> None:
         try:
-            get_backend().command(user_group(user_id), "close", reason)
+            get_backend().command(user_group(user_id), "close", argument)
         except Exception:
             logger.exception("Could not close the sockets of user %s", user_id)
 

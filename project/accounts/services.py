@@ -157,12 +157,13 @@ def user_password_change(
     settings = _settings_for_update(user)
     settings.password_changed_at = timezone.now()
     settings.save(update_fields=["password_changed_at", "updated_at"])
+    socket_session = request.session.session_key
     # Cycles this session's key and stores the new hash in it.
     update_session_auth_hash(request, user)
     UserSession.objects.filter(user_id=user.pk).exclude(
         session_key=request.session.session_key
     ).delete()
-    close_user_sockets(user.pk, reason="password_changed")
+    close_user_sockets(user.pk, reason="password_changed", keep_session=socket_session)
     return settings
 
 

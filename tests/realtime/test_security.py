@@ -46,12 +46,17 @@ async def test_password_change_closes_the_sockets_of_other_sessions(scout_api: A
     elsewhere = await sync_to_async(ApiClient().login)(scout_api.user)
     other_session = session_of(elsewhere)
     socket, _ = await signed_in(elsewhere)
+    own_socket, _ = await signed_in(scout_api)
     response = await sync_to_async(scout_api.put)(
         "/api/settings/password", {"currentPassword": PASSWORD, "newPassword": "another-pass-2"}
     )
     assert response.status_code == 200, response.content
     assert await socket.receive_close() == 4001
     await assert_refused(other_session)
+    # The tab that changed the password keeps its socket: its browser learns the session's
+    # new key only from the answer, so a reconnect forced now would be refused.
+    assert await own_socket.nothing(0.5)
+    await own_socket.close()
     # The session that changed the password keeps its live connection on reconnect.
     again, _ = await signed_in(scout_api)
     await again.close()
