@@ -33,14 +33,18 @@ import sys
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "bench" / "RESULTS.md"
+from common import (
+    SPORTS,
+    database_url,
+    django_setup,
+    drop_databases,
+    finish,
+    recreate_database,
+)
+
 SECTION = "## Reads at scale"
-SPORTS = ("football", "basketball", "baseball", "soccer", "hockey")
 SPORT = "soccer"
 VOTERS = 1_000
 BASE_NOMINATIONS = 100
@@ -80,30 +84,6 @@ BARRED = {
 # --- Database ---------------------------------------------------------------------------
 
 
-def database_url(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    if parts.scheme not in {"postgres", "postgresql", "pgsql"}:
-        sys.exit("bench/reads.py needs PostgreSQL: set DATABASE_URL=postgres://...")
-    return urlunsplit(parts._replace(path=f"/{name}"))
-
-
-def recreate_database(url: str, name: str) -> None:
-    import psycopg
-
-    admin_url = urlunsplit(urlsplit(url)._replace(path="/postgres"))
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def drop_database(url: str, name: str) -> None:
-    import psycopg
-
-    admin_url = urlunsplit(urlsplit(url)._replace(path="/postgres"))
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 class Router:
     """Sends every query of the app to the database being measured (``Router.alias``), so
     one process serves the baseline and the grown database turn about."""
@@ -130,32 +110,29 @@ def use(alias: str) -> None:
     ROUTER.alias = alias
 
 
-def django_setup(urls: dict[str, str]) -> None:
+def setup_two_databases(urls: dict[str, str]) -> None:
     os.environ["DATABASE_URL"] = urls[BASE]
     # Reads touch neither the channel layer nor the cache; keep the bench off Redis.
     os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     # DEBUG would log every query in memory and slow every call.
     os.environ["DJANGO_DEBUG"] = "0"
-    sys.path.insert(0, str(ROOT))
-    import dj_database_url
-    import django
 
-    from project import settings as project_settings
+    def configure() -> None:
+        import dj_database_url
 
-    # The same connection settings (psycopg pool...) for the second database.
-    scale = {**project_settings.DATABASES["default"], **dj_database_url.parse(urls[SCALE])}
-    scale["CONN_MAX_AGE"] = project_settings.DATABASES["default"]["CONN_MAX_AGE"]
-    scale["OPTIONS"] = project_settings.DATABASES["default"]["OPTIONS"]
-    project_settings.DATABASES[BASE] = project_settings.DATABASES["default"]
-    project_settings.DATABASES[SCALE] = scale
-    project_settings.DATABASE_ROUTERS = [ROUTER]  # type: ignore[attr-defined]
-    django.setup()
-    from django.core.management import call_command
+        from project import settings as project_settings
 
-    for alias in (BASE, SCALE):
-        call_command("migrate", database=alias, verbosity=0)
+        # The same connection settings (psycopg pool...) for the second database.
+        default = project_settings.DATABASES["default"]
+        scale = {**default, **dj_database_url.parse(urls[SCALE])}
+        scale["CONN_MAX_AGE"] = default["CONN_MAX_AGE"]
+        scale["OPTIONS"] = default["OPTIONS"]
+        project_settings.DATABASES[BASE] = default
+        project_settings.DATABASES[SCALE] = scale
+        project_settings.DATABASE_ROUTERS = [ROUTER]  # type: ignore[attr-defined]
+
+    django_setup(configure, migrate=(BASE, SCALE))
 
 
 # --- Data -------------------------------------------------------------------------------
@@ -500,19 +477,6 @@ def report(
     return "\n".join(lines), ok
 
 
-def write_section(text: str) -> None:
-    """Replace this bench's section of bench/RESULTS.md, keeping every other section."""
-    current = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Bench results\n"
-    start = current.find(SECTION)
-    if start == -1:
-        updated = current.rstrip("\n") + "\n\n" + text
-    else:
-        following = current.find("\n## ", start + len(SECTION))
-        rest = current[following + 1 :] if following != -1 else ""
-        updated = current[:start] + text + ("\n" + rest if rest else "")
-    RESULTS.write_text(updated.rstrip("\n") + "\n", encoding="utf-8")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=60)
@@ -528,7 +492,9 @@ def main() -> None:
     print(f"Recreating databases {names[BASE]} and {names[SCALE]} ...", flush=True)
     for name in names.values():
         recreate_database(url, name)
-    django_setup({alias: database_url(url, name) for alias, name in names.items()})
+    setup_two_databases(
+        {alias: database_url(url, name, "bench/reads.py") for alias, name in names.items()}
+    )
 
     counts = vote_counts(SCALE_NOMINATIONS, SCALE_VOTES, BASE_NOMINATIONS)
     voters: dict[str, list[int]] = {}
@@ -554,18 +520,10 @@ def main() -> None:
     measured = measure_all(clients, args.requests)
 
     if not args.keep:
-        from django.db import connections
-
-        connections.close_all()
-        for name in names.values():
-            drop_database(url, name)
+        drop_databases(url, *names.values())
     text, ok = report(measured[BASE], measured[SCALE], built[BASE], built[SCALE], args.requests)
     print()
-    print(text)
-    if not args.no_write:
-        write_section(text)
-        print(f"Written to {RESULTS.relative_to(ROOT)}")
-    sys.exit(0 if ok else 1)
+    finish(SECTION, text, ok, write=not args.no_write)
 
 
 if __name__ == "__main__":

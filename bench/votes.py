@@ -22,52 +22,48 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import platform
 import random
 import secrets
-import signal
-import socket
 import statistics
 import string
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-import psycopg
+from common import (
+    HOST,
+    SPORTS,
+    approved_nominations,
+    daphne_command,
+    database_url,
+    django_setup,
+    drop_databases,
+    finish,
+    forget_keys,
+    free_port,
+    new_user,
+    percentile,
+    recreate_database,
+    server_process,
+    session_for,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "bench" / "RESULTS.md"
 SECTION = "## Vote write throughput"
-SPORTS = ("football", "basketball", "baseball", "soccer", "hockey")
-HOST = "127.0.0.1"
 PREFIX = f"benchvotes{os.getpid()}"
 
 
 # --- Setup ------------------------------------------------------------------------------
 
 
-def recreate_database(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    if parts.scheme not in {"postgres", "postgresql", "pgsql"}:
-        sys.exit("bench/votes.py needs PostgreSQL: set DATABASE_URL=postgres://...")
-    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return urlunsplit(parts._replace(path=f"/{name}"))
-
-
-def server_env(database_url: str) -> dict[str, str]:
+def server_env(url: str) -> dict[str, str]:
     return {
         **os.environ,
-        "DATABASE_URL": database_url,
+        "DATABASE_URL": url,
         "DJANGO_DEBUG": "0",
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
@@ -75,18 +71,6 @@ def server_env(database_url: str) -> dict[str, str]:
         "CHANNEL_PREFIX": PREFIX,
         "CACHE_PREFIX": PREFIX,
     }
-
-
-def django_setup(database_url: str) -> None:
-    os.environ.update(server_env(database_url))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 @dataclass
@@ -97,18 +81,7 @@ class Fixture:
 
 
 def prepare(voters: int, nominations: int) -> Fixture:
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-
     from project.accounts.models import User, UserSettings
-    from project.scouting.models import Nomination, NominationStatus, Player
-
-    def new_user(username: str) -> User:
-        user = User(username=username, email=f"{username}@bench.example", name=username)
-        user.set_unusable_password()
-        return user
 
     users = User.objects.bulk_create([new_user(f"bench_voter_{i}") for i in range(voters)])
     nominator, listener = User.objects.bulk_create(
@@ -118,42 +91,12 @@ def prepare(voters: int, nominations: int) -> Fixture:
     UserSettings.objects.bulk_create(
         [UserSettings(user=user, email_notifications=False) for user in [*users, nominator]]
     )
-    players = Player.objects.bulk_create(
-        [
-            Player(
-                name=f"Bench Player {i}",
-                age=15,
-                position="Forward",
-                nationality="Nowhere",
-                club="Bench FC",
-                sport=SPORTS[i % 5],
-                normalized_identity=f"bench player {i}",
-            )
-            for i in range(nominations)
-        ]
+    created = approved_nominations(
+        nominator,
+        [SPORTS[i % 5] for i in range(nominations)],
+        [f"bench player {i}" for i in range(nominations)],
+        age=15,
     )
-    created = Nomination.objects.bulk_create(
-        [
-            Nomination(
-                player=player,
-                nominated_by=nominator,
-                sport=player.sport,
-                status=NominationStatus.APPROVED,
-            )
-            for player in players
-        ]
-    )
-    store_class = import_module(settings.SESSION_ENGINE).SessionStore
-
-    def session_for(user: User) -> str:
-        store = store_class()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.save()
-        assert store.session_key is not None
-        return store.session_key
-
     return Fixture(
         voter_sessions=[session_for(user) for user in users],
         listener_session=session_for(listener),
@@ -180,46 +123,8 @@ def database_state() -> dict[str, Any]:
 # --- The server -------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
-
-
-@contextlib.contextmanager
-def daphne(port: int, env: dict[str, str]) -> Any:
-    command = [sys.executable, "-m", "daphne", "-v", "0", "-b", HOST, "-p", str(port)]
-    process = subprocess.Popen(
-        [*command, "project.asgi:application"], cwd=ROOT, env=env, start_new_session=True
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection((HOST, port), 0.2):
-                break
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("daphne did not start")
-            time.sleep(0.1)
-        yield process
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-
-
 def forget_prefix() -> None:
-    import redis
-
-    client = redis.Redis.from_url(os.environ["REDIS_URL"])
-    for pattern in (f"{PREFIX}*", f":*:{PREFIX}*", f"*{PREFIX}*"):
-        keys = list(client.scan_iter(pattern, count=1000))
-        if keys:
-            client.delete(*keys)
-    client.close()
+    forget_keys(f"{PREFIX}*", f":*:{PREFIX}*", f"*{PREFIX}*")
 
 
 # --- The run ----------------------------------------------------------------------------
@@ -333,11 +238,6 @@ async def run(port: int, fixture: Fixture, concurrency: int) -> tuple[Answers, P
 # --- Report -----------------------------------------------------------------------------
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
-
-
 def report(
     answers: Answers,
     pushed: Pushed,
@@ -395,19 +295,6 @@ def report(
     return "\n".join(lines), ok
 
 
-def write_section(text: str) -> None:
-    """Replace this bench's section of bench/RESULTS.md, keeping every other section."""
-    current = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Bench results\n"
-    start = current.find(SECTION)
-    if start == -1:
-        updated = current.rstrip("\n") + "\n\n" + text
-    else:
-        following = current.find("\n## ", start + len(SECTION))
-        rest = current[following + 1 :] if following != -1 else ""
-        updated = current[:start] + text + ("\n" + rest if rest else "")
-    RESULTS.write_text(updated.rstrip("\n") + "\n", encoding="utf-8")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--concurrency", type=int, default=32)
@@ -420,30 +307,22 @@ def main() -> None:
     if not url or not redis_url:
         sys.exit("bench/votes.py needs DATABASE_URL (PostgreSQL) and REDIS_URL")
 
-    database_url = recreate_database(url, args.database)
-    django_setup(database_url)
+    own_url = database_url(url, args.database, "bench/votes.py")
+    recreate_database(url, args.database)
+    os.environ.update(server_env(own_url))
+    django_setup()
     fixture = prepare(args.concurrency, args.nominations)
     port = free_port()
     try:
-        with daphne(port, server_env(database_url)):
+        with server_process(daphne_command(port), port, server_env(own_url)):
             answers, pushed, elapsed = asyncio.run(run(port, fixture, args.concurrency))
     finally:
         forget_prefix()
     state = database_state()
     if not args.keep:
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(
-            urlunsplit(urlsplit(url)._replace(path="/postgres")), autocommit=True
-        ) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+        drop_databases(url, args.database)
     text, ok = report(answers, pushed, state, elapsed, args.concurrency, args.nominations)
-    print(text)
-    if not args.no_write:
-        write_section(text)
-        print(f"Written to {RESULTS.relative_to(ROOT)}")
-    sys.exit(0 if ok else 1)
+    finish(SECTION, text, ok, write=not args.no_write)
 
 
 if __name__ == "__main__":

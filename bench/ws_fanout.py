@@ -26,10 +26,7 @@ import json
 import logging
 import os
 import resource
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -38,13 +35,23 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from common import (
+    HOST,
+    approved_nominations,
+    daphne_command,
+    django_setup,
+    forget_keys,
+    free_port,
+    new_user,
+    percentile,
+    server_process,
+    session_for,
+    write_section,
+)
 from websockets.asyncio.client import ClientConnection, connect
 
-ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "bench" / "RESULTS.md"
 SECTION = "## Vote to screen (bench/ws_fanout.py)"
 SPORT = "soccer"
-HOST = "127.0.0.1"
 
 
 # --- Measurements -----------------------------------------------------------------------
@@ -75,11 +82,7 @@ class Result:
     server_cpu_ms: float
 
     def percentile(self, q: float) -> float:
-        ordered = sorted(self.latencies_ms)
-        if not ordered:
-            return float("nan")
-        index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))
-        return ordered[index]
+        return percentile(self.latencies_ms, q)
 
     @property
     def delivered_pct(self) -> float:
@@ -106,34 +109,16 @@ class Fixture:
     nomination_ids: list[int]
 
 
-def django_setup() -> None:
-    sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
-    import django
-
-    django.setup()
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-
-
 def prepare(sockets: int, nominations: int) -> Fixture:
     """Fresh bench users with sessions, one voter, and one nomination per round."""
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.core.management import call_command
 
     from project.accounts.models import User, UserSettings
-    from project.scouting.models import Nomination, NominationStatus, Player
+    from project.scouting.models import Player
 
     call_command("migrate", verbosity=0)
     Player.objects.filter(name__startswith="Bench Player").delete()
     User.objects.filter(username__startswith="bench_").delete()
-
-    def new_user(username: str) -> User:
-        user = User(username=username, email=f"{username}@bench.example", name=username)
-        user.set_unusable_password()
-        return user
 
     users = User.objects.bulk_create([new_user(f"bench_ws_{i}") for i in range(sockets)])
     voter, nominator = User.objects.bulk_create([new_user("bench_voter"), new_user("bench_nom")])
@@ -142,41 +127,11 @@ def prepare(sockets: int, nominations: int) -> Fixture:
         [UserSettings(user=user, email_notifications=False) for user in (voter, nominator)],
         ignore_conflicts=True,
     )
-    players = Player.objects.bulk_create(
-        [
-            Player(
-                name=f"Bench Player {i}",
-                position="Forward",
-                nationality="Nowhere",
-                club="Bench FC",
-                sport=SPORT,
-                normalized_identity=f"bench player {i}|{SPORT}",
-            )
-            for i in range(nominations)
-        ]
+    created = approved_nominations(
+        nominator,
+        [SPORT] * nominations,
+        [f"bench player {i}|{SPORT}" for i in range(nominations)],
     )
-    created = Nomination.objects.bulk_create(
-        [
-            Nomination(
-                player=player,
-                nominated_by=nominator,
-                sport=SPORT,
-                status=NominationStatus.APPROVED,
-            )
-            for player in players
-        ]
-    )
-    store_class = import_module(settings.SESSION_ENGINE).SessionStore
-
-    def session_for(user: User) -> str:
-        store = store_class()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.save()
-        assert store.session_key is not None
-        return store.session_key
-
     return Fixture(
         sessions=[session_for(user) for user in users],
         voter_session=session_for(voter),
@@ -185,49 +140,6 @@ def prepare(sockets: int, nominations: int) -> Fixture:
 
 
 # --- Servers ----------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
-
-
-@contextlib.contextmanager
-def server_process(command: list[str], port: int, env: dict[str, str]) -> Iterator[int]:
-    process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection((HOST, port), 0.2):
-                break
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"server did not start: {command}")
-            time.sleep(0.1)
-        yield process.pid
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-
-
-def daphne_command(port: int) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "daphne",
-        "-v",
-        "0",
-        "-b",
-        HOST,
-        "-p",
-        str(port),
-        "project.asgi:application",
-    ]
 
 
 PREFIX = os.environ.get("REALTIME_PREFIX") or f"bench-{os.getpid()}"
@@ -243,16 +155,7 @@ os.environ["REALTIME_PREFIX"] = PREFIX  # this process publishes with --trigger 
 
 def forget_prefix() -> None:
     """Delete this run's live-layer keys from Redis."""
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        return
-    import redis
-
-    client = redis.Redis.from_url(url)
-    keys = list(client.scan_iter(f"{PREFIX}:*", count=1000))
-    if keys:
-        client.delete(*keys)
-    client.close()
+    forget_keys(f"{PREFIX}:*")
 
 
 async def serve_baseline(port: int) -> None:
@@ -406,7 +309,7 @@ async def bench_ours(
 ) -> Result:
     port = free_port()
     base = f"http://{HOST}:{port}"
-    with server_process(daphne_command(port), port, server_env()) as pid:
+    with server_process(daphne_command(port), port, server_env()) as server:
         clients = Clients()
         await clients.open(f"ws://{HOST}:{port}/ws/", base, fixture.sessions[:sockets], SPORT)
         async with httpx.AsyncClient(base_url=base, timeout=30) as http:
@@ -429,7 +332,7 @@ async def bench_ours(
 
             trigger = publish if args.trigger == "publish" else vote
             ids = fixture.nomination_ids[: rounds + warmup]
-            result = await run_rounds("ours", clients, trigger, ids, warmup, args, pid)
+            result = await run_rounds("ours", clients, trigger, ids, warmup, args, server.pid)
         await clients.close()
     return result
 
@@ -440,7 +343,7 @@ async def bench_baseline(
     port = free_port()
     base = f"http://{HOST}:{port}"
     command = [sys.executable, __file__, "--serve-baseline", str(port)]
-    with server_process(command, port, server_env()) as pid:
+    with server_process(command, port, server_env()) as server:
         clients = Clients()
         await clients.open(f"ws://{HOST}:{port}/ws/", base, fixture.sessions[:sockets], SPORT)
         async with httpx.AsyncClient(base_url=base, timeout=30) as http:
@@ -450,7 +353,7 @@ async def bench_baseline(
                 assert response.status_code == 200
 
             ids = fixture.nomination_ids[: rounds + warmup]
-            result = await run_rounds("websockets", clients, trigger, ids, warmup, args, pid)
+            result = await run_rounds("websockets", clients, trigger, ids, warmup, args, server.pid)
         await clients.close()
     return result
 
@@ -483,7 +386,8 @@ def describe_machine() -> str:
 async def main_async(args: argparse.Namespace) -> None:
     sizes = [int(n) for n in args.sockets.split(",")]
     raise_file_limit(2 * max(sizes) + 256)
-    django_setup()
+    django_setup(migrate=())  # prepare() migrates, off the event loop
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     fixture = await asyncio.to_thread(prepare, max(sizes), len(sizes) * (args.rounds + 3) * 2)
     load = os.getloadavg()[0]
     print(f"machine: {describe_machine()}; load average {load:.2f}")
@@ -513,8 +417,7 @@ async def main_async(args: argparse.Namespace) -> None:
             print(ratios[-1], flush=True)
     forget_prefix()
     if not args.no_write and ratios and args.trigger == "vote":
-        write_section(report(results, ratios, load, args))
-        print(f"Written to {RESULTS.relative_to(ROOT)}")
+        write_section(SECTION, report(results, ratios, load, args))
 
 
 def report(results: list[Result], ratios: list[str], load: float, args: argparse.Namespace) -> str:
@@ -541,19 +444,6 @@ def report(results: list[Result], ratios: list[str], load: float, args: argparse
             f"{result.server_cpu_ms:.1f} |"
         )
     return "\n".join([*lines, "", *(f"- {ratio}" for ratio in ratios), ""])
-
-
-def write_section(text: str) -> None:
-    """Replace this bench's section of bench/RESULTS.md, keeping every other section."""
-    current = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Bench results\n"
-    start = current.find(SECTION)
-    if start == -1:
-        updated = current.rstrip("\n") + "\n\n" + text
-    else:
-        following = current.find("\n## ", start + len(SECTION))
-        rest = current[following + 1 :] if following != -1 else ""
-        updated = current[:start] + text + ("\n" + rest if rest else "")
-    RESULTS.write_text(updated.rstrip("\n") + "\n", encoding="utf-8")
 
 
 def take(items: Iterator[int], count: int) -> list[int]:

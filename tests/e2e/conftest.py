@@ -19,8 +19,10 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from playwright.sync_api import Browser, Page
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.e2e.browsing import ARTIFACTS, ROOT, SCREENSHOT_DIR, browser_page
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -32,8 +34,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-dev-shm-usage",
 ]
-ARTIFACTS = ROOT / "test-artifacts"
-SCREENSHOT_DIR = Path(os.environ.get("SCREENSHOT_DIR", str(ARTIFACTS / "screenshots")))
 
 
 def free_port() -> int:
@@ -170,8 +170,8 @@ def _announce_screenshots() -> Iterator[None]:
     print(f"\nBrowser screenshots written to {SCREENSHOT_DIR}")
 
 
-def screenshot(page: Any, name: str) -> Path:
-    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOT_DIR / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
+@pytest.fixture
+def page(e2e_server: Server, browser: Browser) -> Iterator[Page]:
+    """A desktop-sized page of its own, closed after the test."""
+    with browser_page(browser, e2e_server) as page:
+        yield page

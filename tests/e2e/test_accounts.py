@@ -9,61 +9,17 @@ from __future__ import annotations
 import re
 import struct
 import zlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from playwright.sync_api import FilePayload, Page, ViewportSize, expect
+from playwright.sync_api import FilePayload, Page, expect
 
 from project.accounts.models import User, UserSettings
-from project.scouting import services as scouting
-from tests.e2e.conftest import Server, screenshot
+from tests.e2e.browsing import browser_page, nominate, shoot, sign_in, toast
+from tests.e2e.conftest import Server
 from tests.helpers import PASSWORD, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-PHONE: ViewportSize = {"width": 390, "height": 844}
-TIMEOUT_MS = 10_000
-
-
-@contextmanager
-def browser_page(browser: Any, server: Server) -> Iterator[Page]:
-    """A page in a context of its own: its own cookies, so its own session."""
-    context = browser.new_context(viewport=DESKTOP, base_url=server.url)
-    context.set_default_timeout(TIMEOUT_MS)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
-
-
-@pytest.fixture
-def page(e2e_server: Server, browser: Any) -> Iterator[Page]:
-    with browser_page(browser, e2e_server) as page:
-        yield page
-
-
-def sign_in(page: Page, username: str, password: str = PASSWORD, *, to: str = "/") -> None:
-    page.goto(f"/login?returnTo={to}")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page).to_have_url(re.compile(re.escape(to) + r"$"))
-
-
-def shoot(page: Page, name: str) -> None:
-    """A screenshot at the desktop size and one at the phone size, then back to desktop."""
-    screenshot(page, f"{name}-1280x800")
-    page.set_viewport_size(PHONE)
-    page.wait_for_timeout(150)
-    screenshot(page, f"{name}-390x844")
-    page.set_viewport_size(DESKTOP)
-
-
-def toast(page: Page, text: str) -> Any:
-    return page.get_by_role("region", name="Notifications (F8)").get_by_text(text)
 
 
 def png_bytes(width: int = 8, height: int = 8) -> bytes:
@@ -267,16 +223,8 @@ def test_discover_lists_a_scout_whose_page_opens(page: Page) -> None:
     )
     hidden = make_user(username="hidden", name="Hidden Scout")
     UserSettings.objects.filter(user=hidden).update(allow_discoverability=False)
-    scouting.nomination_create(
-        user=riley,
-        name="Sam Smith",
-        age=16,
-        graduation_year=None,
-        position="Quarterback",
-        nationality="USA",
-        club="Austin Tigers",
-        sport="football",
-        skills="Quick release.",
+    nominate(
+        riley, name="Sam Smith", nationality="USA", club="Austin Tigers", skills="Quick release."
     )
     make_user(username="viewer", name="Val Viewer")
     sign_in(page, "viewer", to="/discover")
@@ -309,15 +257,13 @@ def test_discover_lists_a_scout_whose_page_opens(page: Page) -> None:
 
 def test_feed_shows_activity_and_the_network(page: Page) -> None:
     riley = make_user(username="rfeed", name="Riley Feed")
-    scouting.nomination_create(
-        user=riley,
+    nominate(
+        riley,
         name="Jordan Miles",
         age=17,
-        graduation_year=None,
         position="Wide Receiver",
         nationality="USA",
         club="Dallas Stars",
-        sport="football",
         skills="Hands.",
     )
     viewer = make_user(username="fviewer", name="Fay Viewer")
@@ -345,16 +291,13 @@ def test_feed_shows_activity_and_the_network(page: Page) -> None:
     expect(page.get_by_text("Nothing from your network yet")).to_be_visible()
 
 
-def nominate(user: User, name: str) -> None:
-    scouting.nomination_create(
-        user=user,
+def nominate_back(user: User, name: str) -> None:
+    nominate(
+        user,
         name=name,
-        age=16,
-        graduation_year=None,
         position="Running Back",
         nationality="USA",
         club=f"{name} Academy",
-        sport="football",
         skills="Speed.",
     )
 
@@ -362,7 +305,7 @@ def nominate(user: User, name: str) -> None:
 def test_feed_takes_in_live_activity(page: Page) -> None:
     author = make_user(username="lauthor", name="Lee Live")
     for number in range(10):
-        nominate(author, f"Earlier Player {number}")
+        nominate_back(author, f"Earlier Player {number}")
     make_user(username="lviewer", name="Lou Viewer")
     sign_in(page, "lviewer", to="/feed")
     activity = page.get_by_role("list", name="Activity").get_by_role("listitem")
@@ -370,13 +313,13 @@ def test_feed_takes_in_live_activity(page: Page) -> None:
     expect(page.get_by_role("status", name="Live updates: live")).to_be_attached()
 
     # At the top of the feed, new activity goes straight in.
-    nominate(author, "Fresh Prospect")
+    nominate_back(author, "Fresh Prospect")
     expect(activity.first).to_contain_text("nominated Fresh Prospect")
 
     # Scrolled down, it waits behind a pill so the list does not move.
     page.mouse.wheel(0, 600)
     page.wait_for_function("() => window.scrollY > 200")
-    nominate(author, "Later Prospect")
+    nominate_back(author, "Later Prospect")
     pill = page.get_by_role("button", name="1 new")
     expect(pill).to_be_visible()
     expect(activity.first).to_contain_text("nominated Fresh Prospect")

@@ -16,14 +16,15 @@ from playwright.sync_api import Browser, Page, Route, expect
 
 from project.accounts.models import Role
 from project.moderation import services as moderation
-from tests.e2e.conftest import Server, screenshot
-from tests.e2e.test_nominations import (
+from tests.e2e.browsing import (
     live,
+    log_in,
     new_page,
     nominate,
-    sign_in,
+    screenshot,
     toast,
 )
+from tests.e2e.conftest import Server
 from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -46,13 +47,6 @@ def stat(page: Page, title: str) -> Any:
         .get_by_text(title, exact=True)
         .locator("..")
     )
-
-
-def log_in(page: Page, username: str, *, to: str = "/") -> None:
-    """Signs in and waits until the session is there (the URL alone can match the login page's
-    own returnTo)."""
-    sign_in(page, username, to=to)
-    expect(page.get_by_role("button", name="Open user menu")).to_be_visible()
 
 
 def open_dashboard(browser: Browser, server: Server, username: str) -> Page:

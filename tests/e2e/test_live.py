@@ -11,8 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from project.scouting import services as scouting
-from tests.e2e.conftest import Server
-from tests.e2e.test_nominations import (
+from tests.e2e.browsing import (
     card,
     live,
     new_page,
@@ -21,6 +20,7 @@ from tests.e2e.test_nominations import (
     sign_in,
     toast,
 )
+from tests.e2e.conftest import Server
 from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -8,81 +8,28 @@ of what it shows at a desktop and a phone size.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, expect
 
-from project.accounts.models import Role, User
+from project.accounts.models import Role
 from project.scouting import services as scouting
 from project.scouting.models import Nomination
-from tests.e2e.conftest import Server, screenshot
+from tests.e2e.browsing import (
+    PHONE,
+    card,
+    live,
+    new_page,
+    nominate,
+    screenshot,
+    shoot,
+    sign_in,
+    toast,
+)
+from tests.e2e.conftest import Server
 from tests.helpers import PASSWORD, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-PHONE: ViewportSize = {"width": 390, "height": 844}
-TIMEOUT_MS = 10_000
-
-
-def new_page(browser: Browser, server: Server, viewport: ViewportSize = DESKTOP) -> Page:
-    context = browser.new_context(viewport=viewport, base_url=server.url)
-    context.set_default_timeout(TIMEOUT_MS)
-    return context.new_page()
-
-
-@pytest.fixture
-def page(e2e_server: Server, browser: Browser) -> Iterator[Page]:
-    page = new_page(browser, e2e_server)
-    yield page
-    page.context.close()
-
-
-def sign_in(page: Page, username: str, *, to: str = "/") -> None:
-    page.goto(f"/login?returnTo={to}")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page).to_have_url(re.compile(re.escape(to) + r"$"))
-
-
-def shoot(page: Page, name: str) -> None:
-    """A screenshot at the desktop size and one at the phone size, then back to desktop."""
-    screenshot(page, f"{name}-1280x800")
-    page.set_viewport_size(PHONE)
-    page.wait_for_timeout(200)
-    screenshot(page, f"{name}-390x844")
-    page.set_viewport_size(DESKTOP)
-    page.wait_for_timeout(100)
-
-
-def toast(page: Page, text: str) -> Any:
-    return page.get_by_role("region", name=re.compile("Notifications")).get_by_text(text)
-
-
-def card(page: Page, player: str) -> Any:
-    return page.get_by_role("article", name=player)
-
-
-def live(page: Page) -> None:
-    """Waits until the page's live socket is subscribed."""
-    expect(page.get_by_title("Live updates: live")).to_be_visible()
-
-
-def nominate(user: User, *, name: str, sport: str = "football", **fields: Any) -> Nomination:
-    values: dict[str, Any] = {
-        "age": 16,
-        "graduation_year": None,
-        "position": "Quarterback",
-        "nationality": "American",
-        "club": "Central High",
-        "skills": "Reads defenses fast; accurate deep ball.",
-        "video_link": "",
-    }
-    values.update(fields)
-    return scouting.nomination_create(user=user, name=name, sport=sport, **values)
 
 
 def test_register_nominate_search_vote_and_unvote(page: Page) -> None:

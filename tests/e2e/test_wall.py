@@ -13,15 +13,16 @@ from playwright.sync_api import Browser, Page, expect
 
 from project.accounts.models import User
 from project.scouting import services as scouting
-from tests.e2e.conftest import Server, screenshot
-from tests.e2e.test_admin import log_in
-from tests.e2e.test_nominations import (
+from tests.e2e.browsing import (
     card,
     live,
+    log_in,
     new_page,
     nominate,
+    screenshot,
     toast,
 )
+from tests.e2e.conftest import Server
 from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -1,0 +1,237 @@
+"""What the bench scripts share: paths, the Django setup, their PostgreSQL databases, bench
+users and their sessions, a daphne server on a free port, Redis clean-up and their section
+of bench/RESULTS.md.
+
+The scripts run as ``python bench/<name>.py``, so this directory is first on sys.path and
+they ``import common``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "RESULTS.md"
+SPORTS = ("football", "basketball", "baseball", "soccer", "hockey")
+HOST = "127.0.0.1"
+
+
+# --- Django -----------------------------------------------------------------------------
+
+
+def django_setup(
+    configure: Callable[[], None] | None = None, migrate: Iterable[str] = ("default",)
+) -> None:
+    """Set up the project's Django (``configure`` runs first, to adjust its settings), then
+    migrate the databases named in ``migrate``."""
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
+    if configure is not None:
+        configure()
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    for alias in migrate:
+        call_command("migrate", database=alias, verbosity=0)
+
+
+# --- PostgreSQL databases of their own --------------------------------------------------
+
+
+def database_url(url: str, name: str, script: str) -> str:
+    """``url`` (PostgreSQL, or exit) pointed at database ``name``."""
+    parts = urlsplit(url)
+    if parts.scheme not in {"postgres", "postgresql", "pgsql"}:
+        sys.exit(f"{script} needs PostgreSQL: set DATABASE_URL=postgres://...")
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def _admin(url: str) -> Any:
+    import psycopg
+
+    admin_url = urlunsplit(urlsplit(url)._replace(path="/postgres"))
+    return psycopg.connect(admin_url, autocommit=True)
+
+
+def recreate_database(url: str, name: str) -> None:
+    with _admin(url) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def drop_database(url: str, name: str) -> None:
+    with _admin(url) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def drop_databases(url: str, *names: str) -> None:
+    """Close Django's connections, then drop the databases."""
+    from django.db import connections
+
+    connections.close_all()
+    for name in names:
+        drop_database(url, name)
+
+
+# --- Users and sessions -----------------------------------------------------------------
+
+
+def new_user(username: str) -> Any:
+    """An unsaved bench user (``username@bench.example``) who cannot sign in by password."""
+    from project.accounts.models import User
+
+    user = User(username=username, email=f"{username}@bench.example", name=username)
+    user.set_unusable_password()
+    return user
+
+
+def session_for(user: Any) -> str:
+    """The key of a new signed-in session of ``user`` (the ``sessionid`` cookie)."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.save()
+    assert store.session_key is not None
+    return str(store.session_key)
+
+
+def approved_nominations(
+    nominator: Any, sports: Sequence[str], identities: Sequence[str], **player_fields: Any
+) -> list[Any]:
+    """Approved nominations by ``nominator`` of new players "Bench Player <i>", the i-th in
+    ``sports[i]`` with normalized identity ``identities[i]``."""
+    from project.scouting.models import Nomination, NominationStatus, Player
+
+    players = Player.objects.bulk_create(
+        [
+            Player(
+                name=f"Bench Player {i}",
+                position="Forward",
+                nationality="Nowhere",
+                club="Bench FC",
+                sport=sport,
+                normalized_identity=identity,
+                **player_fields,
+            )
+            for i, (sport, identity) in enumerate(zip(sports, identities, strict=True))
+        ]
+    )
+    return Nomination.objects.bulk_create(
+        [
+            Nomination(
+                player=player,
+                nominated_by=nominator,
+                sport=player.sport,
+                status=NominationStatus.APPROVED,
+            )
+            for player in players
+        ]
+    )
+
+
+# --- Servers ----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+def daphne_command(port: int) -> list[str]:
+    """One daphne process serving project.asgi on HOST:port."""
+    command = [sys.executable, "-m", "daphne", "-v", "0", "-b", HOST, "-p", str(port)]
+    return [*command, "project.asgi:application"]
+
+
+@contextlib.contextmanager
+def server_process(
+    command: list[str], port: int, env: dict[str, str]
+) -> Iterator[subprocess.Popen[bytes]]:
+    """Run ``command`` (in its own process group) until it accepts connections on port;
+    stop it (SIGTERM, then SIGKILL after 10 s) on the way out."""
+    process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection((HOST, port), 0.2):
+                break
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"server did not start: {command}")
+            time.sleep(0.1)
+        yield process
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def forget_keys(*patterns: str) -> None:
+    """Delete the Redis keys (REDIS_URL; none set: nothing to do) matching the patterns."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return
+    import redis
+
+    client = redis.Redis.from_url(url)
+    for pattern in patterns:
+        keys = list(client.scan_iter(pattern, count=1000))
+        if keys:
+            client.delete(*keys)
+    client.close()
+
+
+# --- Report -----------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+def write_section(section: str, text: str) -> None:
+    """Replace the section headed ``section`` of bench/RESULTS.md with ``text`` (appended if
+    missing), keeping every other section."""
+    current = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Bench results\n"
+    start = current.find(section)
+    if start == -1:
+        updated = current.rstrip("\n") + "\n\n" + text
+    else:
+        following = current.find("\n## ", start + len(section))
+        rest = current[following + 1 :] if following != -1 else ""
+        updated = current[:start] + text + ("\n" + rest if rest else "")
+    RESULTS.write_text(updated.rstrip("\n") + "\n", encoding="utf-8")
+    print(f"Written to {RESULTS.relative_to(ROOT)}")
+
+
+def finish(section: str, text: str, ok: bool, *, write: bool) -> NoReturn:
+    """Print the report, write it as ``section`` of bench/RESULTS.md unless told not to, and
+    exit 0 when it passed, 1 when not."""
+    print(text)
+    if write:
+        write_section(section, text)
+    sys.exit(0 if ok else 1)
