@@ -169,13 +169,17 @@ def test_password_change_keeps_this_session_and_ends_the_others(scout: User) -> 
 def test_password_change_closes_the_users_sockets(
     scout_api: ApiClient, scout: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    closed: list[tuple[int, str]] = []
+    closed: list[tuple[int, str, str | None]] = []
     monkeypatch.setattr(
         "project.accounts.services.close_user_sockets",
-        lambda user_id, *, reason: closed.append((user_id, reason)),
+        lambda user_id, *, reason, keep_session=None: closed.append(
+            (user_id, reason, keep_session)
+        ),
     )
+    session_before = scout_api.client.cookies["sessionid"].value
     assert change_password(scout_api, PASSWORD, "brand-new-pass").status_code == 200
-    assert closed == [(scout.pk, "password_changed")]
+    # Every socket closes but those of the tab that changed it (tests/realtime checks delivery).
+    assert closed == [(scout.pk, "password_changed", session_before)]
 
 
 def test_password_change_refuses_a_wrong_current_password(
