@@ -97,7 +97,7 @@ def test_signed_out_me_answers_401_with_the_error_body() -> None:
 
 def test_check_deploy_is_clean_under_production_settings(tmp_path: Path) -> None:
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
         "DJANGO_ENV": "production",
         "DJANGO_SECRET_KEY": "p" * 20 + "-a-long-random-production-secret-" + "q" * 20,
         "DJANGO_ALLOWED_HOSTS": "scouting.example.com",

@@ -129,7 +129,9 @@ def e2e_server(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Server]
     server.stop()
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop running in this thread
+# while it is open, and the async suites that run after the browser tests need the thread free.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
@@ -149,7 +151,7 @@ def _fast_password_hashing() -> None:
     here, and it knows only the production hashers."""
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="module", autouse=True)
 def _orm_beside_playwright(e2e_server: Server) -> Iterator[None]:
     """Playwright's sync API runs an event loop in this thread, which Django's ORM takes for an
     async context; the ORM calls in these tests are plain sync code. Set once the server (which
