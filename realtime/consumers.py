@@ -31,7 +31,9 @@ logger = logging.getLogger(__name__)
 CLOSE_RECONNECT = 4001  # session or rights changed, or events may be lost: reconnect, refetch
 CLOSE_TOO_SLOW = 4008  # the socket fell too far behind: reconnect and resume
 CLOSE_UNAUTHENTICATED = 4401  # not signed in: do not reconnect until signed in
-CLOSE_UNAVAILABLE = 1011  # the live layer cannot serve now: reconnect with backoff
+# The live layer cannot serve now: reconnect with backoff and resume. A private code, as
+# daphne (autobahn) refuses to send 1011 from an application.
+CLOSE_UNAVAILABLE = 4503
 
 PONG = Outgoing('{"type":"pong"}')
 

@@ -105,10 +105,14 @@ class Hub:
 
     async def lost(self, source: Source) -> None:
         """The source lost its server: events may be missing, so every member must
-        reconnect (and refetch); the next join opens a new source."""
+        reconnect (and refetch); the next join opens a new source. The epoch is forgotten
+        too: the members are all closed, and the sockets joining next read their positions
+        from whatever data Redis holds now (a restarted Redis has no epoch until its first
+        event; keeping the old one would close those new sockets again on that event)."""
         if source is not self._source:
             return
         self._source = None
+        self.epoch = None
         await self._close_members("live_layer_lost")
         await source.close()
 

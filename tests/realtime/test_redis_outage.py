@@ -1,0 +1,214 @@
+"""DESIGN.md section 9: Redis stopped mid-run. Writes still succeed, sockets are closed (or
+refused) while it is down, and reconnect and resync when it returns."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+from project.scouting.models import Nomination, NominationStatus, Player, Vote
+from tests.helpers import ApiClient, make_user
+from tests.realtime.live import session_of
+from tests.realtime.servers import HOST, daphne, free_port
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not (os.environ.get("DATABASE_URL") and settings.REDIS_URL),
+        reason="a daphne process on PostgreSQL and a private Redis",
+    ),
+    pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server"),
+]
+
+
+class PrivateRedis:
+    """A redis-server of this test only, on a loopback port, without persistence."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://{HOST}:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = ["redis-server", "--port", str(self.port), "--bind", HOST, "--save", ""]
+        command += ["--appendonly", "no", "--daemonize", "no"]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5, socket_timeout=0.5)
+        deadline = time.monotonic() + 10
+        try:
+            while True:
+                with contextlib.suppress(redis.exceptions.ConnectionError):
+                    if client.ping():
+                        return
+                assert self.process.poll() is None, "redis-server exited"
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+        finally:
+            client.close()
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+        self.process = None
+
+
+@pytest.fixture
+def private_redis() -> Iterator[PrivateRedis]:
+    server = PrivateRedis()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def make_nomination(name: str) -> Nomination:
+    player = Player.objects.create(
+        name=name,
+        position="Goalkeeper",
+        nationality="Norway",
+        club="IL Fjord",
+        sport="soccer",
+        normalized_identity=f"{name.lower()}|soccer",
+    )
+    return Nomination.objects.create(
+        player=player,
+        nominated_by=make_user(),
+        sport="soccer",
+        status=NominationStatus.APPROVED,
+    )
+
+
+async def receive(ws: ClientConnection, kind: str, timeout: float = 10) -> dict[str, Any]:
+    """The next message of type ``kind`` (others, e.g. summaries, are skipped)."""
+
+    async def wait() -> dict[str, Any]:
+        while True:
+            message = json.loads(await ws.recv())
+            if message["type"] == kind:
+                return message
+
+    return await asyncio.wait_for(wait(), timeout)
+
+
+async def closed_with(ws: ClientConnection, timeout: float = 15) -> int | None:
+    """Read until the server closes the socket; its close code."""
+
+    async def drain() -> None:
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await ws.recv()
+
+    await asyncio.wait_for(drain(), timeout)
+    return ws.close_code
+
+
+async def test_writes_survive_a_redis_outage_and_sockets_resync_after_it(
+    scout_api: ApiClient, other_api: ApiClient, private_redis: PrivateRedis, live_cleanup: None
+) -> None:
+    before = await sync_to_async(make_nomination)("Olga Before")
+    during = await sync_to_async(make_nomination)("Otto During")
+    with daphne(REDIS_URL=private_redis.url) as (port, _):
+        origin = f"http://{HOST}:{port}"
+        url = f"ws://{HOST}:{port}/ws/"
+        headers = {"Cookie": f"sessionid={session_of(other_api)}"}
+        cookies = {"sessionid": session_of(scout_api), "csrftoken": scout_api.csrf_token()}
+        other_cookies = {"sessionid": session_of(other_api), "csrftoken": other_api.csrf_token()}
+
+        async def vote(who: dict[str, str], nomination: Nomination) -> httpx.Response:
+            async with httpx.AsyncClient(base_url=origin, cookies=who, timeout=10) as http:
+                return await http.post(
+                    "/api/votes",
+                    json={"nominationId": nomination.pk},
+                    headers={"X-CSRFToken": who["csrftoken"], "Origin": origin},
+                )
+
+        def open_socket() -> Any:
+            return connect(url, origin=origin, additional_headers=headers, open_timeout=10)  # type: ignore[arg-type]
+
+        # A signed-in socket on soccer, with a cursor past a vote taken before the outage.
+        async with open_socket() as ws:
+            cursors = dict((await receive(ws, "hello"))["groups"])
+            await ws.send(json.dumps({"type": "subscribe", "sport": "soccer"}))
+            cursors.update((await receive(ws, "subscribed"))["groups"])
+            assert (await vote(cookies, before)).status_code == 201
+            changed = await receive(ws, "vote.changed")
+            assert changed["data"] == {"nominationId": before.pk, "voteCount": 1}
+            cursors["sport.soccer"] = changed["seq"]
+
+            private_redis.stop()
+
+            # The hub lost its pub/sub connection: events may be lost, so the socket goes.
+            assert await closed_with(ws) in (4001, 4503)
+
+        # Writes still succeed while Redis is down.
+        started = time.monotonic()
+        response = await vote(cookies, during)
+        assert response.status_code == 201, response.text
+        assert response.json()["voteCount"] == 1
+        assert time.monotonic() - started < 8, "the vote waited on Redis"
+        assert await sync_to_async(
+            Vote.objects.filter(nomination=during, user=scout_api.user).exists
+        )()
+
+        # A reconnect while Redis is down is refused or closed, never served.
+        try:
+            async with open_socket() as ws:
+                code = await closed_with(ws)
+            assert code in (4001, 4503), code
+        except (InvalidHandshake, InvalidStatus, OSError, TimeoutError):
+            pass
+
+        private_redis.start()  # same port, empty: the outage's events are gone
+
+        async with open_socket() as ws:
+            await receive(ws, "hello")
+            await ws.send(json.dumps({"type": "subscribe", "sport": "soccer"}))
+            await receive(ws, "subscribed")
+            await ws.send(json.dumps({"type": "resume", "cursors": cursors}))
+
+            async def answer() -> dict[str, Any]:
+                while True:
+                    message = json.loads(await ws.recv())
+                    if message["type"] in ("resync", "resumed"):
+                        return message
+                    assert message["type"] != "error", message
+
+            resumed = await asyncio.wait_for(answer(), 10)
+            if resumed["type"] == "resync":
+                assert "sport.soccer" in resumed["groups"], resumed
+
+            # The client refetches: the vote taken during the outage is there.
+            async with httpx.AsyncClient(base_url=origin, cookies=cookies, timeout=10) as http:
+                fetched = await http.get(f"/api/nominations/{during.pk}")
+            assert fetched.status_code == 200, fetched.text
+            assert fetched.json()["voteCount"] == 1
+
+            # And live events flow again.
+            assert (await vote(other_cookies, during)).status_code == 201
+            changed = await receive(ws, "vote.changed")
+            assert changed["data"] == {"nominationId": during.pk, "voteCount": 2}
