@@ -17,14 +17,14 @@ from websockets.asyncio.client import connect
 
 from project.scouting.models import Nomination, NominationStatus, Player
 from realtime.events import Event
-from tests.helpers import ApiClient, make_user
+from tests.helpers import ApiClient, make_user, unless_available
 from tests.realtime.live import send_now, session_of
 from tests.realtime.servers import HOST, daphne, rss_bytes
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
+    unless_available(
         not (os.environ.get("DATABASE_URL") and settings.REDIS_URL),
         reason="several processes share PostgreSQL and Redis",
     ),

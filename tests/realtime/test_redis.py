@@ -12,10 +12,10 @@ from django.conf import settings
 
 from realtime.backend import RedisBackend, RedisSource, get_backend
 from realtime.events import Event
-from tests.helpers import ApiClient
+from tests.helpers import ApiClient, unless_available
 from tests.realtime.live import open_socket, send_now, session_of, signed_in
 
-needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="needs REDIS_URL")
+needs_redis = unless_available(not settings.REDIS_URL, reason="needs REDIS_URL")
 
 
 @needs_redis

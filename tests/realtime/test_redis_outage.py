@@ -22,18 +22,18 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from project.scouting.models import Nomination, NominationStatus, Player, Vote
-from tests.helpers import ApiClient, make_user
+from tests.helpers import ApiClient, make_user, unless_available
 from tests.realtime.live import session_of
 from tests.realtime.servers import HOST, daphne, free_port
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
+    unless_available(
         not (os.environ.get("DATABASE_URL") and settings.REDIS_URL),
         reason="a daphne process on PostgreSQL and a private Redis",
     ),
-    pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server"),
+    unless_available(shutil.which("redis-server") is None, reason="needs redis-server"),
 ]
 
 

@@ -16,13 +16,13 @@ from django.db.models import Count
 
 from project.accounts.models import User
 from project.scouting.models import Nomination, Vote
-from tests.helpers import ApiClient, make_user
+from tests.helpers import ApiClient, make_user, unless_available
 from tests.scouting.conftest import make_nomination
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     # SQLite's in-memory test database locks whole tables across threads; CI runs PostgreSQL.
-    pytest.mark.skipif(
+    unless_available(
         settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
         reason="needs PostgreSQL",
     ),
