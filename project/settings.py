@@ -204,6 +204,13 @@ REALTIME_SOCKET_MAX_PENDING = int(os.environ.get("REALTIME_SOCKET_MAX_PENDING", 
 # Leaderboard and stats events: at most one per sport per interval (seconds).
 REALTIME_SUMMARY_INTERVAL = float(os.environ.get("REALTIME_SUMMARY_INTERVAL", "0.25"))
 
+# --- Boards (project/scouting/boards.py) --------------------------------------------------
+# Trending halves a vote's weight every this many seconds (changing it needs
+# `manage.py boards_rebuild`, since the stored scores carry it).
+BOARD_TRENDING_HALF_LIFE = float(os.environ.get("BOARD_TRENDING_HALF_LIFE", "86400"))
+# The weekly board's weeks are ISO weeks (Monday 00:00) in this time zone.
+BOARD_WEEK_TIME_ZONE = os.environ.get("BOARD_WEEK_TIME_ZONE", "UTC")
+
 # --- Auth -------------------------------------------------------------------------------
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",

@@ -119,6 +119,14 @@ class Nomination(models.Model):
     rejection_reason = models.TextField(blank=True, default="")
     # Kept equal to the number of vote rows by the vote services, in the vote's transaction.
     vote_count = models.PositiveIntegerField(default=0)
+    # Raised by one in the same UPDATE as vote_count, and carried by vote.changed, so a client
+    # never applies a count older than the one it shows (events may leave out of commit order).
+    version = models.PositiveBigIntegerField(default=0)
+    # Trending score: log(sum(exp(lambda * t_vote))) over the counted votes (t in seconds since
+    # the Unix epoch, lambda = ln 2 / BOARD_TRENDING_HALF_LIFE), NULL without any. Every
+    # nomination decays at the same rate, so ordering by this column is the trending order at
+    # any moment and nothing is ever recomputed (project/scouting/boards.py).
+    trend = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -148,6 +156,17 @@ class Nomination(models.Model):
                 condition=models.Q(status__in=["pending", "approved"]),
                 name="nom_live_votes",
             ),
+            # Trending boards, per sport and across sports.
+            models.Index(
+                fields=["sport", "-trend", "id"],
+                condition=models.Q(status__in=["pending", "approved"], trend__isnull=False),
+                name="nom_sport_trend",
+            ),
+            models.Index(
+                fields=["-trend", "id"],
+                condition=models.Q(status__in=["pending", "approved"], trend__isnull=False),
+                name="nom_live_trend",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -167,6 +186,33 @@ class Vote(models.Model):
 
     def __str__(self) -> str:
         return f"Vote {self.user_id} -> {self.nomination_id}"
+
+
+class NominationWeek(models.Model):
+    """Counted votes a nomination received in one week (the Monday that starts the ISO week
+    in BOARD_WEEK_TIME_ZONE), kept in the vote transaction: a vote adds one to the week it is
+    cast in, its removal takes one from that same week. A new week is a new key: no job."""
+
+    nomination = models.ForeignKey(Nomination, on_delete=models.CASCADE, related_name="weeks")
+    # Denormalized from the nomination so the weekly board reads one index per sport.
+    sport = models.CharField(max_length=32, choices=Sport.choices, default=Sport.FOOTBALL)
+    week = models.DateField()
+    votes = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["nomination", "week"], name="nomination_week_once"),
+            models.CheckConstraint(
+                condition=models.Q(votes__gte=0), name="nomination_week_votes_gte_0"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["sport", "week", "-votes", "nomination"], name="nomweek_board"),
+            models.Index(fields=["week", "-votes", "nomination"], name="nomweek_all"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.nomination_id} in week {self.week}: {self.votes}"
 
 
 class Follow(models.Model):

@@ -1,0 +1,70 @@
+"""The arithmetic of the moving boards (DESIGN.md section 11).
+
+Trending is forward-decayed by vote time: a vote cast at ``t`` (seconds since the Unix epoch)
+weighs ``exp(lambda * t)`` and a nomination's score is ``log(sum(exp(lambda * t_vote)))``. At
+any moment ``now`` the decayed weight ``sum(exp(-lambda * (now - t)))`` equals
+``exp(trend - lambda * now)``, the same factor for every nomination, so the stored column's
+order is the trending order at every moment. Adding and removing terms uses log-sum-exp so
+nothing overflows.
+
+Weekly counts are kept per (nomination, week), the week being the Monday that starts the ISO
+week in ``BOARD_WEEK_TIME_ZONE``.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+
+
+def trend_lambda() -> float:
+    return math.log(2) / settings.BOARD_TRENDING_HALF_LIFE
+
+
+def trend_term(voted_at: datetime) -> float:
+    """``lambda * t`` of one vote: its term in the log-sum-exp."""
+    return trend_lambda() * voted_at.timestamp()
+
+
+def trend_add(trend: float | None, term: float) -> float:
+    """log(exp(trend) + exp(term))."""
+    if trend is None:
+        return term
+    high, low = max(trend, term), min(trend, term)
+    return high + math.log1p(math.exp(low - high))
+
+
+def trend_remove(trend: float | None, term: float, *, remaining: int) -> float | None:
+    """log(exp(trend) - exp(term)); None once no counted vote remains."""
+    if trend is None or remaining <= 0:
+        return None
+    gap = term - trend
+    if gap >= 0:  # rounding: the removed term cannot outweigh the sum it belongs to
+        return None
+    return trend + math.log1p(-math.exp(gap))
+
+
+def decayed_votes(trend: float | None, now: datetime) -> float:
+    """The score shown to people: votes weighted by their age (1 for a vote cast now)."""
+    if trend is None:
+        return 0.0
+    return math.exp(trend - trend_lambda() * now.timestamp())
+
+
+def week_zone() -> ZoneInfo:
+    return ZoneInfo(settings.BOARD_WEEK_TIME_ZONE)
+
+
+def week_of(moment: datetime) -> date:
+    """The Monday that starts the ISO week ``moment`` falls in, in the board's time zone."""
+    local = moment.astimezone(week_zone()).date()
+    return local - timedelta(days=local.weekday())
+
+
+def next_week_start(moment: datetime) -> datetime:
+    """The instant the week after ``moment``'s begins (aware, in the board's time zone)."""
+    monday = week_of(moment) + timedelta(days=7)
+    return datetime(monday.year, monday.month, monday.day, tzinfo=week_zone())
