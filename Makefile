@@ -7,18 +7,22 @@ PORT ?= 8000
 FRONTEND := frontend
 
 .PHONY: run test install install-dev frontend migrate seed serve lint typecheck test-backend \
-        test-frontend test-e2e browser bench openapi types clean
+        test-frontend test-e2e browser bench openapi types clean lock
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(VENV)/bin/activate
-	$(PY) -m pip install --quiet -e .
+# Installs are locked: requirements/*.lock pin every package with its hashes (`make lock`
+# regenerates them from pyproject.toml's ranges); the project itself goes in without deps.
+$(VENV)/.installed: requirements/base.lock pyproject.toml | $(VENV)/bin/activate
+	$(PY) -m pip install --quiet --require-hashes -r requirements/base.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/activate
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(VENV)/.installed-dev: requirements/dev.lock pyproject.toml | $(VENV)/bin/activate
+	$(PY) -m pip install --quiet --require-hashes -r requirements/dev.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(VENV)/.installed $@
 
 install: $(VENV)/.installed
@@ -28,8 +32,15 @@ $(FRONTEND)/node_modules/.package-lock.json: $(FRONTEND)/package-lock.json
 	cd $(FRONTEND) && npm ci --no-audit --no-fund
 	touch $@
 
-frontend: $(FRONTEND)/node_modules/.package-lock.json
+# The SPA is rebuilt (type check and bundle) only when something it is built from changed.
+FRONTEND_SOURCES := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) \
+	$(wildcard $(FRONTEND)/*.json $(FRONTEND)/*.ts $(FRONTEND)/*.js $(FRONTEND)/index.html)
+
+$(FRONTEND)/dist/index.html: $(FRONTEND)/node_modules/.package-lock.json $(FRONTEND_SOURCES)
 	cd $(FRONTEND) && npm run build
+	touch $@
+
+frontend: $(FRONTEND)/dist/index.html
 
 migrate: install
 	$(PY) manage.py migrate --noinput
@@ -39,11 +50,15 @@ seed: migrate
 
 ## run: install everything, build the SPA, migrate, seed demo data, serve on 127.0.0.1:$(PORT)
 run: install frontend seed
-	$(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) project.asgi:application
+	$(PY) manage.py serve --port $(PORT)
 
-## test: install what the tests need and run the whole suite
+## test: install what the tests need, then every check CI makes: lint, format, types, import
+## contracts, the SPA's checks and Vitest, and the whole pytest suite (browser tests included)
 test: install-dev frontend browser
-	cd $(FRONTEND) && npm run lint && npm run typecheck && npm test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy project realtime tests
+	cd $(FRONTEND) && npm run lint && npm run format:check && npm run typecheck && npm test
 	$(PY) -m pytest
 
 test-backend: install-dev
@@ -63,7 +78,16 @@ lint: install-dev
 	$(VENV)/bin/ruff format --check .
 
 typecheck: install-dev
-	$(VENV)/bin/mypy project realtime
+	$(VENV)/bin/mypy project realtime tests
+	$(VENV)/bin/lint-imports
+
+## lock: pin every Python dependency (with hashes) from pyproject.toml's ranges
+lock: $(VENV)/bin/activate
+	$(PY) -m pip install --quiet uv
+	$(VENV)/bin/uv pip compile pyproject.toml --python-version 3.11 --generate-hashes \
+	  --no-header --quiet -o requirements/base.lock
+	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --python-version 3.11 \
+	  --generate-hashes --no-header --quiet -o requirements/dev.lock
 
 ## openapi / types: regenerate the SPA's API types from the server's schema
 openapi: install

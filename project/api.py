@@ -13,7 +13,7 @@ from ninja.errors import ValidationError as NinjaValidationError
 
 from project.accounts.api import profile_router, settings_router, users_router
 from project.accounts.api import router as accounts_router
-from project.common.auth import user_auth
+from project.accounts.auth import user_auth
 from project.common.errors import ApplicationError
 from project.media.api import router as media_router
 from project.moderation.api import router as moderation_router

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import tempfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -80,6 +81,7 @@ INSTALLED_APPS = [
     "project.scouting",
     "project.moderation",
     "project.media",
+    "project.ops",
     "realtime",
 ]
 
@@ -136,7 +138,19 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            "OPTIONS": {
+                # Writers queue (IMMEDIATE takes the write lock at BEGIN, so a read-then-write
+                # transaction cannot fail half way) and wait up to 20 s; WAL lets the live
+                # summaries and the browser tests' server read while a request writes.
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+            # A file, not memory, so another process (the browser tests' server) and other
+            # threads see the test database; one per test run, so parallel runs stay apart.
+            "TEST": {
+                "NAME": str(Path(tempfile.gettempdir()) / f"scoutvote-test-{os.getpid()}.sqlite3")
+            },
         }
     }
 

@@ -5,11 +5,16 @@ from __future__ import annotations
 import itertools
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from django.http import HttpResponse
 from django.test import Client
+
+if TYPE_CHECKING:
+    # What the test client really returns: an HttpResponse with .json() and friends.
+    from django.test.client import _MonkeyPatchedWSGIResponse as Response
+else:
+    from django.http import HttpResponse as Response
 
 from project.accounts.models import Role, User
 from project.accounts.services import user_create
@@ -34,7 +39,7 @@ class ApiClient:
 
     def request(
         self, method: str, path: str, body: Any = None, *, csrf: bool = True, **extra: Any
-    ) -> HttpResponse:
+    ) -> Response:
         headers: dict[str, Any] = dict(extra)
         if csrf and method.upper() not in {"GET", "HEAD", "OPTIONS"}:
             headers["HTTP_X_CSRFTOKEN"] = self.csrf_token()
@@ -44,16 +49,16 @@ class ApiClient:
             kwargs["content_type"] = "application/json"
         return self.client.generic(method.upper(), path, **kwargs, **headers)
 
-    def get(self, path: str, **extra: Any) -> HttpResponse:
+    def get(self, path: str, **extra: Any) -> Response:
         return self.client.get(path, **extra)
 
-    def post(self, path: str, body: Any = None, **kw: Any) -> HttpResponse:
+    def post(self, path: str, body: Any = None, **kw: Any) -> Response:
         return self.request("POST", path, body, **kw)
 
-    def put(self, path: str, body: Any = None, **kw: Any) -> HttpResponse:
+    def put(self, path: str, body: Any = None, **kw: Any) -> Response:
         return self.request("PUT", path, body, **kw)
 
-    def delete(self, path: str, body: Any = None, **kw: Any) -> HttpResponse:
+    def delete(self, path: str, body: Any = None, **kw: Any) -> Response:
         return self.request("DELETE", path, body, **kw)
 
     def login(self, user: User, password: str = PASSWORD) -> ApiClient:
@@ -81,7 +86,7 @@ def make_user(*, role: str = Role.SCOUT, password: str = PASSWORD, **fields: Any
     return user
 
 
-def assert_error(response: HttpResponse, status: int, message: str | None = None) -> dict[str, Any]:
+def assert_error(response: Response, status: int, message: str | None = None) -> dict[str, Any]:
     assert response.status_code == status, (response.status_code, response.content)
     body = response.json()
     assert set(body) <= {"message", "code", "fields"} | set(body), body

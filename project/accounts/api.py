@@ -6,6 +6,7 @@ from ninja import Query, Status
 from ninja.responses import codes_4xx
 
 from project.accounts import selectors, services
+from project.accounts.auth import csrf_only, current_user
 from project.accounts.schemas import (
     CsrfOut,
     LoginIn,
@@ -20,7 +21,6 @@ from project.accounts.schemas import (
     ScoutOut,
     SettingsOut,
 )
-from project.common.auth import csrf_only, current_user
 from project.common.pagination import PageQuery, set_next_link
 from project.common.router import Router
 from project.common.schemas import ErrorOut

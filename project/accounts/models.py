@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import secrets
+from importlib import import_module
 from typing import ClassVar
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.base_session import AbstractBaseSession
@@ -114,6 +116,7 @@ class UserSession(AbstractBaseSession):
 
     @classmethod
     def get_session_store_class(cls) -> type[SessionBase]:
-        from project.accounts.sessions import SessionStore
-
-        return SessionStore
+        # The configured engine (project.accounts.sessions), looked up rather than imported:
+        # that module reads this model, and models import nothing that imports them.
+        store: type[SessionBase] = import_module(settings.SESSION_ENGINE).SessionStore
+        return store

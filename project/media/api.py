@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.http import HttpRequest
 from ninja.responses import codes_4xx
 
-from project.common.auth import current_user
+from project.accounts.auth import current_user
 from project.common.router import Router
 from project.common.schemas import ErrorOut
 from project.media import services

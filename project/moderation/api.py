@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Query, Status
 from ninja.responses import codes_4xx
 
-from project.common.auth import admin_auth, current_user
+from project.accounts.auth import admin_auth, current_user
 from project.common.pagination import PageQuery, set_next_link
 from project.common.router import Router
 from project.common.schemas import ErrorOut

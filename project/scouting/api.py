@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Body, Query, Status
 from ninja.responses import codes_4xx
 
-from project.common.auth import current_user
+from project.accounts.auth import current_user
 from project.common.pagination import PageQuery, keyset_paginate, set_next_link
 from project.common.router import Router
 from project.common.schemas import ErrorOut

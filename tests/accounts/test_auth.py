@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from project.accounts.auth import CSRF_FAILED
 from project.accounts.models import User, UserSession, UserSettings
 from project.accounts.sessions import SessionStore
-from project.common.auth import CSRF_FAILED
 from tests.helpers import PASSWORD, ApiClient, assert_error, make_user
 
 pytestmark = pytest.mark.django_db
@@ -227,6 +227,7 @@ def test_login_rotates_the_session_key_and_indexes_the_session(api: ApiClient, s
     planted = SessionStore()
     planted["planted"] = True
     planted.create()
+    assert planted.session_key is not None
     api.client.cookies["sessionid"] = planted.session_key
 
     api.login(scout)

@@ -27,17 +27,16 @@ from typing import Any
 
 import pytest
 from django.db import transaction
-from django.http import HttpResponse
 
 from project.accounts.models import User, UserSettings
 from project.api import api
 from project.scouting.models import Notification, Vote
 from tests.api.conftest import World, build_world
-from tests.helpers import PASSWORD, ApiClient
+from tests.helpers import PASSWORD, ApiClient, Response
 
 ACTORS = ("anonymous", "scout", "owner", "other", "admin")
 
-Check = Callable[[str, ApiClient, HttpResponse, World], None]
+Check = Callable[[str, ApiClient, Response, World], None]
 # A setup may give more placeholders (e.g. {upload_url}).
 Setup = Callable[[World, dict[str, ApiClient]], dict[str, Any] | None]
 Body = Any  # a JSON value, or a function of the world giving one
@@ -112,7 +111,7 @@ def _owner_uploaded_a_file(world: World, clients: dict[str, ApiClient]) -> dict[
 
 
 def _contact_only_for_self_and_admin(
-    actor: str, client: ApiClient, response: HttpResponse, world: World
+    actor: str, client: ApiClient, response: Response, world: World
 ) -> None:
     body = response.json()
     if actor in {"owner", "admin"}:
@@ -123,7 +122,7 @@ def _contact_only_for_self_and_admin(
 
 
 def _rejected_only_for_nominator_and_admin(
-    actor: str, client: ApiClient, response: HttpResponse, world: World
+    actor: str, client: ApiClient, response: Response, world: World
 ) -> None:
     ids = {item["id"] for item in response.json()}
     assert world.pending.pk in ids
@@ -131,30 +130,30 @@ def _rejected_only_for_nominator_and_admin(
 
 
 def _no_rejected_in_community_lists(
-    actor: str, client: ApiClient, response: HttpResponse, world: World
+    actor: str, client: ApiClient, response: Response, world: World
 ) -> None:
     ids = {item["id"] for item in response.json()}
     assert not ids & {world.rejected.pk, world.other_rejected.pk}, (actor, ids)
 
 
-def _only_rejected(actor: str, client: ApiClient, response: HttpResponse, world: World) -> None:
+def _only_rejected(actor: str, client: ApiClient, response: Response, world: World) -> None:
     assert {item["status"] for item in response.json()} == {"rejected"}
 
 
-def _own_identity(actor: str, client: ApiClient, response: HttpResponse, world: World) -> None:
+def _own_identity(actor: str, client: ApiClient, response: Response, world: World) -> None:
     user = _user_of(actor, world)
     assert user is not None and response.json()["id"] == user.pk
 
 
 def _private_scout_not_listed(
-    actor: str, client: ApiClient, response: HttpResponse, world: World
+    actor: str, client: ApiClient, response: Response, world: World
 ) -> None:
     ids = {item["id"] for item in response.json()}
     assert world.private.pk not in ids and world.owner.pk in ids
 
 
 def _owner_untouched_unless_owner(field: str, value: Any) -> Check:
-    def check(actor: str, client: ApiClient, response: HttpResponse, world: World) -> None:
+    def check(actor: str, client: ApiClient, response: Response, world: World) -> None:
         owner = User.objects.select_related("settings").get(pk=world.owner.pk)
         holder = owner.settings if field == "profile_visibility" else owner
         assert (getattr(holder, field) == value) == (actor == "owner"), (actor, field)
@@ -163,37 +162,37 @@ def _owner_untouched_unless_owner(field: str, value: Any) -> Check:
 
 
 def _owner_role_changed_only_by_admin(
-    actor: str, client: ApiClient, response: HttpResponse, world: World
+    actor: str, client: ApiClient, response: Response, world: World
 ) -> None:
     role = User.objects.get(pk=world.owner.pk).role
     assert (role == "admin") == (actor == "admin"), actor
 
 
 def _owner_exists_unless(*deleters: str) -> Check:
-    def check(actor: str, client: ApiClient, response: HttpResponse, world: World) -> None:
+    def check(actor: str, client: ApiClient, response: Response, world: World) -> None:
         exists = User.objects.filter(pk=world.owner.pk).exists()
         assert exists != (actor in deleters), actor
 
     return check
 
 
-def _signed_out_after(actor: str, client: ApiClient, response: HttpResponse, world: World) -> None:
+def _signed_out_after(actor: str, client: ApiClient, response: Response, world: World) -> None:
     assert client.get("/api/auth/me").status_code == SIGNED_OUT
 
 
-def _following_owner(actor: str, client: ApiClient, response: HttpResponse, world: World) -> None:
+def _following_owner(actor: str, client: ApiClient, response: Response, world: World) -> None:
     assert response.json() == {"isFollowing": actor == "other"}, actor
 
 
 def _own_notifications_only(
-    actor: str, client: ApiClient, response: HttpResponse, world: World
+    actor: str, client: ApiClient, response: Response, world: World
 ) -> None:
     ids = {item["id"] for item in response.json()["items"]}
     assert (world.notification.pk in ids) == (actor == "owner"), (actor, ids)
 
 
 def _owner_notification_read_only_by_owner(
-    actor: str, client: ApiClient, response: HttpResponse, world: World
+    actor: str, client: ApiClient, response: Response, world: World
 ) -> None:
     read = Notification.objects.get(pk=world.notification.pk).read
     assert read == (actor == "owner"), actor

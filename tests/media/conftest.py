@@ -14,10 +14,11 @@ from urllib.parse import urlsplit
 import boto3
 import httpx
 import pytest
-from django.http import HttpResponse
 from django.test import Client
 from moto.server import ThreadedMotoServer
 from PIL import Image
+
+from tests.helpers import Response
 
 REGION = "us-east-1"
 
@@ -56,7 +57,7 @@ class Upload:
         return 200, _content(response), response["Content-Type"]
 
 
-def _content(response: HttpResponse) -> bytes:
+def _content(response: Response) -> bytes:
     if getattr(response, "streaming", False):
         # Consuming it closes it (the test client's wrapper keeps the DB connection open).
         return b"".join(response.streaming_content)  # type: ignore[attr-defined]

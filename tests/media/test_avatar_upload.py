@@ -7,11 +7,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.http import HttpResponse
 
 from project.accounts.models import User
 from project.media.models import AvatarUpload
-from tests.helpers import ApiClient, assert_error
+from tests.helpers import ApiClient, Response, assert_error
 from tests.media.conftest import S3Upload, Upload, image_bytes, png_bytes
 
 MAX = 5_242_880
@@ -25,7 +24,7 @@ def new_address(client: ApiClient, body: Any = None) -> str:
     return response.json()["uploadURL"]
 
 
-def confirm(client: ApiClient, upload_url: str, capture: Any) -> HttpResponse:
+def confirm(client: ApiClient, upload_url: str, capture: Any) -> Response:
     with capture(execute=True):
         return client.put("/api/profile/avatar", {"avatarURL": upload_url})
 

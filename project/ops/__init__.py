@@ -1,0 +1,1 @@
+"""Operating the product: management commands above every domain app."""

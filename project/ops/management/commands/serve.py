@@ -1,0 +1,52 @@
+"""``manage.py serve``: the embedded product on one daphne process (``make run``), announced
+once it listens, so a new user sees where to go and how to sign in."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+DEMO_SIGN_IN = "admin / scoutvote-admin (admin), scout1 / scoutvote-demo (scout)"
+
+
+def _listening(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+class Command(BaseCommand):
+    help = "Serve the product with daphne and print its address once it listens."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+
+    def handle(self, *args: Any, host: str, port: int, **options: Any) -> None:
+        if _listening(host, port):
+            raise CommandError(f"Port {port} is already in use: try PORT=9000 make run")
+        command = [sys.executable, "-m", "daphne", "-b", host, "-p", str(port)]
+        server = subprocess.Popen([*command, "project.asgi:application"])  # noqa: S603
+        signal.signal(signal.SIGTERM, lambda *_: server.terminate())
+        try:
+            while server.poll() is None and not _listening(host, port):
+                time.sleep(0.1)
+            if server.poll() is None:
+                self.stdout.write(
+                    self.style.SUCCESS(f"ScoutVote is running on http://{host}:{port}")
+                    + f"\nSign in with {DEMO_SIGN_IN}. Ctrl-C stops it."
+                )
+            server.wait()
+        except KeyboardInterrupt:
+            server.terminate()
+            server.wait()
+        if server.returncode not in (0, -signal.SIGTERM, -signal.SIGINT, None):
+            raise CommandError(f"daphne exited with {server.returncode}")
