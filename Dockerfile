@@ -9,11 +9,13 @@ RUN npm run build
 FROM python:3.11-slim-bookworm
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_ENV=production
 WORKDIR /app
+COPY requirements/base.lock requirements/base.lock
+RUN pip install --no-cache-dir --require-hashes -r requirements/base.lock
 COPY pyproject.toml ./
 COPY project/ project/
 COPY realtime/ realtime/
 COPY manage.py ./
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir --no-deps .
 COPY --from=spa /app/frontend/dist frontend/dist
 RUN DJANGO_SECRET_KEY=build-only-secret-key-that-is-long-enough-for-collectstatic-0123456789 \
     STATIC_ROOT=/app/staticfiles python manage.py collectstatic --noinput

@@ -2,17 +2,30 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.core.cache import cache
 
 from project.accounts.models import Role, User
-from tests.helpers import ApiClient, make_user
+from tests.helpers import SERVICE_SKIP, ApiClient, make_user
 
 if os.environ.get("CI") and not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
     raise pytest.UsageError(
         "CI must run against PostgreSQL and Redis: set DATABASE_URL and REDIS_URL"
     )
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """One line for the tests the embedded mode cannot run, instead of one per test."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    needing = [report for report in skipped if SERVICE_SKIP in str(report.longrepr)]
+    if needing:
+        terminalreporter.write_line(
+            f"{len(needing)} tests need PostgreSQL, Redis or redis-server and were skipped: "
+            "set DATABASE_URL and REDIS_URL to run them (CI does)",
+            yellow=True,
+        )
 
 
 @pytest.fixture(autouse=True)

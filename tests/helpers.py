@@ -97,7 +97,12 @@ def assert_error(response: Response, status: int, message: str | None = None) ->
     return body
 
 
+# Every skip made by ``unless_available`` starts with this, so tests/conftest.py can count them
+# into one summary line.
+SERVICE_SKIP = "needs a service the embedded mode lacks: "
+
+
 def unless_available(missing: bool, *, reason: str) -> pytest.MarkDecorator:
     """Skip a test that needs a service the embedded mode lacks (PostgreSQL, Redis,
     redis-server) when run by hand; under CI nothing is skipped, so a missing service fails."""
-    return pytest.mark.skipif(missing and not os.environ.get("CI"), reason=reason)
+    return pytest.mark.skipif(missing and not os.environ.get("CI"), reason=SERVICE_SKIP + reason)
