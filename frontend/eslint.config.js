@@ -1,9 +1,45 @@
+import { readdirSync } from 'node:fs';
+
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { reactRefresh } from 'eslint-plugin-react-refresh';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const websocketImport = {
+  name: 'react-use-websocket',
+  message:
+    "Import from '@/lib/websocket': Vite 8 breaks this package's default export in production builds.",
+};
+
+// Features do not import each other: what two features share lives in src/lib, src/components
+// or src/stores, and only src/app (routes, layout) puts features together.
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const featureBoundaries = features.map((feature) => ({
+  files: [`src/features/${feature}/**/*.{ts,tsx}`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: [websocketImport],
+        patterns: [
+          {
+            group: ['@/features/*', `!@/features/${feature}`, `!@/features/${feature}/**`],
+            message:
+              'Features do not import each other: move the shared piece to src/lib or src/components.',
+          },
+          {
+            group: ['../../*', '../../../*'],
+            message: `Import outside src/features/${feature} through '@/...' (and never from another feature).`,
+          },
+        ],
+      },
+    ],
+  },
+}));
 
 export default defineConfig([
   globalIgnores(['dist', 'coverage', 'src/lib/api/schema.d.ts']),
@@ -22,12 +58,23 @@ export default defineConfig([
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      'no-restricted-imports': ['error', websocketImport],
+    },
+  },
+  ...featureBoundaries,
+  {
+    files: ['src/lib/**/*.{ts,tsx}', 'src/components/**/*.{ts,tsx}', 'src/stores/**/*.{ts,tsx}'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
-          name: 'react-use-websocket',
-          message:
-            "Import from '@/lib/websocket': Vite 8 breaks this package's default export in production builds.",
+          paths: [websocketImport],
+          patterns: [
+            {
+              group: ['@/features/*', '@/app/*'],
+              message: 'src/lib, src/components and src/stores do not import features or the app.',
+            },
+          ],
         },
       ],
     },

@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { act } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import type { LiveEvent, LiveEventMap, LiveEventType } from '@/features/live/protocol';
+import type { LiveEvent, LiveEventMap, LiveEventType } from '@/lib/live/protocol';
 import { useIncomingStore } from '@/features/nominations/api/incoming';
 import { nominationKeys, voteMutationKey } from '@/features/nominations/api/nomination-keys';
 import { flattenPages, type PagedData } from '@/features/nominations/api/paged';

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 
-import type { LiveEvent } from '@/features/live/protocol';
+import type { LiveEvent } from '@/lib/live/protocol';
 import {
   insertNomination,
   removeNomination,

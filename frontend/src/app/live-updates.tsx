@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { authKeys } from '@/features/auth/api/auth-keys';
 import { setSessionUser } from '@/features/auth/api/session-cache';
 import { useUser } from '@/features/auth/hooks/use-user';
-import { LiveSocket } from '@/features/live/live-socket';
+import { LiveSocket } from '@/lib/live/live-socket';
 
 import { applyLiveEvent, resyncLiveGroups } from './live-sync';
 

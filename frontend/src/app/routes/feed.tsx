@@ -7,7 +7,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { PageSpinner } from '@/components/ui/spinner';
 import { withReturnTo } from '@/features/auth/hooks/use-return-to';
 import { useUser } from '@/features/auth/hooks/use-user';
-import { subscribeLiveEvents } from '@/features/live/event-bus';
+import { subscribeLiveEvents } from '@/lib/live/event-bus';
 import { FeedView } from '@/features/social/components/feed-view';
 import type { ActivitySubscription } from '@/features/social/hooks/use-live-activities';
 

@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { routes } from '@/app/router';
-import { publishLiveEvent } from '@/features/live/event-bus';
-import type { LiveEvent } from '@/features/live/protocol';
+import { publishLiveEvent } from '@/lib/live/event-bus';
+import type { LiveEvent } from '@/lib/live/protocol';
 import { mockFetch, type MockResponse, type RecordedRequest } from '@/testing/fetch-mock';
 import { makeNomination } from '@/testing/nomination-factory';
 import { admin, renderRoutes } from '@/testing/render';

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { routes } from '@/app/router';
-import { publishLiveEvent } from '@/features/live/event-bus';
+import { publishLiveEvent } from '@/lib/live/event-bus';
 import { useToastStore } from '@/stores/toast';
 import { mockFetch } from '@/testing/fetch-mock';
 import { renderRoutes, scout } from '@/testing/render';

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 
-import { subscribeLiveEvents, subscribeLiveResync } from '@/features/live/event-bus';
+import { subscribeLiveEvents, subscribeLiveResync } from '@/lib/live/event-bus';
 import { toast } from '@/stores/toast';
 
 import { receiveNotification } from '../api/notification-cache';
