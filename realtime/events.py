@@ -24,6 +24,8 @@ CATALOGUE: dict[str, frozenset[Audience]] = {
     "activity.created": frozenset({"sport"}),
     "notification.created": frozenset({"user"}),
     "profile.changed": frozenset({"user"}),
+    # The user's own follow toggles, for their other tabs: never to a shared group.
+    "follow.own": frozenset({"user"}),
     "moderation.changed": frozenset({"admins"}),
 }
 

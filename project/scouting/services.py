@@ -558,6 +558,8 @@ def follow_player_create(*, user: User, player_id: int) -> bool:
             related_player=player,
             metadata={"playerName": player.name},
         )
+    if created:
+        _follow_own(user=user, player_id=player.pk, following=True)
     return created
 
 
@@ -588,6 +590,8 @@ def follow_user_create(*, user: User, target_id: int) -> bool:
             type=NotificationType.NEW_FOLLOWER,
             message=f"{user.name} started following you.",
         )
+    if created:
+        _follow_own(user=user, target_id=target.pk, following=True)
     return created
 
 
@@ -604,3 +608,13 @@ def follow_delete(*, user: User, player_id: int | None = None, user_id: int | No
         deleted, _ = follows.filter(followed_user_id=user_id).delete()
         if not deleted:
             raise NotFound(NOT_FOLLOWING_SCOUT, code="not_following")
+    _follow_own(user=user, player_id=player_id, target_id=user_id, following=False)
+
+
+def _follow_own(
+    *, user: User, following: bool, player_id: int | None = None, target_id: int | None = None
+) -> None:
+    """Tells the user's other tabs (their own group only) that they now follow or no longer
+    follow a player or a scout."""
+    data = {"playerId": player_id, "userId": target_id, "following": following}
+    publish(Event("follow.own", data, user_ids=(user.pk,)))

@@ -231,3 +231,27 @@ def test_following_list(scout_api: ApiClient, other_scout: User) -> None:
     assert len(scout_api.get("/api/user/following").json()) == 3
     hockey_list = scout_api.get("/api/user/following?sport=hockey").json()
     assert [item["type"] for item in hockey_list] == ["user", "player"]
+
+
+def test_follow_toggles_reach_only_the_users_own_group(
+    scout_api: ApiClient,
+    scout: User,
+    other_scout: User,
+    events: EventRecorder,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    player_id = make_nomination(other_scout).player_id
+    with django_capture_on_commit_callbacks(execute=True):
+        scout_api.post(f"/api/follow/player/{player_id}")
+        scout_api.post(f"/api/follow/player/{player_id}")  # already following: nothing new
+        scout_api.post(f"/api/follow/user/{other_scout.pk}")
+        scout_api.delete("/api/follow", {"playerId": player_id})
+        scout_api.delete("/api/follow", {"userId": other_scout.pk})
+    own = events.of_type("follow.own")
+    assert [event.data for event in own] == [
+        {"playerId": player_id, "userId": None, "following": True},
+        {"playerId": None, "userId": other_scout.pk, "following": True},
+        {"playerId": player_id, "userId": None, "following": False},
+        {"playerId": None, "userId": other_scout.pk, "following": False},
+    ]
+    assert all(event.groups() == [f"user.{scout.pk}"] for event in own)
