@@ -13,12 +13,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import httpx
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from project.accounts.models import User
 from project.scouting import services as scouting
 from project.scouting.models import Nomination
-from tests.helpers import PASSWORD
+from tests.helpers import PASSWORD, make_user
 
 if TYPE_CHECKING:
     from tests.e2e.conftest import Server
@@ -123,3 +124,50 @@ def nominate(user: User, *, name: str, sport: str = "football", **fields: Any) -
     }
     values.update(fields)
     return scouting.nomination_create(user=user, name=name, sport=sport, **values)
+
+
+# --- Writes through the server ------------------------------------------------------------
+#
+# A write that open pages must see live goes through the server: in the embedded mode (nothing
+# set) the live layer is the server process's memory, so a service called from this process
+# changes the database but reaches no socket. With Redis both ways reach every socket.
+
+
+class ServerSession:
+    """A user signed in to the browser tests' server over plain HTTP, CSRF token and all."""
+
+    def __init__(self, server: Server, user: User, password: str = PASSWORD) -> None:
+        self.http = httpx.Client(base_url=server.url, timeout=TIMEOUT_MS / 1000)
+        self.http.get("/api/auth/csrf").raise_for_status()
+        self.call("POST", "/api/auth/login", {"username": user.username, "password": password})
+
+    def call(self, method: str, path: str, body: Any = None) -> httpx.Response:
+        token = self.http.cookies.get("csrftoken") or ""
+        response = self.http.request(method, path, json=body, headers={"X-CSRFToken": token})
+        assert response.status_code < 400, (method, path, response.status_code, response.text)
+        return response
+
+
+def vote_through_server(server: Server, nomination_id: int, *, voters: int = 1) -> None:
+    """``voters`` new users each vote for the nomination, through the server."""
+    for _ in range(voters):
+        session = ServerSession(server, make_user())
+        session.call("POST", "/api/votes", {"nominationId": nomination_id})
+
+
+def nominate_through_server(
+    server: Server, user: User, *, name: str, sport: str = "football", **fields: Any
+) -> int:
+    """``nominate``, through the server; returns the nomination's id."""
+    body: dict[str, Any] = {
+        "name": name,
+        "sport": sport,
+        "age": 16,
+        "position": "Quarterback",
+        "nationality": "American",
+        "club": "Central High",
+        "skills": "Reads defenses fast; accurate deep ball.",
+    }
+    body.update(fields)
+    response = ServerSession(server, user).call("POST", "/api/nominations", body)
+    return int(response.json()["id"])

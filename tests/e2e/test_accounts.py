@@ -15,7 +15,14 @@ import pytest
 from playwright.sync_api import FilePayload, Page, expect
 
 from project.accounts.models import User, UserSettings
-from tests.e2e.browsing import browser_page, nominate, shoot, sign_in, toast
+from tests.e2e.browsing import (
+    browser_page,
+    nominate,
+    nominate_through_server,
+    shoot,
+    sign_in,
+    toast,
+)
 from tests.e2e.conftest import Server
 from tests.helpers import PASSWORD, make_user
 
@@ -291,18 +298,21 @@ def test_feed_shows_activity_and_the_network(page: Page) -> None:
     expect(page.get_by_text("Nothing from your network yet")).to_be_visible()
 
 
-def nominate_back(user: User, name: str) -> None:
-    nominate(
-        user,
-        name=name,
-        position="Running Back",
-        nationality="USA",
-        club=f"{name} Academy",
-        skills="Speed.",
-    )
+def nominate_back(user: User, name: str, *, through: Server | None = None) -> None:
+    """A running back nominated by ``user``: through the server when open pages must see it."""
+    fields: dict[str, Any] = {
+        "position": "Running Back",
+        "nationality": "USA",
+        "club": f"{name} Academy",
+        "skills": "Speed.",
+    }
+    if through is None:
+        nominate(user, name=name, **fields)
+    else:
+        nominate_through_server(through, user, name=name, **fields)
 
 
-def test_feed_takes_in_live_activity(page: Page) -> None:
+def test_feed_takes_in_live_activity(page: Page, e2e_server: Server) -> None:
     author = make_user(username="lauthor", name="Lee Live")
     for number in range(10):
         nominate_back(author, f"Earlier Player {number}")
@@ -313,13 +323,13 @@ def test_feed_takes_in_live_activity(page: Page) -> None:
     expect(page.get_by_role("status", name="Live updates: live")).to_be_attached()
 
     # At the top of the feed, new activity goes straight in.
-    nominate_back(author, "Fresh Prospect")
+    nominate_back(author, "Fresh Prospect", through=e2e_server)
     expect(activity.first).to_contain_text("nominated Fresh Prospect")
 
     # Scrolled down, it waits behind a pill so the list does not move.
     page.mouse.wheel(0, 600)
     page.wait_for_function("() => window.scrollY > 200")
-    nominate_back(author, "Later Prospect")
+    nominate_back(author, "Later Prospect", through=e2e_server)
     pill = page.get_by_role("button", name="1 new")
     expect(pill).to_be_visible()
     expect(activity.first).to_contain_text("nominated Fresh Prospect")

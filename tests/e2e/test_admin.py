@@ -15,12 +15,13 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from project.accounts.models import Role
-from project.moderation import services as moderation
 from tests.e2e.browsing import (
+    ServerSession,
     live,
     log_in,
     new_page,
     nominate,
+    nominate_through_server,
     screenshot,
     toast,
 )
@@ -98,15 +99,17 @@ def test_an_approval_by_one_admin_leaves_the_other_admins_queue_live(
     expect(tab(bob, "Rejected")).to_have_text("Rejected (1)")
 
     # Bob clicks on an item Ada has just decided: the 409 names her and nothing is left over.
-    contested = nominate(scout, name="Dana Duplicate")
+    contested = nominate_through_server(e2e_server, scout, name="Dana Duplicate")
     expect(pending_row(bob, "Dana Duplicate")).to_be_visible()
-    ada_user = make_user(username="ada2", name="Ada Again", role=Role.ADMIN)
+    ada_session = ServerSession(
+        e2e_server, make_user(username="ada2", name="Ada Again", role=Role.ADMIN)
+    )
 
     def decide_first(route: Route) -> None:
-        moderation.nomination_approve(admin=ada_user, nomination_id=contested.pk)
+        ada_session.call("POST", f"/api/admin/nominations/{contested}/approve")
         route.continue_()
 
-    bob.route(f"**/api/admin/nominations/{contested.pk}/approve", decide_first)
+    bob.route(f"**/api/admin/nominations/{contested}/approve", decide_first)
     pending_row(bob, "Dana Duplicate").get_by_role("button", name="Approve").click()
     expect(toast(bob, "Already approved by Ada Again")).to_be_visible()
     expect(pending_row(bob, "Dana Duplicate")).to_have_count(0, timeout=10_000)

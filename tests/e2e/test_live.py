@@ -16,9 +16,11 @@ from tests.e2e.browsing import (
     live,
     new_page,
     nominate,
+    nominate_through_server,
     screenshot,
     sign_in,
     toast,
+    vote_through_server,
 )
 from tests.e2e.conftest import Server
 from tests.helpers import make_user
@@ -82,8 +84,8 @@ def test_a_vote_in_one_browser_moves_the_count_in_another(
     expect(quinn.get_by_test_id("vote-count")).to_have_text("0")
     expect(stat(dashboard, "Total Votes")).to_contain_text("0")
 
-    # A vote made by the server's own code (no browser) arrives the same way.
-    scouting.vote_cast(user=make_user(), nomination_id=nomination.pk)
+    # A vote made without a browser arrives the same way.
+    vote_through_server(e2e_server, nomination.pk)
     expect(quinn.get_by_test_id("vote-count")).to_have_text("1")
     for tab in (watcher, detail, dashboard, page):
         tab.context.close()
@@ -106,7 +108,7 @@ def test_new_nominations_arrive_live_and_wait_when_scrolled(
     live(home)
 
     # At the top of the list, a new nomination comes in at once.
-    nominate(author, name="Fresh Face", club="New Club")
+    nominate_through_server(e2e_server, author, name="Fresh Face", club="New Club")
     expect(card(reader, "Fresh Face")).to_be_visible()
     recent = home.get_by_role("region", name="Recent Nominations")
     expect(recent.get_by_role("article", name="Fresh Face")).to_be_visible()
@@ -116,7 +118,7 @@ def test_new_nominations_arrive_live_and_wait_when_scrolled(
     reader.mouse.wheel(0, 1500)
     wait_for_scroll(reader, above=600)
     before = card(reader, "Existing Player 05").bounding_box()
-    nominate(author, name="Later Arrival", club="Late Club")
+    nominate_through_server(e2e_server, author, name="Later Arrival", club="Late Club")
     pill = reader.get_by_role("button", name="1 new")
     expect(pill).to_be_visible()
     expect(card(reader, "Later Arrival")).to_have_count(0)
@@ -153,6 +155,6 @@ def test_a_tab_catches_up_after_losing_its_socket(e2e_server: Server, browser: B
     expect(sam.get_by_test_id("vote-count")).to_have_text("2")
 
     # And the new socket carries later events as before.
-    scouting.vote_cast(user=make_user(), nomination_id=nomination.pk)
+    vote_through_server(e2e_server, nomination.pk)
     expect(sam.get_by_test_id("vote-count")).to_have_text("3")
     page.context.close()

@@ -21,6 +21,7 @@ from tests.e2e.browsing import (
     nominate,
     screenshot,
     toast,
+    vote_through_server,
 )
 from tests.e2e.conftest import Server
 from tests.helpers import make_user
@@ -111,8 +112,8 @@ def test_a_vote_elsewhere_moves_a_rank_on_the_wall(e2e_server: Server, browser: 
     ticker = wall.get_by_role("region", name="Recent activity")
     expect(ticker).to_contain_text("Val Voter voted for Cal Climber")
 
-    # One more from the server's own code: Cal takes the lead.
-    votes(1, cal.pk)
+    # One more, without a browser: Cal takes the lead.
+    vote_through_server(e2e_server, cal.pk)
     expect(players(wall).nth(0)).to_contain_text("Cal Climber")
     shows_votes(wall, "Cal Climber", 3)
     assert wall.evaluate("window.__sameDocument") is True
@@ -177,13 +178,13 @@ def test_the_wall_recovers_after_the_server_restarts(e2e_server: Server, browser
     shows_votes(wall, "Sid Second", 3)
 
     # And the new connection carries later events as before.
-    votes(2, first.pk)
+    vote_through_server(e2e_server, first.pk, voters=2)
     expect(players(wall).nth(0)).to_contain_text("Faye First")
     shows_votes(wall, "Faye First", 4)
 
     # A plain restart (no time to notice) is caught up the same way.
     e2e_server.restart()
-    votes(2, second.pk)
+    vote_through_server(e2e_server, second.pk, voters=2)
     expect(players(wall).nth(0)).to_contain_text("Sid Second", timeout=RECONNECT_MS)
     shows_votes(wall, "Sid Second", 5)
     wall.context.close()
