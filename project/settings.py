@@ -207,9 +207,18 @@ else:
 # --- Live layer (realtime/README.md) ------------------------------------------------------
 # Redis keys and pub/sub channels start with this prefix (tests use one of their own).
 REALTIME_PREFIX = os.environ.get("REALTIME_PREFIX", "rt")
-# Events kept per group for clients resuming after a reconnect.
-REALTIME_REPLAY_EVENTS = int(os.environ.get("REALTIME_REPLAY_EVENTS", "1000"))
+# Events kept per group for clients resuming after a reconnect: for this many seconds, within
+# this many bytes per group (realtime/README.md: memory per group).
+REALTIME_REPLAY_AGE = float(os.environ.get("REALTIME_REPLAY_AGE", "3900"))
+REALTIME_REPLAY_BYTES = int(os.environ.get("REALTIME_REPLAY_BYTES", str(64 << 20)))
 REALTIME_REPLAY_TTL = int(os.environ.get("REALTIME_REPLAY_TTL", "86400"))
+# Bytes of replay one socket may be sent over its life; a resume past it answers resync.
+REALTIME_RESUME_MAX_BYTES = int(os.environ.get("REALTIME_RESUME_MAX_BYTES", str(32 << 20)))
+# Client messages per socket: a burst, then this many a second; more closes it (4429).
+REALTIME_CLIENT_MESSAGE_BURST = int(os.environ.get("REALTIME_CLIENT_MESSAGE_BURST", "30"))
+REALTIME_CLIENT_MESSAGE_RATE = float(os.environ.get("REALTIME_CLIENT_MESSAGE_RATE", "2"))
+# "N watching": seconds a process's presence entries live without being refreshed.
+REALTIME_PRESENCE_TTL = float(os.environ.get("REALTIME_PRESENCE_TTL", "5"))
 # Connections per process to Redis for publishing and for cursor/replay reads (callers wait
 # for a free one rather than fail).
 REALTIME_REDIS_MAX_CONNECTIONS = int(os.environ.get("REALTIME_REDIS_MAX_CONNECTIONS", "50"))
@@ -217,6 +226,9 @@ REALTIME_REDIS_MAX_CONNECTIONS = int(os.environ.get("REALTIME_REDIS_MAX_CONNECTI
 REALTIME_SOCKET_MAX_PENDING = int(os.environ.get("REALTIME_SOCKET_MAX_PENDING", "1048576"))
 # Leaderboard and stats events: at most one per sport per interval (seconds).
 REALTIME_SUMMARY_INTERVAL = float(os.environ.get("REALTIME_SUMMARY_INTERVAL", "0.25"))
+# vote.changed: the first count of a window goes out at once, the rest merged into one event
+# at the window's end (seconds, per sport, shared by every process).
+REALTIME_VOTE_WINDOW = float(os.environ.get("REALTIME_VOTE_WINDOW", "0.1"))
 
 # --- Boards (project/scouting/boards.py) --------------------------------------------------
 # Trending halves a vote's weight every this many seconds (changing it needs

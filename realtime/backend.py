@@ -36,6 +36,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.connection import parse_url
 
+from realtime.connection import state_name
 from realtime.events import Envelope
 
 if TYPE_CHECKING:
@@ -45,29 +46,60 @@ logger = logging.getLogger(__name__)
 
 Replay = list[tuple[int, str]]
 
-# KEYS: seq, log, guard, epoch. ARGV: channel, head, tail, keep, ttl, guard_ms, guard_digest,
-# new_epoch. The guard (summaries only) skips content equal to the last sent, or older than
-# it. The epoch names the live layer's data: it changes when Redis lost them (restart without
-# persistence, FLUSHDB), which the hubs read as "every cursor is void".
+# KEYS: seq, log, guard, epoch, meta. ARGV: channel, head, tail, ttl, guard_ms, guard_digest,
+# new_epoch, group, max_age_ms, max_bytes, state. The guard (summaries only) skips content
+# equal to the last sent, or older than it. The epoch names the live layer's data: it changes
+# when Redis lost them (restart without persistence, FLUSHDB), which the hubs read as "every
+# cursor is void". The log's members are "<ms> <text>" scored by seq; meta holds the log's
+# byte count and, per state type, the seq of its newest event: a newer board or stats event
+# turns the previous one into a small `skipped` (only the newest state is worth replaying).
+# The oldest entries go once older than max_age_ms or while the log passes max_bytes.
 PUBLISH_SCRIPT = """
-if ARGV[6] ~= '' then
+if ARGV[5] ~= '' then
   local last = redis.call('GET', KEYS[3])
   if last then
     local at, digest = string.match(last, '^(%d+):(.*)$')
-    if digest == ARGV[7] or tonumber(at) > tonumber(ARGV[6]) then return 0 end
+    if digest == ARGV[6] or tonumber(at) > tonumber(ARGV[5]) then return 0 end
   end
-  redis.call('SET', KEYS[3], ARGV[6] .. ':' .. ARGV[7], 'EX', ARGV[5])
+  redis.call('SET', KEYS[3], ARGV[5] .. ':' .. ARGV[6], 'EX', ARGV[4])
 end
 local epoch = redis.call('GET', KEYS[4])
 if not epoch then
-  epoch = ARGV[8]
+  epoch = ARGV[7]
   redis.call('SET', KEYS[4], epoch)
 end
 local seq = redis.call('INCR', KEYS[1])
 local text = ARGV[2] .. seq .. ARGV[3]
-redis.call('ZADD', KEYS[2], seq, text)
-redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -1 - tonumber(ARGV[4]))
-redis.call('EXPIRE', KEYS[2], ARGV[5])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local member = now .. ' ' .. text
+redis.call('ZADD', KEYS[2], seq, member)
+local size = redis.call('HINCRBY', KEYS[5], 'bytes', #member)
+if ARGV[11] ~= '' then
+  local previous = redis.call('HGET', KEYS[5], ARGV[11])
+  if previous then
+    local old = redis.call('ZRANGEBYSCORE', KEYS[2], previous, previous)
+    if old[1] then
+      local at = string.match(old[1], '^(%d+) ')
+      local stub = at .. ' {"type":"skipped","group":"' .. ARGV[8] .. '","seq":' .. previous .. '}'
+      redis.call('ZREMRANGEBYSCORE', KEYS[2], previous, previous)
+      redis.call('ZADD', KEYS[2], previous, stub)
+      size = redis.call('HINCRBY', KEYS[5], 'bytes', #stub - #old[1])
+    end
+  end
+  redis.call('HSET', KEYS[5], ARGV[11], seq)
+end
+local cutoff = now - tonumber(ARGV[9])
+local limit = tonumber(ARGV[10])
+for _ = 1, 64 do
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0)
+  if not oldest[1] then break end
+  if tonumber(string.match(oldest[1], '^(%d+) ')) >= cutoff and size <= limit then break end
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, 0)
+  size = redis.call('HINCRBY', KEYS[5], 'bytes', -#oldest[1])
+end
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('EXPIRE', KEYS[5], ARGV[4])
 redis.call('PUBLISH', ARGV[1], epoch .. ' ' .. seq .. ' ' .. text)
 return seq
 """
@@ -107,8 +139,9 @@ def copies(events: Sequence[Outbound]) -> Iterator[tuple[str, Envelope, Guard | 
 
 
 def replay_after(after: int, current: int, events: Replay) -> Replay | None:
-    """The events after ``after``, or None when some of them are no longer kept (or the
-    cursor is ahead of the sequence, which restarted): the client must refetch."""
+    """The events after ``after`` (a page of them), or None when some of them are no longer
+    kept (or the cursor is ahead of the sequence, which restarted): the client must
+    refetch."""
     if after == current:
         return []
     if after > current or not events or events[0][0] != after + 1:
@@ -116,10 +149,24 @@ def replay_after(after: int, current: int, events: Replay) -> Replay | None:
     return events
 
 
+def state_of(envelope: Envelope) -> str:
+    """The state an event describes, whose newest copy replaces older ones in the log, or ''."""
+    return state_name(envelope.type_json.strip('"'), envelope.tail) or ""
+
+
+def logged(now_ms: int, text: str) -> str:
+    return f"{now_ms} {text}"
+
+
+def unlogged(member: str) -> str:
+    return member.partition(" ")[2]
+
+
 @dataclass(frozen=True)
 class Config:
     prefix: str
-    keep: int
+    max_age: float  # seconds an event stays in its group's replay log
+    max_bytes: int  # bytes a group's replay log may hold
     ttl: int
     max_connections: int
 
@@ -127,7 +174,8 @@ class Config:
     def from_settings(cls) -> Config:
         return cls(
             prefix=settings.REALTIME_PREFIX,
-            keep=settings.REALTIME_REPLAY_EVENTS,
+            max_age=settings.REALTIME_REPLAY_AGE,
+            max_bytes=settings.REALTIME_REPLAY_BYTES,
             ttl=settings.REALTIME_REPLAY_TTL,
             max_connections=settings.REALTIME_REDIS_MAX_CONNECTIONS,
         )
@@ -151,7 +199,8 @@ class Source(ABC):
         """The epoch (None before any event) and the last seq of each group."""
 
     @abstractmethod
-    async def replay(self, group: str, after: int) -> Replay | None: ...
+    async def replay(self, group: str, after: int, limit: int) -> Replay | None:
+        """Up to ``limit`` events after ``after``, in order (see :func:`replay_after`)."""
 
     @abstractmethod
     async def close(self) -> None: ...
@@ -228,10 +277,12 @@ class RedisBackend(Backend):
                 self.key("log", group),
                 self.key("guard", f"{group}:{guard.name}" if guard else group),
                 self.epoch_key,
+                self.key("meta", group),
             ]
             args: list[Any] = [self.channel(group), envelope.head(group), envelope.tail]
-            args += [self.config.keep, self.config.ttl, guard.taken_at_ms if guard else ""]
-            args += [guard.digest if guard else "", uuid.uuid4().hex]
+            args += [self.config.ttl, guard.taken_at_ms if guard else ""]
+            args += [guard.digest if guard else "", uuid.uuid4().hex, group]
+            args += [int(self.config.max_age * 1000), self.config.max_bytes, state_of(envelope)]
             calls.append([*keys, *args])
         try:
             self._evalsha(calls)
@@ -245,7 +296,7 @@ class RedisBackend(Backend):
         # SCRIPT EXISTS round trip each time).
         with self.client.pipeline(transaction=False) as pipe:
             for call in calls:
-                pipe.evalsha(self.script_sha, 4, *call)
+                pipe.evalsha(self.script_sha, 5, *call)
             pipe.execute()
 
     def command(self, group: str, name: str, argument: str) -> None:
@@ -347,17 +398,29 @@ class RedisSource(Source):
                 await self.pubsub.unsubscribe(self.backend.channel(group))
 
     async def current(self, groups: Sequence[str]) -> tuple[str | None, dict[str, int]]:
+        # The epoch exists before the first event, so a client can tell data it saw before a
+        # Redis restart from data after it (hello carries it).
         keys = [self.backend.epoch_key, *(self.backend.key("seq", group) for group in groups)]
-        epoch, *values = await self.client.mget(keys)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.set(self.backend.epoch_key, uuid.uuid4().hex, nx=True)
+            pipe.mget(keys)
+            _, (epoch, *values) = await pipe.execute()
         positions = {group: int(value or 0) for group, value in zip(groups, values, strict=True)}
         return (epoch.decode() if isinstance(epoch, bytes) else epoch), positions
 
-    async def replay(self, group: str, after: int) -> Replay | None:
+    async def replay(self, group: str, after: int, limit: int) -> Replay | None:
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.get(self.backend.key("seq", group))
-            pipe.zrangebyscore(self.backend.key("log", group), f"({after}", "+inf", withscores=True)
+            pipe.zrangebyscore(
+                self.backend.key("log", group),
+                f"({after}",
+                "+inf",
+                start=0,
+                num=limit,
+                withscores=True,
+            )
             current, rows = await pipe.execute()
-        events = [(int(score), text.decode()) for text, score in rows]
+        events = [(int(score), unlogged(member.decode())) for member, score in rows]
         return replay_after(after, int(current or 0), events)
 
     async def close(self) -> None:
@@ -385,7 +448,7 @@ class MemoryBackend(Backend):
         super().__init__(config)
         self.lock = threading.Lock()
         self.seqs: collections.Counter[str] = collections.Counter()
-        self.logs: dict[str, collections.deque[tuple[int, str]]] = {}
+        self.logs: dict[str, MemoryLog] = {}
         self.guards: dict[str, tuple[int, str]] = {}
         self.windows: dict[str, float] = {}
         self.sources: weakref.WeakSet[MemorySource] = weakref.WeakSet()
@@ -405,8 +468,8 @@ class MemoryBackend(Backend):
                 text = f"{envelope.head(group)}{seq}{envelope.tail}"
                 log = self.logs.get(group)
                 if log is None:
-                    log = self.logs[group] = collections.deque(maxlen=self.config.keep)
-                log.append((seq, text))
+                    log = self.logs[group] = MemoryLog(group, self.config)
+                log.add(seq, text, state_of(envelope))
                 self._post(group, f"{self.epoch} {seq} {text}")
 
     def command(self, group: str, name: str, argument: str) -> None:
@@ -461,16 +524,59 @@ class MemorySource(Source):
         with self.backend.lock:
             return self.backend.epoch, {group: self.backend.seqs[group] for group in groups}
 
-    async def replay(self, group: str, after: int) -> Replay | None:
+    async def replay(self, group: str, after: int, limit: int) -> Replay | None:
         with self.backend.lock:
             current = self.backend.seqs[group]
-            events = [event for event in self.backend.logs.get(group, ()) if event[0] > after]
+            log = self.backend.logs.get(group)
+            events = log.after(after, limit) if log is not None else []
         return replay_after(after, current, events)
 
     async def close(self) -> None:
         self.backend.sources.discard(self)
         if self._reader is not None:
             self._reader.cancel()
+
+
+class MemoryLog:
+    """A group's replay log in memory, bounded by age and bytes like the Redis one."""
+
+    def __init__(self, group: str, config: Config) -> None:
+        self.group = group
+        self.config = config
+        self.entries: collections.OrderedDict[int, str] = collections.OrderedDict()
+        self.bytes = 0
+        self.states: dict[str, int] = {}
+
+    def add(self, seq: int, text: str, state: str) -> None:
+        now = int(time.time() * 1000)
+        member = logged(now, text)
+        self.entries[seq] = member
+        self.bytes += len(member.encode())
+        if state:
+            previous = self.states.get(state)
+            old = self.entries.get(previous) if previous is not None else None
+            if previous is not None and old is not None:
+                at = old.partition(" ")[0]
+                stub = f'{at} {{"type":"skipped","group":"{self.group}","seq":{previous}}}'
+                self.entries[previous] = stub
+                self.bytes += len(stub.encode()) - len(old.encode())
+            self.states[state] = seq
+        cutoff = now - int(self.config.max_age * 1000)
+        while self.entries:
+            oldest_seq, oldest = next(iter(self.entries.items()))
+            if int(oldest.partition(" ")[0]) >= cutoff and self.bytes <= self.config.max_bytes:
+                break
+            del self.entries[oldest_seq]
+            self.bytes -= len(oldest.encode())
+
+    def after(self, after: int, limit: int) -> Replay:
+        events: Replay = []
+        for seq, member in self.entries.items():
+            if seq > after:
+                events.append((seq, unlogged(member)))
+                if len(events) >= limit:
+                    break
+        return events
 
 
 # --- The process's backend --------------------------------------------------------------

@@ -19,6 +19,9 @@ nothing and the consumer writes through ASGI ``send``.
 
 from __future__ import annotations
 
+import asyncio
+import collections
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
@@ -26,6 +29,10 @@ from autobahn.websocket.protocol import PreparedMessage
 from twisted.internet import tcp
 
 SCOPE_KEY = "realtime.connection"
+
+
+STATE_TYPES = ("leaderboard.changed", "stats.changed")
+BOARD_MARK = '"data":{"board":"'
 
 
 class Outgoing:
@@ -41,10 +48,38 @@ class Outgoing:
         )
         return bytes(prepared.payloadHybi)
 
+    @cached_property
+    def state(self) -> str | None:
+        """What a state event describes (a newer one replaces an older one not yet sent),
+        else None."""
+        for kind in STATE_TYPES:
+            if self.text.startswith(f'{{"type":"{kind}"'):
+                return state_name(kind, self.text)
+        return None
+
+
+def state_name(kind: str, text: str) -> str | None:
+    """The state an event of type ``kind`` describes: its type, and for a board its kind
+    (``leaderboard.changed`` of each board replaces only its own board)."""
+    if kind not in STATE_TYPES:
+        return None
+    start = text.find(BOARD_MARK)
+    if start < 0:
+        return kind
+    start += len(BOARD_MARK)
+    board = text[start : text.find('"', start)]
+    return f"{kind}:{board}"
+
+
+def skipped(group: str, seq: int) -> Outgoing:
+    """What stands in for a state event superseded before it was sent: the client only
+    advances its cursor (the newer state follows)."""
+    return Outgoing(f'{{"type":"skipped","group":"{group}","seq":{seq}}}')
+
 
 class Backlog:
-    """A Twisted streaming producer (``IPushProducer``) that counts what is written while
-    the transport says its buffer is full.
+    """A Twisted streaming producer (``IPushProducer``) that tells the socket when the
+    transport's buffer is full (``paused``) and when it has drained (``on_resume``).
 
     A transport has one producer: the one already there (daphne upgrades the connection
     from twisted.web's ``HTTPChannel``, which stays registered) is chained, so it is still
@@ -54,33 +89,24 @@ class Backlog:
     def __init__(self, chained: Any = None) -> None:
         self.chained = chained
         self.paused = False
-        self.queued = 0
+        self.on_resume: Callable[[], None] | None = None
 
     def pauseProducing(self) -> None:
-        # Twisted calls this on every write while the buffer stays full: count from the first.
-        if not self.paused:
-            self.paused = True
-            self.queued = 0
+        self.paused = True
         if self.chained is not None:
             self.chained.pauseProducing()
 
     def resumeProducing(self) -> None:
         self.paused = False
-        self.queued = 0
         if self.chained is not None:
             self.chained.resumeProducing()
+        if self.on_resume is not None:
+            self.on_resume()
 
     def stopProducing(self) -> None:
         self.paused = True
         if self.chained is not None:
             self.chained.stopProducing()
-
-    def add(self, size: int, limit: int) -> bool:
-        """Count ``size`` more bytes for the peer; True when it is more than ``limit`` behind."""
-        if not self.paused:
-            return False
-        self.queued += size
-        return self.queued > limit
 
     @classmethod
     def attach(cls, transport: Any) -> Backlog | None:
@@ -110,8 +136,10 @@ class DirectSocket:
         self.immediate = isinstance(self.transport, tcp.Connection)
         self.backlog = Backlog.attach(self.transport)
 
-    def behind(self, size: int, limit: int) -> bool:
-        return self.backlog is not None and self.backlog.add(size, limit)
+    @property
+    def paused(self) -> bool:
+        """Whether Twisted holds a full buffer for the peer: write nothing more now."""
+        return self.backlog is not None and self.backlog.paused
 
     def write(self, frame: bytes) -> None:
         protocol, transport = self.protocol, self.transport
@@ -125,6 +153,99 @@ class DirectSocket:
             if isinstance(sent, int):
                 frame = frame[sent:]
         transport.write(frame)
+
+
+class Queued:
+    """A message waiting for the transport; a state event keeps its group and seq so a newer
+    one can replace it."""
+
+    __slots__ = ("group", "message", "seq")
+
+    def __init__(self, message: Outgoing, group: str | None, seq: int | None) -> None:
+        self.message = message
+        self.group = group
+        self.seq = seq
+
+
+class SocketQueue:
+    """What one socket has yet to hand to the transport.
+
+    Messages of one turn of the event loop leave together (one ``send``). While Twisted's
+    buffer is full they wait here, where a state event (a whole board or stats) replaces the
+    older one of its group not yet sent (that one becomes ``skipped``: the client's sequence
+    stays whole). Ordinary events are never dropped: past ``limit`` bytes the socket is
+    ``over`` and the consumer closes it (4008), and the client resumes.
+    """
+
+    CHUNK = 16384  # bytes per write while draining: the rest stays here, conflatable
+
+    def __init__(self, direct: DirectSocket, limit: int) -> None:
+        self.direct = direct
+        self.limit = limit
+        self.items: collections.deque[Queued] = collections.deque()
+        self.bytes = 0
+        self.states: dict[tuple[str, str], Queued] = {}
+        self.scheduled = False
+        self.waiters: list[asyncio.Future[None]] = []
+        if direct.backlog is not None:
+            direct.backlog.on_resume = self._schedule
+
+    @property
+    def over(self) -> bool:
+        return self.direct.paused and self.bytes > self.limit
+
+    def put(self, message: Outgoing, group: str | None = None, seq: int | None = None) -> None:
+        item = Queued(message, group, seq)
+        if message.state is not None and group is not None and seq is not None:
+            key = (group, message.state)
+            older = self.states.get(key)
+            if older is not None and older.group is not None and older.seq is not None:
+                self.bytes -= len(older.message.frame)
+                older.message = skipped(older.group, older.seq)
+                self.bytes += len(older.message.frame)
+            self.states[key] = item
+        self.items.append(item)
+        self.bytes += len(message.frame)
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if not self.scheduled and self.items and not self.direct.paused:
+            self.scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Hand queued frames to the transport until it is full or nothing is left."""
+        self.scheduled = False
+        while self.items and not self.direct.paused:
+            frames, size = [], 0
+            while self.items and size < self.CHUNK:
+                item = self.items.popleft()
+                if item.message.state is not None and item.group is not None:
+                    key = (item.group, item.message.state)
+                    if self.states.get(key) is item:
+                        del self.states[key]
+                frame = item.message.frame
+                frames.append(frame)
+                size += len(frame)
+            self.bytes -= size
+            self.direct.write(frames[0] if len(frames) == 1 else b"".join(frames))
+        if not self.items:
+            waiters, self.waiters = self.waiters, []
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
+
+    async def drained(self, timeout: float) -> bool:
+        """Wait until everything queued has gone to the transport; False after ``timeout``."""
+        if not self.items:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        self.waiters.append(waiter)
+        try:
+            await asyncio.wait_for(waiter, timeout)
+        except TimeoutError:
+            return False
+        return True
 
 
 def _buffered(transport: Any) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,7 +22,7 @@ from django.conf import settings
 from project.accounts.models import Role
 from project.common.choices import Sport
 from realtime.backend import get_backend
-from realtime.connection import SCOPE_KEY, DirectSocket, Outgoing
+from realtime.connection import SCOPE_KEY, DirectSocket, Outgoing, SocketQueue
 from realtime.events import ADMINS_GROUP, sport_group, user_group
 from realtime.hub import Hub
 
@@ -31,9 +32,13 @@ logger = logging.getLogger(__name__)
 CLOSE_RECONNECT = 4001  # session or rights changed, or events may be lost: reconnect, refetch
 CLOSE_TOO_SLOW = 4008  # the socket fell too far behind: reconnect and resume
 CLOSE_UNAUTHENTICATED = 4401  # not signed in: do not reconnect until signed in
-# The live layer cannot serve now: reconnect with backoff and resume. A private code, as
-# daphne (autobahn) refuses to send 1011 from an application.
+CLOSE_TOO_MANY_MESSAGES = 4429  # the client sent messages faster than allowed: back off
+# The live layer cannot serve now (Redis unreachable): reconnect with backoff and resume. A
+# private code, as daphne (autobahn) refuses to send 1011 from an application.
 CLOSE_UNAVAILABLE = 4503
+
+REPLAY_PAGE = 200  # events read from the log per round trip while replaying
+DRAIN_TIMEOUT = 10.0  # seconds a replaying socket may take to read a page before 4008
 
 PONG = Outgoing('{"type":"pong"}')
 
@@ -58,9 +63,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.tasks: set[asyncio.Task[None]] = set()
         self.sport: str | None = None
         self.closing = False
-        self.direct: DirectSocket | None = None
-        self.outbox: list[bytes] = []
-        self.max_pending: int = settings.REALTIME_SOCKET_MAX_PENDING
+        self.queue: SocketQueue | None = None
+        self.replay_budget: int = settings.REALTIME_RESUME_MAX_BYTES
+        self.tokens = float(settings.REALTIME_CLIENT_MESSAGE_BURST)
+        self.tokens_at = time.monotonic()
 
     # --- Connection ---------------------------------------------------------------------
 
@@ -73,11 +79,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.hub = get_backend().hub()
         protocol = self.scope.get(SCOPE_KEY)
         if protocol is not None:
-            self.direct = DirectSocket(protocol)
+            self.queue = SocketQueue(DirectSocket(protocol), settings.REALTIME_SOCKET_MAX_PENDING)
         groups = [user_group(user.pk)]
         if user.role == Role.ADMIN:
             groups.append(ADMINS_GROUP)
-        await self._join(groups, lambda positions: {"type": "hello", "groups": positions})
+
+        def hello(positions: dict[str, int]) -> dict[str, Any]:
+            # The epoch names the live layer's data: a client holding cursors of another
+            # epoch (Redis lost its data meanwhile) drops them instead of resuming.
+            return {"type": "hello", "epoch": self.hub.epoch, "groups": positions}
+
+        await self._join(groups, hello)
 
     async def disconnect(self, code: int) -> None:
         self.closing = True
@@ -88,13 +100,18 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def _close(self, code: int) -> None:
         if not self.closing:
-            self._flush()  # what was written before the close goes before it
+            if self.queue is not None:
+                self.queue.flush()  # what was written before the close goes before it
             self.closing = True
             await self.close(code=code)
 
     # --- Client messages ----------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self._allowed():
+            logger.info("Closing a socket that sent messages too fast")
+            await self._close(CLOSE_TOO_MANY_MESSAGES)
+            return
         try:
             message = json.loads(text_data) if text_data is not None else None
         except ValueError:
@@ -111,6 +128,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self._resume(message.get("cursors"))
         else:
             await self._error(f"Unknown message type: {kind}")
+
+    def _allowed(self) -> bool:
+        """A token bucket: a burst of messages, then a steady rate (every kind counts)."""
+        now = time.monotonic()
+        burst = settings.REALTIME_CLIENT_MESSAGE_BURST
+        refill = (now - self.tokens_at) * settings.REALTIME_CLIENT_MESSAGE_RATE
+        self.tokens, self.tokens_at = min(burst, self.tokens + refill), now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
 
     async def _subscribe(self, sport: Any) -> None:
         if not isinstance(sport, str) or sport not in Sport.values:
@@ -167,6 +195,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.cursors.update(positions)
         await self._send_json(announce(positions))
         for group in groups:
+            await self._snapshot(group)
             await self._release(group)
 
     async def _leave(self, group: str) -> None:
@@ -191,6 +220,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def command(self, name: str, argument: str) -> None:
         if name == "close" and not self._spared(argument):
             await self._close(CLOSE_RECONNECT)
+        elif name == "unavailable":
+            await self._close(CLOSE_UNAVAILABLE)
 
     def _spared(self, argument: str) -> bool:
         """Whether a close names this socket's session as the one to keep."""
@@ -207,32 +238,30 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self._spawn(self._catch_up(group, cursor, announce=False))
             return
         self.cursors[group] = seq
-        await self._write(message)
+        await self._write(message, group, seq)
 
     async def _catch_up(self, group: str, after: int, *, announce: bool) -> None:
         """Send the group's events after ``after`` in order from the replay log (then
-        ``resumed``), or ``resync`` when the log no longer has them all."""
+        ``resumed``), or ``resync`` when the log no longer has them all or they would pass
+        the socket's replay budget. Pages go out as fast as the client reads them."""
         lock = self.locks.setdefault(group, asyncio.Lock())
         async with lock:
             if group not in self.joined:
                 return
             self.holding.setdefault(group, [])
             try:
-                events = await self.hub.replay(group, after)
-                if events is None:
+                cursor = await self._replay(group, after)
+                if cursor is None:
                     position = (await self.hub.current([group]))[group]
                     self.cursors[group] = position
                     await self._send_json(
                         {"type": "resync", "groups": [group], "cursors": {group: position}}
                     )
+                    await self._snapshot(group)
                 else:
-                    for _, text in events:
-                        await self._write(Outgoing(text))
-                    self.cursors[group] = events[-1][0] if events else after
+                    self.cursors[group] = cursor
                     if announce:
-                        await self._send_json(
-                            {"type": "resumed", "groups": {group: self.cursors[group]}}
-                        )
+                        await self._send_json({"type": "resumed", "groups": {group: cursor}})
             except Exception:
                 logger.warning("Live layer unavailable while replaying %s", group, exc_info=True)
                 await self._close(CLOSE_UNAVAILABLE)
@@ -240,34 +269,60 @@ class LiveConsumer(AsyncWebsocketConsumer):
             if group in self.joined:
                 await self._release(group)
 
+    async def _replay(self, group: str, after: int) -> int | None:
+        """Write the kept events after ``after``; the last seq written, or None (resync)."""
+        cursor = after
+        while not self.closing:
+            events = await self.hub.replay(group, cursor, REPLAY_PAGE)
+            if events is None:
+                return None
+            if not events:
+                return cursor
+            size = sum(len(text) for _, text in events)
+            if size > self.replay_budget:
+                return None
+            self.replay_budget -= size
+            for seq, text in events:
+                await self._write(Outgoing(text), group, seq)
+            cursor = events[-1][0]
+            if self.queue is not None and not await self.queue.drained(DRAIN_TIMEOUT):
+                await self._close(CLOSE_TOO_SLOW)
+        return cursor
+
+    async def _snapshot(self, group: str) -> None:
+        """A sport group's boards and stats as of the socket's cursor (state-like groups
+        start from it: no REST call needed for them)."""
+        if not group.startswith("sport.") or group not in self.cursors:
+            return
+        seq = self.cursors[group]
+        try:
+            data = await self.hub.snapshots.get(group.removeprefix("sport."), seq)
+        except Exception:
+            # The screens read the boards themselves when no snapshot comes.
+            logger.warning("Could not compute the snapshot of %s", group, exc_info=True)
+            return
+        await self._send_json({"type": "snapshot", "group": group, "seq": seq, "data": data})
+
     def _spawn(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    # --- Writing ------------------------------------------------------------------------
+    # --- Writing ---------------------------------------------------------------------
 
     async def _send_json(self, message: dict[str, Any]) -> None:
         await self._write(_outgoing(message))
 
-    async def _write(self, message: Outgoing) -> None:
+    async def _write(
+        self, message: Outgoing, group: str | None = None, seq: int | None = None
+    ) -> None:
         if self.closing:
             return
-        if self.direct is None:
+        if self.queue is None:
             await self.base_send({"type": "websocket.send", "text": message.text})
             return
-        # Frames written in one turn of the event loop (a batch from Redis) leave together.
-        if not self.outbox:
-            asyncio.get_running_loop().call_soon(self._flush)
-        self.outbox.append(message.frame)
-
-    def _flush(self) -> None:
-        frames, self.outbox = self.outbox, []
-        if self.closing or not frames or self.direct is None:
-            return
-        data = frames[0] if len(frames) == 1 else b"".join(frames)
-        if self.direct.behind(len(data), self.max_pending):
-            logger.info("Closing a socket that fell more than %d bytes behind", self.max_pending)
-            self._spawn(self._close(CLOSE_TOO_SLOW))
-            return
-        self.direct.write(data)
+        self.queue.put(message, group, seq)
+        if self.queue.over:
+            logger.info("Closing a socket that fell more than %d bytes behind", self.queue.limit)
+            self.closing = True  # nothing more is queued; the close goes after what was sent
+            self._spawn(self.close(code=CLOSE_TOO_SLOW))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from realtime.backend import COMMAND_MARK
 from realtime.connection import Outgoing
+from realtime.snapshot import Snapshots
 
 if TYPE_CHECKING:
     from realtime.backend import Backend, Replay, Source
@@ -33,6 +34,7 @@ class Hub:
         self.members: dict[str, set[Member]] = {}
         self.epoch: str | None = None
         self._source: Source | None = None
+        self.snapshots = Snapshots(self._position)
 
     @property
     def source(self) -> Source:
@@ -69,8 +71,11 @@ class Hub:
         await self._check_epoch(epoch)
         return positions
 
-    async def replay(self, group: str, after: int) -> Replay | None:
-        return await self.source.replay(group, after)
+    async def _position(self, group: str) -> int:
+        return (await self.current([group]))[group]
+
+    async def replay(self, group: str, after: int, limit: int) -> Replay | None:
+        return await self.source.replay(group, after, limit)
 
     async def receive(self, group: str, payload: str) -> None:
         """One message from the source: ``"<epoch> <seq> <envelope>"`` or
@@ -100,26 +105,27 @@ class Hub:
         if known is None:
             return True
         logger.warning("The live layer's data were lost (new epoch): closing every socket")
-        await self._close_members("live_layer_reset")
+        await self._close_members("close", "live_layer_reset")
         return False
 
     async def lost(self, source: Source) -> None:
-        """The source lost its server: events may be missing, so every member must
-        reconnect (and refetch); the next join opens a new source. The epoch is forgotten
-        too: the members are all closed, and the sockets joining next read their positions
-        from whatever data Redis holds now (a restarted Redis has no epoch until its first
-        event; keeping the old one would close those new sockets again on that event)."""
+        """The source lost its server: events published meanwhile may not reach this hub,
+        so every member is closed as "unavailable" (4503): clients come back with backoff
+        and resume from the replay log, or get resync when it no longer covers them (a
+        restarted Redis has a new epoch, announced in hello). The next join opens a new
+        source. The epoch is forgotten too: the sockets joining next read their positions
+        from whatever data Redis holds now."""
         if source is not self._source:
             return
         self._source = None
         self.epoch = None
-        await self._close_members("live_layer_lost")
+        await self._close_members("unavailable", "live_layer_lost")
         await source.close()
 
-    async def _close_members(self, reason: str) -> None:
+    async def _close_members(self, command: str, reason: str) -> None:
         members = {member for group in self.members.values() for member in group}
         for member in members:
-            await member.command("close", reason)
+            await member.command(command, reason)
 
     async def close(self) -> None:
         """Stop listening (tests; a server's hub lives as long as its loop)."""

@@ -29,6 +29,7 @@ class Socket:
 
     def __init__(self, communicator: WebsocketCommunicator) -> None:
         self.communicator = communicator
+        self.snapshot: dict[str, Any] | None = None
 
     async def send(self, message: Any) -> None:
         text = message if isinstance(message, str) else json.dumps(message)
@@ -55,9 +56,13 @@ class Socket:
         return await self.communicator.receive_nothing(timeout)
 
     async def subscribe(self, sport: str) -> int:
+        """Subscribe; past ``subscribed`` and the ``snapshot`` that follows it (kept)."""
         await self.send({"type": "subscribe", "sport": sport})
         subscribed = await self.receive_type("subscribed")
-        return int(subscribed["groups"][f"sport.{sport}"])
+        position = int(subscribed["groups"][f"sport.{sport}"])
+        self.snapshot = await self.receive_type("snapshot", timeout=5)
+        assert (self.snapshot["group"], self.snapshot["seq"]) == (f"sport.{sport}", position)
+        return position
 
     async def close(self) -> None:
         await self.communicator.disconnect()

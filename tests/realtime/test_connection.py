@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import json
 from typing import Any
 
-from realtime.connection import Backlog, Outgoing, daphne_connection
+from realtime.connection import Backlog, Outgoing, SocketQueue, daphne_connection
 
 
 class FakeTransport:
@@ -42,15 +44,72 @@ def test_the_frame_is_a_server_text_frame_built_once() -> None:
     assert long.frame is long.frame
 
 
-def test_the_backlog_counts_bytes_written_while_the_transport_is_full() -> None:
-    backlog = Backlog()
-    assert not backlog.add(10_000, limit=100)  # not paused: Twisted is keeping up
-    backlog.pauseProducing()
-    assert not backlog.add(60, limit=100)
-    backlog.pauseProducing()  # Twisted repeats this on every write while full
-    assert backlog.add(60, limit=100)
-    backlog.resumeProducing()
-    assert not backlog.add(60, limit=100)
+class FakeDirect:
+    """A connection whose buffer the test fills and drains."""
+
+    def __init__(self) -> None:
+        self.backlog = Backlog()
+        self.written: list[bytes] = []
+
+    @property
+    def paused(self) -> bool:
+        return self.backlog.paused
+
+    def write(self, frame: bytes) -> None:
+        self.written.append(frame)
+
+
+def event(kind: str, seq: int, data: str = "{}") -> Outgoing:
+    return Outgoing(f'{{"type":"{kind}","group":"sport.soccer","seq":{seq},"data":{data}}}')
+
+
+def texts(frames: list[bytes]) -> list[str]:
+    """The text messages in written bytes (short frames: 2-byte or 4-byte headers)."""
+    data, out = b"".join(frames), []
+    while data:
+        size, start = data[1], 2
+        if size == 126:
+            size, start = int.from_bytes(data[2:4], "big"), 4
+        out.append(data[start : start + size].decode())
+        data = data[start + size :]
+    return out
+
+
+async def test_a_full_socket_keeps_only_the_newest_state_of_each_kind() -> None:
+    direct = FakeDirect()
+    queue = SocketQueue(direct, limit=100_000)  # type: ignore[arg-type]
+    direct.backlog.pauseProducing()
+    queue.put(event("leaderboard.changed", 1, '{"board":"all","v":1}'), "sport.soccer", 1)
+    queue.put(event("leaderboard.changed", 2, '{"board":"weekly","v":1}'), "sport.soccer", 2)
+    queue.put(event("vote.changed", 3), "sport.soccer", 3)
+    queue.put(event("stats.changed", 4), "sport.soccer", 4)
+    queue.put(event("leaderboard.changed", 5, '{"board":"all","v":2}'), "sport.soccer", 5)
+    queue.put(event("stats.changed", 6), "sport.soccer", 6)
+    await asyncio.sleep(0)
+    assert direct.written == []  # the transport is full: nothing more is written
+    direct.backlog.resumeProducing()
+    await asyncio.sleep(0)
+    assert [json.loads(text) for text in texts(direct.written)] == [
+        {"type": "skipped", "group": "sport.soccer", "seq": 1},
+        json.loads(event("leaderboard.changed", 2, '{"board":"weekly","v":1}').text),
+        json.loads(event("vote.changed", 3).text),
+        {"type": "skipped", "group": "sport.soccer", "seq": 4},
+        json.loads(event("leaderboard.changed", 5, '{"board":"all","v":2}').text),
+        json.loads(event("stats.changed", 6).text),
+    ]
+    assert await queue.drained(0.1)
+
+
+async def test_ordinary_events_are_never_dropped_a_socket_past_the_bound_is_over() -> None:
+    direct = FakeDirect()
+    queue = SocketQueue(direct, limit=500)  # type: ignore[arg-type]
+    queue.put(event("vote.changed", 1), "sport.soccer", 1)
+    assert not queue.over  # the transport keeps up: nothing waits
+    direct.backlog.pauseProducing()
+    for seq in range(2, 12):
+        queue.put(event("vote.changed", seq, '{"pad":"' + "x" * 40 + '"}'), "sport.soccer", seq)
+    assert queue.over
+    assert not await queue.drained(0.05)
 
 
 def test_the_backlog_keeps_the_producer_it_replaces() -> None:

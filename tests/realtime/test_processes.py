@@ -133,7 +133,7 @@ def closed_by_server(lazy: socket.socket, within: float) -> bool:
 async def test_a_socket_that_never_reads_cannot_grow_server_memory(
     scout_api: ApiClient, settings: Any
 ) -> None:
-    settings.REALTIME_REPLAY_EVENTS = 5  # keep Redis small: this test pushes ~40 MB
+    settings.REALTIME_REPLAY_BYTES = 1 << 20  # keep Redis small: this test pushes ~40 MB
     pad = "x" * 65536
     limit = 1 << 20
     with daphne(REALTIME_SOCKET_MAX_PENDING=str(limit)) as (port, pid):

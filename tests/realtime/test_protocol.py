@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from realtime.events import Event
@@ -14,6 +16,23 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 async def test_a_socket_from_another_origin_is_refused(scout_api: ApiClient) -> None:
     _, connected = await open_socket(session_of(scout_api), origin="https://evil.example")
     assert not connected
+
+
+@pytest.mark.parametrize(
+    "origin", ["http://testserver:9999", "https://testserver", "http://testserver.evil", "null"]
+)
+async def test_the_origin_is_compared_whole_like_csrf(scout_api: ApiClient, origin: str) -> None:
+    """Scheme and port count: the page at another port of the same host is another site."""
+    _, connected = await open_socket(session_of(scout_api), origin=origin)
+    assert not connected
+
+
+async def test_a_trusted_origin_is_accepted(scout_api: ApiClient, settings: Any) -> None:
+    settings.CSRF_TRUSTED_ORIGINS = ["https://app.example"]
+    socket, connected = await open_socket(session_of(scout_api), origin="https://app.example")
+    assert connected
+    assert (await socket.receive_type("hello"))["groups"]
+    await socket.close()
 
 
 async def test_an_anonymous_socket_is_closed_with_4401() -> None:

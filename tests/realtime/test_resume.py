@@ -10,6 +10,7 @@ import pytest
 import redis
 from django.conf import settings
 
+from realtime import broadcast
 from realtime.backend import MemoryBackend, get_backend
 from realtime.events import Event
 from tests.helpers import ApiClient
@@ -78,10 +79,17 @@ async def test_resume_at_the_current_position_replays_nothing(scout_api: ApiClie
     await socket.close()
 
 
-async def test_a_cursor_older_than_the_log_gets_resync(scout_api: ApiClient, settings: Any) -> None:
-    settings.REALTIME_REPLAY_EVENTS = 5
-    for count in range(1, 13):
+async def test_a_cursor_older_than_the_horizon_gets_resync(
+    scout_api: ApiClient, settings: Any
+) -> None:
+    """The log keeps events by age: past REALTIME_REPLAY_AGE a cursor gets resync, and the
+    resync comes with the sport's snapshot."""
+    settings.REALTIME_REPLAY_AGE = 0.5
+    for count in range(1, 7):
         send_now(vote(count))
+    await asyncio.sleep(0.7)
+    for count in range(7, 13):
+        send_now(vote(count))  # the first of these trims what is older than the horizon
     socket, _ = await signed_in(scout_api, sport="soccer")
     await socket.send({"type": "resume", "cursors": {SOCCER: 2}})
     assert await socket.receive() == {
@@ -89,12 +97,49 @@ async def test_a_cursor_older_than_the_log_gets_resync(scout_api: ApiClient, set
         "groups": [SOCCER],
         "cursors": {SOCCER: 12},
     }
+    snapshot = await socket.receive_type("snapshot")
+    assert (snapshot["group"], snapshot["seq"]) == (SOCCER, 12)
     # The oldest kept cursor still resumes.
-    await socket.send({"type": "resume", "cursors": {SOCCER: 7}})
+    await socket.send({"type": "resume", "cursors": {SOCCER: 6}})
     replayed, _ = await votes_until(socket, "resumed")
-    assert replayed == [8, 9, 10, 11, 12]
+    assert replayed == [7, 8, 9, 10, 11, 12]
     send_now(vote(13))
     assert (await socket.receive_type("vote.changed"))["seq"] == 13
+    await socket.close()
+
+
+async def test_the_log_is_bounded_by_bytes(scout_api: ApiClient, settings: Any) -> None:
+    one = len(vote(1).envelope().tail) + 60  # about one logged event
+    settings.REALTIME_REPLAY_BYTES = 4 * one
+    for count in range(1, 21):
+        send_now(vote(count))
+    socket, _ = await signed_in(scout_api, sport="soccer")
+    await socket.send({"type": "resume", "cursors": {SOCCER: 10}})
+    assert (await socket.receive())["type"] == "resync"
+    await socket.receive_type("snapshot")
+    await socket.send({"type": "resume", "cursors": {SOCCER: 17}})
+    replayed, _ = await votes_until(socket, "resumed")
+    assert replayed == [18, 19, 20]
+    await socket.close()
+
+
+async def test_an_hour_at_twenty_events_a_second_resumes_exactly(
+    scout_api: ApiClient, settings: Any
+) -> None:
+    """72,000 events in the log (the default horizon keeps them all) replay in order."""
+    assert settings.REALTIME_REPLAY_AGE >= 3600
+    total = 72_000
+    batch = [vote(count) for count in range(1, 1001)]
+    for _ in range(total // len(batch)):
+        broadcast.send(*batch)
+    socket, positions = await signed_in(scout_api, sport="soccer")
+    assert positions[SOCCER] == total
+    await socket.send({"type": "resume", "cursors": {SOCCER: 0}})
+    expected = 1
+    while (message := await socket.receive(timeout=10))["type"] != "resumed":
+        assert message["seq"] == expected, message
+        expected += 1
+    assert expected == total + 1
     await socket.close()
 
 
@@ -124,7 +169,7 @@ async def test_events_racing_a_resume_are_neither_lost_nor_repeated(
         await asyncio.sleep(0)
 
     cursor, applied, resumed_at = 10, [], None
-    while cursor < 60:
+    while cursor < 60 or resumed_at is None:
         message = await socket.receive()
         if message["type"] == "resumed":
             resumed_at = message["groups"][SOCCER]
