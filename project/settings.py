@@ -282,11 +282,11 @@ S3_PUBLIC_ENDPOINT_URL = os.environ.get("S3_PUBLIC_ENDPOINT_URL", "") or S3_ENDP
 S3_ADDRESSING_STYLE = os.environ.get("S3_ADDRESSING_STYLE", "path" if S3_ENDPOINT_URL else "auto")
 AVATAR_MAX_BYTES = 5_242_880
 AVATAR_MAX_DIMENSION = 4096
-AVATAR_UPLOAD_LIFETIME = 600  # seconds an upload address accepts the PUT
+AVATAR_UPLOAD_LIFETIME = 600  # seconds an upload form (S3 presigned POST) is accepted
 AVATAR_CONFIRM_GRACE = 300  # seconds after that to confirm an upload that started in time
 AVATAR_URL_LIFETIME = 3600  # presigned GET behind /media/avatars/... (S3)
 AVATAR_MAX_PENDING_UPLOADS = 5
-# Browsers PUT to and load avatars from the S3 endpoint: allow a plain-http one (MinIO).
+# Browsers POST to and load avatars from the S3 endpoint: allow a plain-http one (MinIO).
 _s3_public = urlsplit(S3_PUBLIC_ENDPOINT_URL or "")
 _S3_ORIGIN = (
     f" {_s3_public.scheme}://{_s3_public.netloc}" if S3_BUCKET and _s3_public.netloc else ""

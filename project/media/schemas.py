@@ -25,8 +25,8 @@ class UploadIn(InputSchema):
         ),
         Field(
             description=(
-                "Optional. When given, it is signed into the address and the PUT must send "
-                "exactly this Content-Type header; when absent, no content type is signed."
+                "Optional. When given, it is signed into the form: the fields then carry it as "
+                "Content-Type and the storage refuses any other; when absent, none is signed."
             ),
         ),
     ] = None
@@ -34,18 +34,26 @@ class UploadIn(InputSchema):
 
 class UploadOut(CamelSchema):
     upload_url: str = Field(
-        alias="uploadURL", description="Send the file here with one PUT (raw body, no form)."
+        alias="uploadURL",
+        description=(
+            "POST the file here as multipart/form-data: every entry of fields, then the file "
+            "as the last field, named file."
+        ),
     )
-    method: Literal["PUT"]
-    headers: dict[str, str] = Field(
-        description="Headers the PUT must carry (Content-Type when one was signed)."
+    method: Literal["POST"]
+    fields: dict[str, str] = Field(
+        description="Form fields to send as they are, before the file (key, signature, ...)."
     )
-    expires_at: datetime = Field(description="The PUT must start before this time.")
+    object_url: str = Field(
+        alias="objectURL",
+        description="Where the uploaded file is: confirm it with PUT /api/profile/avatar.",
+    )
+    expires_at: datetime = Field(description="The POST must start before this time.")
 
 
 class AvatarIn(InputSchema):
     avatar_url: str = Field(
-        alias="avatarURL", max_length=2000, description="The uploadURL the file was PUT to."
+        alias="avatarURL", max_length=2000, description="The objectURL of the upload."
     )
 
 

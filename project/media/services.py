@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from urllib.parse import unquote, urlsplit
@@ -18,7 +18,7 @@ from django.utils import timezone
 from project.accounts.models import User
 from project.common.errors import ApplicationError, PermissionDenied, Throttled, ValidationFailed
 from project.media import selectors
-from project.media.images import ImageRejected, inspect_image, too_large_message
+from project.media.images import CleanImage, ImageRejected, clean_image, too_large_message
 from project.media.models import AvatarUpload
 from project.media.storage import (
     KEY_PATTERN,
@@ -27,6 +27,7 @@ from project.media.storage import (
     LocalStorage,
     Readable,
     TooLarge,
+    UploadForm,
     get_storage,
     staging_key,
 )
@@ -39,7 +40,7 @@ EXPIRED = "This upload address has expired"
 NO_FILE = "No file was uploaded to this address"
 TOO_MANY_PENDING = "Too many uploads in progress. Try again in a few minutes."
 
-# The key inside any upload address: local (/media/uploads/<key>), S3 path style
+# The key inside any object address: local (/media/uploads/<key>), S3 path style
 # (/<bucket>/uploads/<key>) or virtual-host style (/uploads/<key>).
 _UPLOAD_PATH = re.compile(rf"/{STAGING_PREFIX}({KEY_PATTERN})$")
 
@@ -51,9 +52,8 @@ class PayloadTooLarge(ApplicationError):
 
 @dataclass(frozen=True)
 class UploadAddress:
-    url: str
+    form: UploadForm
     expires_at: datetime
-    headers: dict[str, str] = field(default_factory=dict)
 
 
 def _confirm_deadline(upload: AvatarUpload) -> datetime:
@@ -68,7 +68,8 @@ def avatar_url_for(key: str) -> str:
 
 
 def avatar_upload_create(*, user: User, content_type: str | None) -> UploadAddress:
-    """Issue a single-use upload address for a key the server chooses."""
+    """Issue a single-use upload form for a key the server chooses, for at most
+    AVATAR_MAX_BYTES: the storage itself refuses more (S3: the POST policy)."""
     uploads_purge(user=user)
     now = timezone.now()
     pending = AvatarUpload.objects.filter(user=user, used_at__isnull=True, expires_at__gt=now)
@@ -80,17 +81,21 @@ def avatar_upload_create(*, user: User, content_type: str | None) -> UploadAddre
         key=f"avatars/{user.pk}/{secrets.token_urlsafe(24)}",
         expires_at=now + timedelta(seconds=lifetime),
     )
-    url = get_storage().upload_url(
-        key=staging_key(upload.key), content_type=content_type, expires_in=lifetime
+    form = get_storage().upload_form(
+        key=staging_key(upload.key),
+        content_type=content_type,
+        expires_in=lifetime,
+        max_bytes=settings.AVATAR_MAX_BYTES,
     )
-    headers = {"Content-Type": content_type} if content_type else {}
-    return UploadAddress(url=url, expires_at=upload.expires_at, headers=headers)
+    return UploadAddress(form=form, expires_at=upload.expires_at)
 
 
 def avatar_upload_receive(
-    *, key: str, token: str, content_type: str, content_length: int | None, body: Readable
+    *, key: str, token: str, content_type: str, file: Readable | None, too_large: bool = False
 ) -> None:
-    """The local backend's PUT: the signed token is the credential (no session, no CSRF)."""
+    """The local backend's form POST: the signed token is the credential (no session, no
+    CSRF). ``content_type`` is the form's Content-Type field; ``too_large`` says the view
+    stopped reading the request at the size limit."""
     storage = get_storage()
     if not isinstance(storage, LocalStorage):
         raise PermissionDenied(NOT_AN_UPLOAD_ADDRESS, code="upload_not_local")
@@ -109,18 +114,20 @@ def avatar_upload_receive(
     if not selectors.upload_is_open(key=key.removeprefix(STAGING_PREFIX)):
         raise PermissionDenied(ALREADY_USED, code="upload_used")
     limit = settings.AVATAR_MAX_BYTES
-    too_large = PayloadTooLarge(too_large_message(limit), code="image_too_large")
-    if content_length is not None and content_length > limit:
-        raise too_large
+    refused = PayloadTooLarge(too_large_message(limit), code="image_too_large")
+    if too_large:
+        raise refused
+    if file is None:
+        raise ValidationFailed(NO_FILE, code="upload_missing")
     try:
-        storage.receive(key, body, limit=limit)
+        storage.receive(key, file, limit=limit)
     except TooLarge:
-        raise too_large from None
+        raise refused from None
 
 
-def _key_from_upload_url(upload_url: str) -> str:
+def _key_from_object_url(object_url: str) -> str:
     try:
-        match = _UPLOAD_PATH.search(unquote(urlsplit(upload_url.strip()).path))
+        match = _UPLOAD_PATH.search(unquote(urlsplit(object_url.strip()).path))
     except ValueError:  # not a URL at all (e.g. an unbalanced "[" in the host)
         match = None
     if match is None:
@@ -143,15 +150,14 @@ def _claim(*, user: User, key: str) -> AvatarUpload:
     return upload
 
 
-def _checked_image(upload: AvatarUpload, data: bytes | None) -> tuple[bytes, str]:
+def _checked_image(upload: AvatarUpload, data: bytes | None) -> CleanImage:
     if timezone.now() > _confirm_deadline(upload):
         raise ImageRejected(EXPIRED, "upload_expired")
     if data is None:
         raise ImageRejected(NO_FILE, "upload_missing")
-    content_type = inspect_image(
+    return clean_image(
         data, max_bytes=settings.AVATAR_MAX_BYTES, max_dimension=settings.AVATAR_MAX_DIMENSION
     )
-    return data, content_type
 
 
 def _delete_objects(storage: AvatarStorage, keys: list[str]) -> None:
@@ -159,21 +165,21 @@ def _delete_objects(storage: AvatarStorage, keys: list[str]) -> None:
         storage.delete(key)
 
 
-def avatar_set(*, user: User, upload_url: str) -> str:
-    """Make the object uploaded to ``upload_url`` the user's avatar, once it passes the checks.
+def avatar_set(*, user: User, object_url: str) -> str:
+    """Make the uploaded object at ``object_url`` the user's avatar, once it passes the checks.
 
-    The checked bytes are copied from the staging key to the avatar key, so the upload address
-    (still valid for a while on S3) cannot replace them. A refused object is deleted; the
+    The upload is checked and re-encoded (``project.media.images``: no EXIF or other metadata
+    survives) and the result written to the avatar key, so the upload form (still valid for a
+    while on S3) cannot replace it. A refused object is deleted; the
     previous avatar object is deleted once the new one is committed. Returns the avatar URL."""
-    upload = _claim(user=user, key=_key_from_upload_url(upload_url))
+    upload = _claim(user=user, key=_key_from_object_url(object_url))
     storage = get_storage()
     staged = staging_key(upload.key)
     try:
         # One byte past the limit tells an oversized object without reading all of it.
-        data, content_type = _checked_image(
-            upload, storage.read(staged, limit=settings.AVATAR_MAX_BYTES + 1)
-        )
-        storage.write(upload.key, data, content_type=content_type)
+        image = _checked_image(upload, storage.read(staged, limit=settings.AVATAR_MAX_BYTES + 1))
+        content_type = image.content_type
+        storage.write(upload.key, image.data, content_type=content_type)
     except ImageRejected as rejected:
         raise ValidationFailed(rejected.message, code=rejected.code) from None
     finally:

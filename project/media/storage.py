@@ -11,10 +11,12 @@ import os
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import quote
 
 import boto3
 from botocore.config import Config
@@ -45,11 +47,24 @@ class TooLarge(Exception):
     """The upload passed the size limit; nothing of it was kept."""
 
 
+@dataclass(frozen=True)
+class UploadForm:
+    """A browser upload: POST ``fields`` then the ``file`` field, as multipart/form-data, to
+    ``url``; the object then lives at ``object_url`` (which confirms it)."""
+
+    url: str
+    fields: dict[str, str]
+    object_url: str
+
+
 class AvatarStorage(ABC):
     @abstractmethod
-    def upload_url(self, *, key: str, content_type: str | None, expires_in: int) -> str:
-        """An address the client PUTs the object to, valid for ``expires_in`` seconds. When
-        ``content_type`` is given the client must send exactly that Content-Type."""
+    def upload_form(
+        self, *, key: str, content_type: str | None, expires_in: int, max_bytes: int
+    ) -> UploadForm:
+        """Where and how the client POSTs the object (a multipart form: the fields, then the
+        file), valid for ``expires_in`` seconds, for at most ``max_bytes`` bytes. When
+        ``content_type`` is given the form must carry exactly that Content-Type field."""
 
     @abstractmethod
     def read(self, key: str, *, limit: int) -> bytes | None:
@@ -112,14 +127,23 @@ class S3Storage(AvatarStorage):
         # from the internal one in docker compose: http://minio:9000 vs http://localhost:9000).
         self.signer = _s3_client(settings.S3_PUBLIC_ENDPOINT_URL, settings.S3_REGION, style)
 
-    def upload_url(self, *, key: str, content_type: str | None, expires_in: int) -> str:
-        params = {"Bucket": self.bucket, "Key": key}
+    def upload_form(
+        self, *, key: str, content_type: str | None, expires_in: int, max_bytes: int
+    ) -> UploadForm:
+        # A presigned POST, not a presigned PUT: its policy's content-length-range makes the
+        # bucket itself refuse a larger file (a presigned PUT cannot limit the size).
+        fields: dict[str, str] = {}
+        conditions: list[Any] = [["content-length-range", 1, max_bytes]]
         if content_type:
-            params["ContentType"] = content_type
-        url: str = self.signer.generate_presigned_url(
-            "put_object", Params=params, ExpiresIn=expires_in, HttpMethod="PUT"
+            fields["Content-Type"] = content_type
+            conditions.append({"Content-Type": content_type})
+        post = self.signer.generate_presigned_post(
+            self.bucket, key, Fields=fields, Conditions=conditions, ExpiresIn=expires_in
         )
-        return url
+        url: str = post["url"]
+        return UploadForm(
+            url=url, fields=dict(post["fields"]), object_url=f"{url.rstrip('/')}/{quote(key)}"
+        )
 
     def read(self, key: str, *, limit: int) -> bytes | None:
         try:
@@ -142,7 +166,7 @@ class S3Storage(AvatarStorage):
         self.client.delete_object(Bucket=self.bucket, Key=key)
 
     def ensure_bucket(self, *, cors_origins: list[str]) -> list[str]:
-        """Create the bucket when missing and let browsers PUT to it; say what was done."""
+        """Create the bucket when missing and let browsers POST to it; say what was done."""
         done = []
         try:
             self.client.head_bucket(Bucket=self.bucket)
@@ -153,7 +177,7 @@ class S3Storage(AvatarStorage):
             self.client.create_bucket(Bucket=self.bucket, **options)
             done.append(f"created bucket {self.bucket}")
         rule = {
-            "AllowedMethods": ["PUT", "GET", "HEAD"],
+            "AllowedMethods": ["POST", "GET", "HEAD"],
             "AllowedOrigins": cors_origins,
             "AllowedHeaders": ["Content-Type"],
             "ExposeHeaders": ["ETag"],
@@ -207,8 +231,8 @@ class S3Storage(AvatarStorage):
 
 
 class LocalStorage(AvatarStorage):
-    """Files under MEDIA_ROOT. Upload addresses point at this server and carry an expiring
-    signature (``project.media.views.upload_put`` checks it and receives the body)."""
+    """Files under MEDIA_ROOT. Upload forms point at this server and carry an expiring
+    signature (``project.media.views.upload_post`` checks it and receives the file)."""
 
     signer = signing.TimestampSigner(salt="project.media.upload")
 
@@ -221,10 +245,17 @@ class LocalStorage(AvatarStorage):
             raise ValueError(f"Key outside the media root: {key!r}")
         return path
 
-    def upload_url(self, *, key: str, content_type: str | None, expires_in: int) -> str:
-        # The signature's own timestamp expires it: see ``check_upload``.
+    def upload_form(
+        self, *, key: str, content_type: str | None, expires_in: int, max_bytes: int
+    ) -> UploadForm:
+        # The same form as S3's: the key and a signed token (its own timestamp expires it, see
+        # ``check_upload``) instead of a policy; the view stops reading at the size limit.
         token = self.signer.sign_object({"key": key, "type": content_type or ""})
-        return f"{reverse('media-upload', kwargs={'key': key})}?token={token}"
+        url = reverse("media-upload", kwargs={"key": key})
+        fields = {"key": key, "token": token}
+        if content_type:
+            fields["Content-Type"] = content_type
+        return UploadForm(url=url, fields=fields, object_url=url)
 
     def check_upload(self, *, key: str, token: str, max_age: int) -> str:
         """The content type the address was signed with ("" for none). Raises
@@ -235,7 +266,7 @@ class LocalStorage(AvatarStorage):
         return str(signed.get("type", ""))
 
     def receive(self, key: str, stream: Readable, *, limit: int) -> int:
-        """Stream a request body to the key's file, refusing past ``limit`` bytes."""
+        """Stream an uploaded file to the key's file, refusing past ``limit`` bytes."""
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f"{path.name}.{secrets.token_hex(4)}.part")

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 import boto3
 import httpx
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from moto.server import ThreadedMotoServer
 from PIL import Image
@@ -37,13 +38,21 @@ def image_bytes(fmt: str, size: tuple[int, int] = (8, 8)) -> bytes:
 
 @dataclass
 class Upload:
-    """What a browser does with an object store: PUT to an address, list what is kept,
-    load an avatar from its address."""
+    """What a browser does with an object store: POST the upload form it was given, list what
+    is kept, load an avatar from its address."""
 
     name: str
     django_client: Client
 
-    def put(self, url: str, data: bytes, content_type: str = "image/png") -> int:
+    def send(
+        self,
+        ticket: dict[str, Any],
+        data: bytes,
+        content_type: str = "image/png",
+        fields: dict[str, str] | None = None,
+    ) -> int:
+        """POST the ticket's form (``fields`` replacing its own when given), the file last;
+        answer the status."""
         raise NotImplementedError
 
     def keys(self) -> list[str]:
@@ -69,8 +78,19 @@ class S3Upload(Upload):
     s3: Any = None
     bucket: str = ""
 
-    def put(self, url: str, data: bytes, content_type: str = "image/png") -> int:
-        return httpx.put(url, content=data, headers={"Content-Type": content_type}).status_code
+    def send(
+        self,
+        ticket: dict[str, Any],
+        data: bytes,
+        content_type: str = "image/png",
+        fields: dict[str, str] | None = None,
+    ) -> int:
+        form = ticket["fields"] if fields is None else fields
+        # httpx writes the data fields first, then the files: S3 wants the file last.
+        response = httpx.post(
+            ticket["uploadURL"], data=form, files={"file": ("avatar", data, content_type)}
+        )
+        return response.status_code
 
     def keys(self) -> list[str]:
         page = self.s3.list_objects_v2(Bucket=self.bucket)
@@ -89,16 +109,27 @@ class S3Upload(Upload):
 class LocalUpload(Upload):
     root: Path = Path()
 
-    def put(self, url: str, data: bytes, content_type: str = "image/png") -> int:
-        parts = urlsplit(url)
-        path = f"{parts.path}?{parts.query}" if parts.query else parts.path
+    def send(
+        self,
+        ticket: dict[str, Any],
+        data: bytes,
+        content_type: str = "image/png",
+        fields: dict[str, str] | None = None,
+    ) -> int:
+        form: dict[str, Any] = dict(ticket["fields"] if fields is None else fields)
+        form["file"] = SimpleUploadedFile("avatar", data, content_type=content_type)
         # No session, no CSRF token: the signature is the credential.
         anonymous = Client(enforce_csrf_checks=True)
-        return anonymous.generic("PUT", path, data=data, content_type=content_type).status_code
+        return anonymous.post(local_path(ticket["uploadURL"]), form).status_code
 
     def keys(self) -> list[str]:
         files = (path for path in self.root.rglob("*") if path.is_file())
         return sorted(path.relative_to(self.root).as_posix() for path in files)
+
+
+def local_path(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.path}?{parts.query}" if parts.query else parts.path
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ import {
   avatarFileProblem,
   IMAGE_TOO_LARGE,
   NOT_AN_IMAGE,
-  putFile,
+  postFile,
 } from './upload-avatar';
 
 function fileOf(type: string, size: number, name = 'picture') {
@@ -72,41 +72,50 @@ class FakeXhr {
   }
 }
 
-describe('putFile', () => {
+describe('postFile', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('PUTs the raw file with exactly the given headers, no cookies, reporting progress', async () => {
+  it('POSTs the fields then the file as one form, no cookies, reporting progress', async () => {
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     document.cookie = 'csrftoken=t; path=/';
     const file = fileOf('image/png', 10);
     const progress: number[] = [];
-    const done = putFile(
-      { uploadURL: 'http://storage.test/up?token=abc', headers: { 'Content-Type': 'image/png' } },
-      file,
-      (fraction) => progress.push(fraction),
+    const fields = { key: 'uploads/avatars/1/abc', policy: 'eyJ9', 'Content-Type': 'image/png' };
+    const done = postFile({ uploadURL: 'http://storage.test/avatars', fields }, file, (fraction) =>
+      progress.push(fraction),
     );
     const xhr = FakeXhr.last;
-    expect(xhr.method).toBe('PUT');
-    expect(xhr.url).toBe('http://storage.test/up?token=abc');
-    expect(xhr.headers).toEqual({ 'Content-Type': 'image/png' });
+    expect(xhr.method).toBe('POST');
+    expect(xhr.url).toBe('http://storage.test/avatars');
+    // The browser writes the multipart Content-Type (with its boundary) itself.
+    expect(xhr.headers).toEqual({});
     expect(xhr.withCredentials).toBe(false);
-    expect(xhr.body).toBe(file);
+    expect(xhr.body).toBeInstanceOf(FormData);
+    const entries = [...(xhr.body as FormData).entries()];
+    // S3 takes the fields before the file, which must come last.
+    expect(entries.map(([name]) => name)).toEqual(['key', 'policy', 'Content-Type', 'file']);
+    expect(entries.slice(0, 3)).toEqual(Object.entries(fields));
+    expect((entries[3][1] as File).size).toBe(file.size);
 
     xhr.upload.onprogress?.({ lengthComputable: true, loaded: 5, total: 10 } as ProgressEvent);
-    xhr.answer(200);
+    xhr.answer(204);
     await expect(done).resolves.toBeUndefined();
     expect(progress).toEqual([0.5]);
   });
 
-  it("fails with the storage's message, or says an expired address expired", async () => {
+  it("fails with the storage's message, or says what the bucket refused", async () => {
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
-    const ticket = { uploadURL: '/media/up', headers: {} };
-    const refused = putFile(ticket, fileOf('image/png', 10), () => {});
+    const ticket = { uploadURL: '/media/up', fields: { key: 'k', token: 't' } };
+    const refused = postFile(ticket, fileOf('image/png', 10), () => {});
     FakeXhr.last.answer(400, JSON.stringify({ message: 'This file is not an image' }));
     await expect(refused).rejects.toThrow('This file is not an image');
 
-    const expired = putFile(ticket, fileOf('image/png', 10), () => {});
-    FakeXhr.last.answer(403, '<Error>AccessDenied</Error>');
+    const expired = postFile(ticket, fileOf('image/png', 10), () => {});
+    FakeXhr.last.answer(403, '<Error><Code>AccessDenied</Code></Error>');
     await expect(expired).rejects.toThrow('Request has expired');
+
+    const tooLarge = postFile(ticket, fileOf('image/png', 10), () => {});
+    FakeXhr.last.answer(400, '<Error><Code>EntityTooLarge</Code></Error>');
+    await expect(tooLarge).rejects.toThrow(IMAGE_TOO_LARGE);
   });
 });

@@ -44,23 +44,28 @@ function storageErrorMessage(xhr: XMLHttpRequest): string {
   } catch {
     // Not the JSON error body (S3 answers XML): fall back to what the status says.
   }
+  // The bucket's own refusal of a file over the policy's content-length-range.
+  if (xhr.responseText.includes('<Code>EntityTooLarge</Code>')) return IMAGE_TOO_LARGE;
   return xhr.status === 403 ? 'Request has expired' : AVATAR_UPDATE_FAILED;
 }
 
 /**
- * Sends the file itself to the storage address with one PUT. It goes to storage, not to the API:
- * only the returned headers are sent, with no cookies and no CSRF token.
+ * Sends the file itself to storage with one form POST (S3's presigned POST, or this server's
+ * local equivalent): the returned fields, then the file, last. It goes to storage, not to the
+ * API: no cookies and no CSRF token; the storage refuses a file over 5 MB by itself.
  */
-export function putFile(
-  { uploadURL, headers }: Pick<UploadTicket, 'uploadURL' | 'headers'>,
+export function postFile(
+  { uploadURL, fields }: Pick<UploadTicket, 'uploadURL' | 'fields'>,
   file: File,
   onProgress: (fraction: number) => void,
 ): Promise<void> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append('file', file);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('PUT', uploadURL);
+    xhr.open('POST', uploadURL);
     xhr.withCredentials = false;
-    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
     };
@@ -70,16 +75,16 @@ export function putFile(
     };
     xhr.onerror = () => reject(new AvatarUploadError(AVATAR_UPDATE_FAILED));
     xhr.ontimeout = () => reject(new AvatarUploadError('Request has expired'));
-    xhr.send(file);
+    xhr.send(form);
   });
 }
 
-export function setAvatar(uploadURL: string): Promise<AvatarUpdate> {
-  return api.put<AvatarUpdate>('/api/profile/avatar', { avatarURL: uploadURL });
+export function setAvatar(objectURL: string): Promise<AvatarUpdate> {
+  return api.put<AvatarUpdate>('/api/profile/avatar', { avatarURL: objectURL });
 }
 
 /**
- * The whole avatar change: check the file, get an upload address, PUT the file there with
+ * The whole avatar change: check the file, get an upload form, POST the file with it with
  * progress, then make it the profile picture. `onUpdated` runs after the profile is refreshed,
  * for what else shows the picture (the header's user menu).
  */
@@ -96,9 +101,9 @@ export function useAvatarUpload({ onUpdated }: { onUpdated?: () => void } = {}) 
         throw new AvatarUploadError(UPLOAD_ADDRESS_FAILED);
       }
       setProgress(0);
-      await putFile(ticket, file, setProgress);
+      await postFile(ticket, file, setProgress);
       setProgress(1);
-      return setAvatar(ticket.uploadURL);
+      return setAvatar(ticket.objectURL);
     },
     onSuccess: ({ avatarUrl }) => {
       queryClient.setQueryData<Profile | null>(profileKeys.me(), (profile) =>
