@@ -11,6 +11,10 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
 from realtime.routing import websocket_application  # noqa: E402
+from realtime.summaries import get_scheduler  # noqa: E402
+
+# The server's summaries thread also waits for the week to turn over (no cron).
+get_scheduler().start()
 
 application = ProtocolTypeRouter(
     {

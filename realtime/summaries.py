@@ -1,18 +1,28 @@
-"""Leaderboard and stats events, coalesced.
+"""Leaderboard and stats events, coalesced, retried and kept current as time passes.
 
 A burst of votes must not become a storm of leaderboard recomputations and pushes. Services
 only hint (:func:`realtime.publish.publish_summaries`); a per-process worker thread then,
 per sport:
 
 * takes the sport's rate window (``SET NX PX`` in Redis, shared by every process) and, if it
-  got it, reads the leaderboard and stats and sends them at once (the leading edge);
+  got it, computes the sport's summaries and sends them at once (the leading edge);
 * if another send holds the window, tries again when the window ends (the trailing edge), so
   the state after the last change of a burst is always pushed;
-* sends an event only when its content differs from the last one sent for that group (the
-  backend compares a digest atomically with the send, see ``Guard``).
+* sends an event only when its content differs from the last one sent for that group and
+  board (the backend compares a digest atomically with the send, see ``Guard``);
+* when the computation fails (the database is briefly away), tries again with a growing
+  delay, so no screen keeps a stale board when no further change comes;
+* computes the sport again when its boards change by time alone (``refresh_at``: a vote
+  leaving the trending window), and every sport when the week turns over, so the weekly board
+  starts again on every open screen within a second of the boundary. No cron: the same thread
+  waits for those moments.
 
-So a group gets at most one ``leaderboard.changed`` and one ``stats.changed`` per window
-(``REALTIME_SUMMARY_INTERVAL``, 0.25 s: at most 4 a second).
+So a group gets at most one ``leaderboard.changed`` per board (``all``, ``trending``,
+``weekly``, named by ``data.board``) and one ``stats.changed`` per window
+(``REALTIME_SUMMARY_INTERVAL``, 0.25 s: at most 4 a second each).
+
+What the summaries are comes from the domain (``DEFAULT_SOURCE`` names a
+:class:`SummarySource`): the live layer imports no domain app.
 """
 
 from __future__ import annotations
@@ -20,58 +30,120 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.db import connections
+from django.utils.module_loading import import_string
 
-from realtime.backend import get_backend
-from realtime.broadcast import send
+from realtime.backend import Guard, Outbound, get_backend
 from realtime.events import Event
 
 logger = logging.getLogger(__name__)
 
+RETRY_FIRST = 0.5  # seconds before the first retry of a failed computation, then doubled
+RETRY_MAX = 10.0
+WAKE_AT_LEAST_EVERY = 30.0  # wall-clock deadlines are checked again at least this often
 
-def send_summaries(sport: str) -> None:
-    """Read the sport's leaderboards and stats now and send what changed."""
-    from project.scouting import selectors
 
-    taken_at = time.time()
+class SportSummariesData(Protocol):
+    boards: dict[str, dict[str, Any]]  # board kind -> leaderboard.changed data
+    stats: dict[str, int]
+    refresh_at: datetime  # when the boards next change by time alone
+
+
+class SummarySource(Protocol):
+    def sport_summaries(self, sport: str) -> SportSummariesData: ...
+
+    def sports(self) -> Sequence[str]: ...
+
+    def next_week_start(self) -> datetime: ...
+
+
+# The domain's source, by name: the live layer imports no domain app. Tests name their own
+# in settings.REALTIME_SUMMARIES.
+DEFAULT_SOURCE = "project.scouting.board_selectors.SUMMARIES"
+
+
+def summary_source() -> SummarySource:
+    source: SummarySource = import_string(getattr(settings, "REALTIME_SUMMARIES", DEFAULT_SOURCE))
+    return source
+
+
+@dataclass(frozen=True)
+class Summaries:
+    """A sport's summary events, each with its coalescing slot (one per board), and when they
+    next change by time alone (Unix seconds)."""
+
+    events: list[tuple[str, Event]]
+    refresh_at: float
+
+
+def compute_summaries(sport: str) -> Summaries:
+    """The events that tell ``sport``'s boards and stats as they are now (a subscribe
+    snapshot reuses this). Raises when they cannot be read."""
     try:
-        players = selectors.leaderboard_players(sport=sport)
-        scouts = selectors.leaderboard_scouts(sport=sport)
-        stats = selectors.sport_stats(sport=sport)
-    except Exception:
-        logger.exception("Could not compute the summaries of %s", sport)
-        return
+        data = summary_source().sport_summaries(sport)
     finally:
         # This thread is not a request: hand its connection back (to the pool) right away.
         connections.close_all()
-    leaderboard = {"players": players, "scouts": scouts}
-    send(
-        Event("leaderboard.changed", leaderboard, sport=sport),
-        Event("stats.changed", stats, sport=sport),
-        guarded_at=taken_at,
-    )
+    events = [
+        (f"leaderboard.changed:{kind}", Event("leaderboard.changed", board, sport=sport))
+        for kind, board in data.boards.items()
+    ]
+    events.append(("stats.changed", Event("stats.changed", data.stats, sport=sport)))
+    return Summaries(events=events, refresh_at=data.refresh_at.timestamp())
+
+
+def send_summaries(sport: str) -> float:
+    """Compute ``sport``'s summaries now and send those that changed; when they next change
+    by time alone (Unix seconds). Raises when they cannot be computed."""
+    taken_at = time.time()
+    summaries = compute_summaries(sport)
+    outbound = []
+    for slot, event in summaries.events:
+        envelope = event.envelope()
+        guard = Guard.of(slot, envelope.tail, taken_at)
+        outbound.append(Outbound(event.groups(), envelope, guard))
+    try:
+        get_backend().publish(outbound)
+    except Exception:
+        # Redis away: its outage closes the sockets, which read everything again on return.
+        logger.exception("Could not publish the summaries of %s", sport)
+    return summaries.refresh_at
 
 
 class SummaryScheduler:
     def __init__(self, interval: float) -> None:
         self.interval = interval
-        self.due: dict[str, float] = {}
+        self.due: dict[str, float] = {}  # sport -> monotonic time of its next computation
+        self.refresh: dict[str, float] = {}  # sport -> wall time it changes by time alone
+        self.failures: dict[str, int] = {}
+        self.week_turn: float | None = None  # wall time of the next week's start
         self.condition = threading.Condition()
         self.stopped = False
         self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Run the worker thread (a server process calls this once: the week turning over
+        then reaches its screens even when no vote comes)."""
+        with self.condition:
+            self._start()
+
+    def _start(self) -> None:
+        if self.thread is None and not self.stopped:
+            self.thread = threading.Thread(target=self._run, name="realtime-summaries", daemon=True)
+            self.thread.start()
 
     def request(self, sport: str) -> None:
         with self.condition:
             if self.stopped:
                 return
             self.due.setdefault(sport, time.monotonic())
-            if self.thread is None:
-                self.thread = threading.Thread(
-                    target=self._run, name="realtime-summaries", daemon=True
-                )
-                self.thread.start()
+            self._start()
             self.condition.notify()
 
     def stop(self) -> None:
@@ -86,30 +158,85 @@ class SummaryScheduler:
             if sports is None:
                 return
             for sport in sports:
+                if self.stopped:
+                    return
                 self._attempt(sport)
 
     def _next_due(self) -> list[str] | None:
         while not self.stopped:
+            self._take_wall_deadlines()
             now = time.monotonic()
             ready = [sport for sport, at in self.due.items() if at <= now]
             if ready:
                 for sport in ready:
                     del self.due[sport]
                 return ready
-            self.condition.wait(min(self.due.values()) - now if self.due else None)
+            self.condition.wait(self._wait(now))
         return None
+
+    def _take_wall_deadlines(self) -> None:
+        """Turn the wall-clock moments that have come into computations due now."""
+        wall, now = time.time(), time.monotonic()
+        if self.week_turn is None:
+            self.week_turn = self._next_week_turn()
+        if self.week_turn is not None and self.week_turn <= wall:
+            self.week_turn = None
+            for sport in self._sports():
+                self.due[sport] = now
+        for sport, at in list(self.refresh.items()):
+            if at <= wall:
+                del self.refresh[sport]
+                self.due.setdefault(sport, now)
+
+    def _wait(self, now: float) -> float:
+        waits = [WAKE_AT_LEAST_EVERY, *(at - now for at in self.due.values())]
+        wall = time.time()
+        waits.extend(at - wall for at in self.refresh.values())
+        if self.week_turn is not None:
+            waits.append(self.week_turn - wall)
+        return max(0.0, min(waits))
+
+    def _next_week_turn(self) -> float | None:
+        try:
+            return summary_source().next_week_start().timestamp()
+        except Exception:
+            logger.exception("Could not tell when the week turns over")
+            return None
+
+    def _sports(self) -> Sequence[str]:
+        try:
+            return summary_source().sports()
+        except Exception:
+            logger.exception("Could not list the sports")
+            return ()
 
     def _attempt(self, sport: str) -> None:
         try:
             wait = get_backend().acquire_window(f"summary:{sport}", self.interval)
         except Exception:
             logger.exception("Could not take the summary window of %s", sport)
+            self._retry(sport)
             return
         if wait:
             with self.condition:
                 self.due[sport] = time.monotonic() + wait
             return
-        send_summaries(sport)
+        try:
+            refresh_at = send_summaries(sport)
+        except Exception:
+            logger.exception("Could not compute the summaries of %s", sport)
+            self._retry(sport)
+            return
+        with self.condition:
+            self.failures.pop(sport, None)
+            self.refresh[sport] = refresh_at
+
+    def _retry(self, sport: str) -> None:
+        with self.condition:
+            failures = self.failures[sport] = self.failures.get(sport, 0) + 1
+            delay = min(RETRY_FIRST * 2 ** (failures - 1), RETRY_MAX)
+            at = time.monotonic() + delay
+            self.due[sport] = min(self.due.get(sport, at), at)
 
 
 _scheduler: SummaryScheduler | None = None

@@ -88,6 +88,16 @@ def _decode(cursor: str, model: type[models.Model], keys: list[tuple[str, bool]]
         ) from exc
 
 
+def cursor_encode(values: list[Any]) -> str:
+    """A cursor for a list paged by hand (not a queryset): the last served key values."""
+    return _encode(values)
+
+
+def cursor_decode(cursor: str, model: type[models.Model], names: Sequence[str]) -> list[Any]:
+    """The key values of ``cursor``, typed by ``model``'s fields (400 "Invalid cursor")."""
+    return _decode(cursor, model, [(name, False) for name in names])
+
+
 def _after(keys: list[tuple[str, bool]], values: list[Any]) -> models.Q:
     """Rows strictly after ``values`` in the ordering: a lexicographic comparison written as
     (k1 > v1) OR (k1 = v1 AND k2 > v2) OR ..., with the first key also bounded on its own so

@@ -13,7 +13,14 @@ from project.accounts.auth import current_user
 from project.common.pagination import PageQuery, keyset_paginate, set_next_link
 from project.common.router import Router
 from project.common.schemas import ErrorOut
-from project.scouting import selectors, services
+from project.scouting import board_selectors, selectors, services
+from project.scouting.board_schemas import (
+    BoardEntryOut,
+    BoardQuery,
+    HistoryQuery,
+    WeekOut,
+    WeekWinnersOut,
+)
 from project.scouting.schemas import (
     ActivityOut,
     DuplicateNominationOut,
@@ -202,12 +209,45 @@ def leaderboard_scouts(request: HttpRequest, query: Query[SportQuery]) -> list:
 
 @router.get(
     "/leaderboard/players",
-    response={200: list[NominationOut], codes_4xx: ErrorOut},
+    response={200: list[BoardEntryOut], codes_4xx: ErrorOut},
     tags=["leaderboard"],
-    summary="Top 10 community nominations of the sport by votes, then oldest first",
+    summary="Top 10 community nominations of the sport on a board",
+    description="`board=all` (default): by votes, then oldest first. `trending`: by votes "
+    "decayed with their age (half-life 24 hours); `score` is the votes of the last 24 hours. "
+    "`weekly`: by votes cast this week (see /api/leaderboard/week); `score` is those votes.",
 )
-def leaderboard_players(request: HttpRequest, query: Query[SportQuery]) -> list:
-    return selectors.leaderboard_player_nominations(sport=query.sport, user=current_user(request))
+def leaderboard_players(request: HttpRequest, query: Query[BoardQuery]) -> list:
+    return board_selectors.board_nominations(
+        kind=query.board, sport=query.sport, user=current_user(request)
+    )
+
+
+@router.get(
+    "/leaderboard/week",
+    response={200: WeekOut, codes_4xx: ErrorOut},
+    tags=["leaderboard"],
+    summary="The current week of the weekly board and when it resets",
+)
+def leaderboard_week(request: HttpRequest) -> board_selectors.Week:
+    return board_selectors.current_week()
+
+
+@router.get(
+    "/leaderboard/weekly-history",
+    response={200: list[WeekWinnersOut], codes_4xx: ErrorOut},
+    tags=["leaderboard"],
+    summary="Player of the Week: each past week's top 3 per sport, newest week first",
+    description="A page holds `limit` weeks (every sport of each week without `sport`)." + PAGED,
+)
+def leaderboard_weekly_history(
+    request: HttpRequest,
+    response: HttpResponse,
+    query: Query[HistoryQuery],
+    page: Query[PageQuery],
+) -> list:
+    result = board_selectors.weekly_history(sport=query.sport, page=page)
+    set_next_link(request, response, result.next_cursor)
+    return result.items
 
 
 @router.get(

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 
 from project.accounts.models import User, UserSettings
@@ -102,12 +101,13 @@ def _owner_uploaded_a_file(world: World, clients: dict[str, ApiClient]) -> dict[
 
     response = clients["owner"].post("/api/objects/upload")
     assert response.status_code == 200, response.content
-    ticket = response.json()
-    path = ticket["uploadURL"].split("://", 1)[1].split("/", 1)[1]
-    file = SimpleUploadedFile("avatar.png", png_bytes(), content_type="image/png")
-    sent = clients["anonymous"].client.post(f"/{path}", {**ticket["fields"], "file": file})
-    assert sent.status_code == 204, sent.content
-    return {"upload_url": ticket["objectURL"]}
+    url = response.json()["uploadURL"]
+    path = url.split("://", 1)[1].split("/", 1)[1]
+    put = clients["anonymous"].client.generic(
+        "PUT", f"/{path}", data=png_bytes(), content_type="image/png"
+    )
+    assert put.status_code == 200, put.content
+    return {"upload_url": url}
 
 
 def _contact_only_for_self_and_admin(
@@ -459,6 +459,22 @@ CALLS: list[Call] = [
         EVERYONE_200,
         check=_no_rejected_in_community_lists,
     ),
+    Call(
+        "trending board",
+        "GET",
+        "/api/leaderboard/players?board=trending",
+        EVERYONE_200,
+        check=_no_rejected_in_community_lists,
+    ),
+    Call(
+        "weekly board",
+        "GET",
+        "/api/leaderboard/players?board=weekly&sport=football",
+        EVERYONE_200,
+        check=_no_rejected_in_community_lists,
+    ),
+    Call("board week", "GET", "/api/leaderboard/week", EVERYONE_200),
+    Call("player of the week", "GET", "/api/leaderboard/weekly-history", EVERYONE_200),
     Call("stats", "GET", "/api/stats?sport=football", EVERYONE_200),
     Call("feed", "GET", "/api/feed?sport=football", EVERYONE_200),
     # Follows.

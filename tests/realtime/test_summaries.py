@@ -5,15 +5,22 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from datetime import UTC, date, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from asgiref.sync import sync_to_async
+from django.utils import timezone
 
 from project.accounts.models import User
-from project.scouting import selectors
-from project.scouting.models import Nomination, NominationStatus, Player
+from project.scouting import board_selectors
+from project.scouting.boards import trend_add, trend_term, week_of
+from project.scouting.models import Nomination, NominationStatus, NominationWeek, Player
 from realtime.publish import publish_summaries
+from realtime.summaries import get_scheduler
 from tests.helpers import ApiClient
 from tests.realtime.live import Socket, signed_in
 
@@ -22,21 +29,43 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 INTERVAL = 0.25
 
 
+FAR = datetime(2999, 1, 1, tzinfo=UTC)
+
+
+class CountingSource:
+    """A summary source answering from a counter the test moves; it can be made to fail."""
+
+    def __init__(self) -> None:
+        self.votes = 0
+        self.failures = 0
+
+    def sport_summaries(self, sport: str) -> SimpleNamespace:
+        if self.failures:
+            self.failures -= 1
+            raise RuntimeError("the database is away")
+        return SimpleNamespace(
+            boards={
+                "all": {"board": "all", "players": [{"id": 1, "voteCount": self.votes}]},
+            },
+            stats={"nominations": 1, "votes": self.votes, "nominationsNeedingVotes": 0},
+            refresh_at=FAR,
+        )
+
+    def sports(self) -> list[str]:
+        return ["soccer"]
+
+    def next_week_start(self) -> datetime:
+        return FAR
+
+
+SOURCE = CountingSource()
+
+
 @pytest.fixture
-def board(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """Selectors answering from a counter the test moves."""
-    state = {"votes": 0}
-
-    def players(*, sport: str | None) -> list[dict[str, Any]]:
-        return [{"id": 1, "voteCount": state["votes"]}]
-
-    def stats(*, sport: str | None) -> dict[str, int]:
-        return {"nominations": 1, "votes": state["votes"], "nominationsNeedingVotes": 0}
-
-    monkeypatch.setattr(selectors, "leaderboard_players", players)
-    monkeypatch.setattr(selectors, "leaderboard_scouts", lambda *, sport: [])
-    monkeypatch.setattr(selectors, "sport_stats", stats)
-    return state
+def board(settings: Any) -> CountingSource:
+    SOURCE.__init__()  # type: ignore[misc]  # a fresh counter for each test
+    settings.REALTIME_SUMMARIES = f"{__name__}.SOURCE"
+    return SOURCE
 
 
 async def collect(socket: Socket, seconds: float) -> list[tuple[float, dict[str, Any]]]:
@@ -51,13 +80,13 @@ async def collect(socket: Socket, seconds: float) -> list[tuple[float, dict[str,
 
 
 async def test_a_burst_of_hints_is_coalesced_and_its_last_state_is_sent(
-    scout_api: ApiClient, board: dict[str, int]
+    scout_api: ApiClient, board: CountingSource
 ) -> None:
     socket, _ = await signed_in(scout_api, sport="soccer")
 
     def burst() -> None:
         for votes in range(1, 41):
-            board["votes"] = votes
+            board.votes = votes
             publish_summaries("soccer")
             time.sleep(0.02)
 
@@ -76,17 +105,17 @@ async def test_a_burst_of_hints_is_coalesced_and_its_last_state_is_sent(
     last_stats = [m for _, m in received if m["type"] == "stats.changed"][-1]
     assert last_stats["data"] == {"nominations": 1, "votes": 40, "nominationsNeedingVotes": 0}
     last_board = [m for _, m in received if m["type"] == "leaderboard.changed"][-1]
-    assert last_board["data"] == {"players": [{"id": 1, "voteCount": 40}], "scouts": []}
+    assert last_board["data"] == {"board": "all", "players": [{"id": 1, "voteCount": 40}]}
     seqs = [message["seq"] for _, message in received]
     assert seqs == list(range(1, len(seqs) + 1))
     await socket.close()
 
 
 async def test_nothing_is_sent_when_nothing_changed(
-    scout_api: ApiClient, board: dict[str, int]
+    scout_api: ApiClient, board: CountingSource
 ) -> None:
     socket, _ = await signed_in(scout_api, sport="soccer")
-    board["votes"] = 3
+    board.votes = 3
     await sync_to_async(publish_summaries)("soccer")
     kinds = {message["type"] for _, message in await collect(socket, 0.5)}
     assert kinds == {"leaderboard.changed", "stats.changed"}
@@ -94,7 +123,7 @@ async def test_nothing_is_sent_when_nothing_changed(
     await sync_to_async(publish_summaries)("soccer")
     assert await collect(socket, 0.6) == []
 
-    board["votes"] = 4
+    board.votes = 4
     await sync_to_async(publish_summaries)("soccer")
     kinds = {message["type"] for _, message in await collect(socket, 0.6)}
     assert kinds == {"leaderboard.changed", "stats.changed"}
@@ -102,7 +131,7 @@ async def test_nothing_is_sent_when_nothing_changed(
 
 
 async def test_the_hint_after_a_rollback_recomputes_nothing(
-    scout_api: ApiClient, board: dict[str, int]
+    scout_api: ApiClient, board: CountingSource
 ) -> None:
     from django.db import transaction
 
@@ -137,34 +166,97 @@ def soccer_nomination(scout: User) -> Nomination:
     )
 
 
-async def test_summaries_come_from_the_scouting_selectors(
+async def collect_boards(socket: Socket, seconds: float) -> dict[str, dict[str, Any]]:
+    """The last leaderboard.changed of each board kind received within ``seconds``."""
+    return {
+        message["data"]["board"]: message
+        for _, message in await collect(socket, seconds)
+        if message["type"] == "leaderboard.changed"
+    }
+
+
+async def test_each_board_has_its_event_and_only_a_changed_board_is_sent_again(
     scout_api: ApiClient, soccer_nomination: Nomination
 ) -> None:
+    now = timezone.now()
+    week = week_of(now)
+
+    def votes_now() -> None:
+        Nomination.objects.filter(pk=soccer_nomination.pk).update(
+            trend=trend_add(None, trend_term(now))
+        )
+        NominationWeek.objects.create(
+            nomination=soccer_nomination, sport="soccer", week=week, votes=2
+        )
+
+    await sync_to_async(votes_now)()
     socket, _ = await signed_in(scout_api, sport="soccer")
     await sync_to_async(publish_summaries)("soccer")
-    received = {message["type"]: message for _, message in await collect(socket, 0.8)}
+    boards = await collect_boards(socket, 0.8)
+    assert set(boards) == {"all", "trending", "weekly"}
 
-    def expected() -> tuple[dict[str, Any], dict[str, int]]:
-        board = {
-            "players": selectors.leaderboard_players(sport="soccer"),
-            "scouts": selectors.leaderboard_scouts(sport="soccer"),
-        }
-        return board, selectors.sport_stats(sport="soccer")
+    def expected() -> dict[str, Any]:
+        return board_selectors.sport_summaries("soccer").boards  # type: ignore[return-value]
 
-    board, stats = await sync_to_async(expected)()
-    assert (
-        received["stats.changed"]["data"]
-        == stats
-        == {
-            "nominations": 1,
-            "votes": 3,
-            "nominationsNeedingVotes": 1,
-        }
+    assert {kind: message["data"] for kind, message in boards.items()} == _json_round_trip(
+        await sync_to_async(expected)()
     )
-    leaderboard = received["leaderboard.changed"]["data"]
-    assert leaderboard["players"][0]["id"] == soccer_nomination.pk
-    assert leaderboard == _json_round_trip(board)
+    assert boards["all"]["data"]["players"][0]["score"] == 3
+    assert boards["all"]["data"]["scouts"][0]["nominationCount"] == 1
+    assert boards["weekly"]["data"]["week"] == week.isoformat()
+    assert boards["weekly"]["data"]["players"][0]["score"] == 2
+    assert boards["trending"]["data"]["players"][0]["id"] == soccer_nomination.pk
+
+    await sync_to_async(NominationWeek.objects.filter(nomination=soccer_nomination).update)(votes=3)
+    await sync_to_async(publish_summaries)("soccer")
+    boards = await collect_boards(socket, 0.8)
+    assert set(boards) == {"weekly"}
+    assert boards["weekly"]["data"]["players"][0]["score"] == 3
     await socket.close()
+
+
+async def test_a_failed_recomputation_is_retried_without_another_hint(
+    scout_api: ApiClient, board: CountingSource
+) -> None:
+    socket, _ = await signed_in(scout_api, sport="soccer")
+    board.votes = 5
+    board.failures = 2
+    await sync_to_async(publish_summaries)("soccer")
+    # No further hint comes: the scheduler retries (0.5 s, then 1 s) until it succeeds.
+    received = [message for _, message in await collect(socket, 3.0)]
+    assert board.failures == 0
+    assert {message["type"] for message in received} == {"leaderboard.changed", "stats.changed"}
+    stats = [message for message in received if message["type"] == "stats.changed"]
+    assert stats[-1]["data"]["votes"] == 5
+    await socket.close()
+
+
+async def test_the_week_turning_over_reaches_open_screens_within_a_second(
+    scout_api: ApiClient, soccer_nomination: Nomination, settings: Any
+) -> None:
+    settings.BOARD_WEEK_TIME_ZONE = "Asia/Tokyo"
+    zone = ZoneInfo("Asia/Tokyo")
+    boundary = datetime(2025, 3, 17, tzinfo=zone)  # Monday 00:00 in Tokyo
+    with time_machine.travel(boundary - timedelta(seconds=0.6), tick=True):
+        await sync_to_async(NominationWeek.objects.create)(
+            nomination=soccer_nomination, sport="soccer", week=date(2025, 3, 10), votes=4
+        )
+        socket, _ = await signed_in(scout_api, sport="soccer")
+        # The server process starts its summaries thread (project/asgi.py); no vote, no hint.
+        get_scheduler().start()
+        weekly = None
+        deadline = time.monotonic() + 3
+        while weekly is None and time.monotonic() < deadline:
+            message = await socket.receive(timeout=3)
+            if message["type"] == "leaderboard.changed" and message["data"]["board"] == "weekly":
+                weekly = message
+        arrived = datetime.now(UTC)
+        assert weekly is not None
+        assert weekly["data"]["week"] == "2025-03-17"
+        assert weekly["data"]["players"] == []
+        assert datetime.fromisoformat(weekly["data"]["resetsAt"]) == boundary + timedelta(days=7)
+        assert boundary <= arrived < boundary + timedelta(seconds=1)
+        await socket.close()
 
 
 def _json_round_trip(value: Any) -> Any:

@@ -381,8 +381,48 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Top 10 community nominations of the sport by votes, then oldest first */
+        /**
+         * Top 10 community nominations of the sport on a board
+         * @description `board=all` (default): by votes, then oldest first. `trending`: by votes decayed with their age (half-life 24 hours); `score` is the votes of the last 24 hours. `weekly`: by votes cast this week (see /api/leaderboard/week); `score` is those votes.
+         */
         get: operations["project_scouting_api_leaderboard_players"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leaderboard/week": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current week of the weekly board and when it resets */
+        get: operations["project_scouting_api_leaderboard_week"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leaderboard/weekly-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Player of the Week: each past week's top 3 per sport, newest week first
+         * @description A page holds `limit` weeks (every sport of each week without `sport`). Paginated: `limit` (default 50, at most 200) and `cursor`; the next page's address is in the `Link: <url>; rel="next"` header (absent on the last page).
+         */
+        get: operations["project_scouting_api_leaderboard_weekly_history"];
         put?: never;
         post?: never;
         delete?: never;
@@ -519,8 +559,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Get a single-use form to upload an avatar with
-         * @description Answers a form for a key the server chooses (avatars/<userId>/<random>): POST the fields and then the file (multipart/form-data, the file last, named file) to uploadURL within 10 minutes, then confirm objectURL with PUT /api/profile/avatar. The storage itself refuses a file over 5 MB (S3: the presigned POST policy's content-length-range). The body is optional: {contentType} among image/png, image/jpeg, image/gif, image/webp signs that content type into the form.
+         * Get a single-use address to upload an avatar to
+         * @description Answers an address for a key the server chooses (avatars/<userId>/<random>). PUT the raw file there within 10 minutes (with the returned headers), then confirm it with PUT /api/profile/avatar. The body is optional: {contentType} among image/png, image/jpeg, image/gif, image/webp signs that content type into the address.
          */
         post: operations["project_media_api_upload_address"];
         delete?: never;
@@ -580,7 +620,7 @@ export interface paths {
         get?: never;
         /**
          * Make an uploaded file the profile picture
-         * @description Takes the objectURL of the upload; checks the object (PNG, JPEG, GIF or WebP, at most 5 MB and 4096x4096 pixels) and keeps a re-encoded copy without its metadata (no EXIF, no GPS position; animations keep their first frame). A refused file is deleted (400). Answers the new avatarUrl, an address on this server that shows it.
+         * @description Takes the uploadURL the file was PUT to; checks the object (PNG, JPEG, GIF or WebP, at most 5 MB and 4096x4096 pixels). A refused file is deleted (400). Answers the new avatarUrl, an address on this server that shows the image.
          */
         put: operations["project_media_api_avatar_update"];
         post?: never;
@@ -904,7 +944,7 @@ export interface components {
         AvatarIn: {
             /**
              * Avatarurl
-             * @description The objectURL of the upload.
+             * @description The uploadURL the file was PUT to.
              */
             avatarURL: string;
         };
@@ -912,6 +952,54 @@ export interface components {
         AvatarOut: {
             /** Avatarurl */
             avatarUrl: string;
+        };
+        /**
+         * BoardEntryOut
+         * @description A board entry: the nomination read shape with its place.
+         */
+        BoardEntryOut: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Hasvoted */
+            hasVoted: boolean;
+            /** Id */
+            id: number;
+            /**
+             * Movement
+             * @description Places gained (positive) or lost (negative) since the previous board; null for an entry that was not on it
+             */
+            movement: number | null;
+            nominatedBy: components["schemas"]["UserRefOut"];
+            player: components["schemas"]["PlayerOut"];
+            /**
+             * Rank
+             * @description 1 for the first; equal scores share a rank (1, 2, 2, 4)
+             */
+            rank: number;
+            /**
+             * Score
+             * @description What people are shown: votes (all time), votes in the last 24 hours (trending) or votes this week (weekly)
+             */
+            score: number;
+            /** Status */
+            status: string;
+            /** Votecount */
+            voteCount: number;
+        };
+        /** BoardQuery */
+        BoardQuery: {
+            /**
+             * Board
+             * @description `all`: by vote count (the specification's board); `trending`: by votes decayed with their age (half-life 24 hours); `weekly`: by votes cast this week
+             * @default all
+             * @enum {string}
+             */
+            board: "all" | "trending" | "weekly";
+            /** @description One sport's board; every sport without it */
+            sport?: components["schemas"]["Sport"] | null;
         };
         /** CsrfOut */
         CsrfOut: {
@@ -1004,6 +1092,11 @@ export interface components {
              */
             type: "player" | "user";
             user: components["schemas"]["UserRefOut"] | null;
+        };
+        /** HistoryQuery */
+        HistoryQuery: {
+            /** @description One sport's weeks; every sport without it */
+            sport?: components["schemas"]["Sport"] | null;
         };
         /** LeaderboardQuery */
         LeaderboardQuery: {
@@ -1436,7 +1529,7 @@ export interface components {
         UploadIn: {
             /**
              * Contenttype
-             * @description Optional. When given, it is signed into the form: the fields then carry it as Content-Type and the storage refuses any other; when absent, none is signed.
+             * @description Optional. When given, it is signed into the address and the PUT must send exactly this Content-Type header; when absent, no content type is signed.
              */
             contentType?: string | null;
         };
@@ -1445,29 +1538,24 @@ export interface components {
             /**
              * Expiresat
              * Format: date-time
-             * @description The POST must start before this time.
+             * @description The PUT must start before this time.
              */
             expiresAt: string;
             /**
-             * Fields
-             * @description Form fields to send as they are, before the file (key, signature, ...).
+             * Headers
+             * @description Headers the PUT must carry (Content-Type when one was signed).
              */
-            fields: {
+            headers: {
                 [key: string]: string;
             };
             /**
              * Method
              * @constant
              */
-            method: "POST";
-            /**
-             * Objecturl
-             * @description Where the uploaded file is: confirm it with PUT /api/profile/avatar.
-             */
-            objectURL: string;
+            method: "PUT";
             /**
              * Uploadurl
-             * @description POST the file here as multipart/form-data: every entry of fields, then the file as the last field, named file.
+             * @description Send the file here with one PUT (raw body, no form).
              */
             uploadURL: string;
         };
@@ -1498,6 +1586,68 @@ export interface components {
             nominationId: number;
             /** Votecount */
             voteCount: number;
+        };
+        /** WeekOut */
+        WeekOut: {
+            /**
+             * Resetsat
+             * Format: date-time
+             * @description When the weekly board starts again from zero
+             */
+            resetsAt: string;
+            /**
+             * Startsat
+             * Format: date-time
+             * @description When the current week began
+             */
+            startsAt: string;
+            /**
+             * Week
+             * Format: date
+             * @description The Monday that starts the current week
+             */
+            week: string;
+        };
+        /** WeekWinnerOut */
+        WeekWinnerOut: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Id */
+            id: number;
+            nominatedBy: components["schemas"]["UserRefOut"];
+            player: components["schemas"]["PlayerOut"];
+            /**
+             * Rank
+             * @description 1 for the first; equal scores share a rank (1, 2, 2, 4)
+             */
+            rank: number;
+            /**
+             * Score
+             * @description Votes cast in that week
+             */
+            score: number;
+            /** Status */
+            status: string;
+            /** Votecount */
+            voteCount: number;
+        };
+        /**
+         * WeekWinnersOut
+         * @description Player of the Week: a past week's top 3 of one sport.
+         */
+        WeekWinnersOut: {
+            sport: components["schemas"]["Sport"];
+            /**
+             * Week
+             * Format: date
+             * @description The Monday that starts the week
+             */
+            week: string;
+            /** Winners */
+            winners: components["schemas"]["WeekWinnerOut"][];
         };
     };
     responses: never;
@@ -5070,6 +5220,9 @@ export interface operations {
     project_scouting_api_leaderboard_players: {
         parameters: {
             query?: {
+                /** @description `all`: by vote count (the specification's board); `trending`: by votes decayed with their age (half-life 24 hours); `weekly`: by votes cast this week */
+                board?: "all" | "trending" | "weekly";
+                /** @description One sport's board; every sport without it */
                 sport?: components["schemas"]["Sport"] | null;
             };
             header?: never;
@@ -5084,7 +5237,378 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NominationOut"][];
+                    "application/json": components["schemas"]["BoardEntryOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_scouting_api_leaderboard_week: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WeekOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_scouting_api_leaderboard_weekly_history: {
+        parameters: {
+            query?: {
+                /** @description One sport's weeks; every sport without it */
+                sport?: components["schemas"]["Sport"] | null;
+                /** @description Page size (default 50; above 200 is capped) */
+                limit?: number;
+                /** @description Opaque position from the previous page's Link rel="next" header */
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WeekWinnersOut"][];
                 };
             };
             /** @description Bad Request */

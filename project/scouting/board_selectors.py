@@ -1,0 +1,293 @@
+"""Reads of the boards: all time, trending and weekly, and the Player of the Week history
+(DESIGN.md section 11; the arithmetic is in ``boards.py``).
+
+Each board is one indexed query for its top 10 (trending adds one for the votes of the last
+24 hours of the entries shown), whatever the number of nominations or votes:
+
+* all time orders by ``vote_count`` (the specification's board);
+* trending orders by the ``trend`` column, whose order is the decayed order at every moment;
+* weekly orders the current week's ``NominationWeek`` counters.
+
+Ranks follow the scores shown (equal scores share a rank: 1, 2, 2, 4). Movement compares the
+board with the previous one: the ranks of each board's last two distinct states are kept in
+the cache (shared by every process with Redis), so the REST answer and the live event tell
+the same movement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any, get_args
+
+from django.core.cache import cache
+from django.db.models import Count, F, Min, QuerySet, Window
+from django.db.models.functions import Rank, RowNumber
+from django.utils import timezone
+
+from project.accounts.models import User
+from project.common.choices import Sport
+from project.common.pagination import PageQuery, cursor_decode, cursor_encode
+from project.scouting import selectors
+from project.scouting.board_schemas import BoardEntryEventOut, BoardKind
+from project.scouting.boards import next_week_start, week_of, week_zone
+from project.scouting.models import LIVE_STATUSES, Nomination, NominationWeek, Vote
+from project.scouting.selectors import _wire
+
+BOARD_KINDS: tuple[BoardKind, ...] = get_args(BoardKind)
+TRENDING_WINDOW = timedelta(hours=24)
+HISTORY_PLACES = 3
+_RANKS_KEY = "boards:ranks:{kind}:{sport}:{week}"
+
+Ranks = dict[int, int]
+
+
+@dataclass(frozen=True)
+class Week:
+    week: date
+    starts_at: datetime
+    resets_at: datetime
+
+
+def current_week(now: datetime | None = None) -> Week:
+    now = now or timezone.now()
+    monday = week_of(now)
+    starts_at = datetime(monday.year, monday.month, monday.day, tzinfo=week_zone())
+    return Week(week=monday, starts_at=starts_at, resets_at=next_week_start(now))
+
+
+# --- The boards ---------------------------------------------------------------------------
+
+
+def _ordered(
+    kind: BoardKind, *, sport: str | None, user: User | None, week: date
+) -> QuerySet[Nomination]:
+    """The board's live nominations in board order, each annotated with ``board_key`` (what
+    ranks it) and, for weekly, ``week_votes``."""
+    queryset = selectors.nomination_queryset(user=user).filter(status__in=LIVE_STATUSES)
+    if kind == "weekly":
+        # One join to this week's counters: the (sport, week, -votes) index serves it.
+        weeks = {"weeks__week": week, "weeks__votes__gt": 0}
+        if sport:
+            weeks["weeks__sport"] = sport
+        return (
+            queryset.filter(**weeks)
+            .annotate(board_key=F("weeks__votes"), week_votes=F("weeks__votes"))
+            .order_by("-board_key", "id")
+        )
+    if sport:
+        queryset = queryset.filter(sport=sport)
+    if kind == "trending":
+        return (
+            queryset.filter(trend__isnull=False)
+            .annotate(board_key=F("trend"))
+            .order_by("-trend", "id")
+        )
+    return queryset.annotate(board_key=F("vote_count")).order_by(*selectors.MOST_VOTED_FIRST)
+
+
+def _recent_votes(nomination_ids: Sequence[int], now: datetime) -> dict[int, int]:
+    """Votes of the last 24 hours per nomination: one query over the entries shown."""
+    rows = (
+        Vote.objects.filter(nomination_id__in=nomination_ids, created_at__gt=now - TRENDING_WINDOW)
+        .values("nomination_id")
+        .annotate(votes=Count("id"))
+    )
+    return {row["nomination_id"]: row["votes"] for row in rows}
+
+
+def trending_window_ends(nomination_ids: Sequence[int], now: datetime) -> datetime | None:
+    """When the oldest vote of the last 24 hours of these entries leaves the window (so the
+    votes shown on the trending board change by time alone), or None."""
+    oldest = Vote.objects.filter(
+        nomination_id__in=nomination_ids, created_at__gt=now - TRENDING_WINDOW
+    ).aggregate(oldest=Min("created_at"))["oldest"]
+    return None if oldest is None else oldest + TRENDING_WINDOW
+
+
+def competition_ranks(keys: Sequence[Any]) -> list[int]:
+    """1-based ranks of keys sorted best first, equal keys sharing a rank: 1, 2, 2, 4."""
+    ranks: list[int] = []
+    for position, key in enumerate(keys):
+        ranks.append(ranks[-1] if position and key == keys[position - 1] else position + 1)
+    return ranks
+
+
+def _movements(kind: BoardKind, sport: str | None, week: date, ranks: Ranks) -> dict[int, Any]:
+    """Places gained since the previous board of this kind (None: not on it; 0 everywhere
+    when no previous board is known). The first reader of a new state (live layer or REST)
+    keeps it as the board's current one and the one before as the previous."""
+    key = _RANKS_KEY.format(kind=kind, sport=sport or "*", week=week if kind == "weekly" else "")
+    stored = cache.get(key)
+    if stored is not None and stored["current"] == ranks:
+        previous = stored["previous"]
+    else:
+        previous = None if stored is None else stored["current"]
+        cache.set(key, {"current": ranks, "previous": previous}, timeout=None)
+    if previous is None:
+        return dict.fromkeys(ranks, 0)
+    return {pk: None if pk not in previous else previous[pk] - rank for pk, rank in ranks.items()}
+
+
+def board_nominations(
+    *,
+    kind: BoardKind,
+    sport: str | None,
+    user: User | None = None,
+    now: datetime | None = None,
+) -> list[Nomination]:
+    """The board's top 10 live nominations, each with ``rank``, ``score`` and ``movement``
+    set (and ``has_voted`` for ``user``)."""
+    now = now or timezone.now()
+    week = week_of(now)
+    nominations = list(
+        _ordered(kind, sport=sport, user=user, week=week)[: selectors.LEADERBOARD_SIZE]
+    )
+    if kind == "trending":
+        recent = _recent_votes([n.pk for n in nominations], now)
+        scores = [recent.get(n.pk, 0) for n in nominations]
+    elif kind == "weekly":
+        scores = [n.week_votes for n in nominations]  # type: ignore[attr-defined]  # annotated
+    else:
+        scores = [n.vote_count for n in nominations]
+    ranks = competition_ranks([n.board_key for n in nominations])  # type: ignore[attr-defined]
+    movements = _movements(
+        kind, sport, week, {n.pk: rank for n, rank in zip(nominations, ranks, strict=True)}
+    )
+    for nomination, rank, score in zip(nominations, ranks, scores, strict=True):
+        nomination.rank = rank  # type: ignore[attr-defined]  # read by the board schemas
+        nomination.score = score  # type: ignore[attr-defined]
+        nomination.movement = movements[nomination.pk]  # type: ignore[attr-defined]
+    return nominations
+
+
+def board_data(
+    *, kind: BoardKind, sport: str | None, now: datetime | None = None
+) -> list[dict[str, Any]]:
+    """The board as pushed live: entries without hasVoted."""
+    return [
+        _wire(BoardEntryEventOut.from_orm(nomination))
+        for nomination in board_nominations(kind=kind, sport=sport, now=now)
+    ]
+
+
+@dataclass(frozen=True)
+class SportSummaries:
+    """Everything the live layer pushes about a sport: one event body per board, the stats,
+    and when the boards change by time alone (the week turning over, a vote leaving the
+    trending window), so they can be pushed again then."""
+
+    boards: dict[BoardKind, dict[str, Any]]
+    stats: dict[str, int]
+    refresh_at: datetime
+
+
+def sport_summaries(sport: str, now: datetime | None = None) -> SportSummaries:
+    """The boards and stats of a sport, as the ``leaderboard.changed`` (one per board kind)
+    and ``stats.changed`` events carry them."""
+    now = now or timezone.now()
+    week = current_week(now)
+    trending = board_data(kind="trending", sport=sport, now=now)
+    weekly = board_data(kind="weekly", sport=sport, now=now)
+    boards: dict[BoardKind, dict[str, Any]] = {
+        "all": {
+            "board": "all",
+            "players": board_data(kind="all", sport=sport, now=now),
+            "scouts": selectors.leaderboard_scouts(sport=sport),
+        },
+        "trending": {"board": "trending", "players": trending},
+        "weekly": {
+            "board": "weekly",
+            "week": week.week.isoformat(),
+            "resetsAt": week.resets_at.isoformat(),
+            "players": weekly,
+        },
+    }
+    window_ends = trending_window_ends([entry["id"] for entry in trending], now)
+    refresh_at = min(filter(None, (week.resets_at, window_ends)))
+    return SportSummaries(
+        boards=boards, stats=selectors.sport_stats(sport=sport), refresh_at=refresh_at
+    )
+
+
+# --- Player of the Week -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WeekWinners:
+    week: date
+    sport: str
+    winners: list[Nomination]
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    items: list[WeekWinners]
+    next_cursor: str | None
+
+
+def weekly_history(
+    *, sport: str | None, page: PageQuery, now: datetime | None = None
+) -> HistoryPage:
+    """Player of the Week: for each past week (newest first) and sport, its top 3 live
+    nominations by that week's votes. A page is ``limit`` weeks, read in one query: the
+    page's weeks come from the (sport, week) index, the places from a window over them."""
+    before = week_of(now or timezone.now())
+    if page.cursor:
+        before = min(before, cursor_decode(page.cursor, NominationWeek, ["week"])[0])
+    counted = NominationWeek.objects.filter(
+        week__lt=before, votes__gt=0, nomination__status__in=LIVE_STATUSES
+    )
+    if sport:
+        counted = counted.filter(sport=sport)
+    size = page.size()
+    weeks = counted.order_by("-week").values("week").distinct()[: size + 1]
+    order = [F("votes").desc(), F("nomination_id").asc()]
+    places = (
+        counted.filter(week__in=weeks)
+        .annotate(
+            place=Window(RowNumber(), partition_by=[F("week"), F("sport")], order_by=order),
+            rank=Window(Rank(), partition_by=[F("week"), F("sport")], order_by=[order[0]]),
+        )
+        .filter(place__lte=HISTORY_PLACES)
+        .select_related("nomination__player", "nomination__nominated_by")
+        .order_by("-week", "sport", "place")
+    )
+    grouped: dict[tuple[date, str], list[Nomination]] = {}
+    for row in places:
+        nomination = row.nomination
+        nomination.rank = row.rank  # type: ignore[attr-defined]  # read by WeekWinnerOut
+        nomination.score = row.votes  # type: ignore[attr-defined]
+        grouped.setdefault((row.week, row.sport), []).append(nomination)
+    served = sorted({week for week, _ in grouped}, reverse=True)
+    next_cursor = None
+    if len(served) > size:
+        served = served[:size]
+        next_cursor = cursor_encode([served[-1].isoformat()])
+    kept = set(served)
+    items = [
+        WeekWinners(week=week, sport=sport_, winners=winners)
+        for (week, sport_), winners in grouped.items()
+        if week in kept
+    ]
+    return HistoryPage(items=items, next_cursor=next_cursor)
+
+
+# --- For the live layer -------------------------------------------------------------------
+
+
+class BoardSummaries:
+    """What the live layer pushes about the boards (settings.REALTIME_SUMMARIES)."""
+
+    def sport_summaries(self, sport: str) -> SportSummaries:
+        return sport_summaries(sport)
+
+    def sports(self) -> list[str]:
+        return list(Sport.values)
+
+    def next_week_start(self) -> datetime:
+        return current_week().resets_at
+
+
+SUMMARIES = BoardSummaries()
