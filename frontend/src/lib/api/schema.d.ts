@@ -559,8 +559,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Get a single-use address to upload an avatar to
-         * @description Answers an address for a key the server chooses (avatars/<userId>/<random>). PUT the raw file there within 10 minutes (with the returned headers), then confirm it with PUT /api/profile/avatar. The body is optional: {contentType} among image/png, image/jpeg, image/gif, image/webp signs that content type into the address.
+         * Get a single-use form to upload an avatar with
+         * @description Answers a form for a key the server chooses (avatars/<userId>/<random>): POST the fields and then the file (multipart/form-data, the file last, named file) to uploadURL within 10 minutes, then confirm objectURL with PUT /api/profile/avatar. The storage itself refuses a file over 5 MB (S3: the presigned POST policy's content-length-range). The body is optional: {contentType} among image/png, image/jpeg, image/gif, image/webp signs that content type into the form.
          */
         post: operations["project_media_api_upload_address"];
         delete?: never;
@@ -620,7 +620,7 @@ export interface paths {
         get?: never;
         /**
          * Make an uploaded file the profile picture
-         * @description Takes the uploadURL the file was PUT to; checks the object (PNG, JPEG, GIF or WebP, at most 5 MB and 4096x4096 pixels). A refused file is deleted (400). Answers the new avatarUrl, an address on this server that shows the image.
+         * @description Takes the objectURL of the upload; checks the object (PNG, JPEG, GIF or WebP, at most 5 MB and 4096x4096 pixels) and keeps a re-encoded copy without its metadata (no EXIF, no GPS position; animations keep their first frame). A refused file is deleted (400). Answers the new avatarUrl, an address on this server that shows it.
          */
         put: operations["project_media_api_avatar_update"];
         post?: never;
@@ -944,7 +944,7 @@ export interface components {
         AvatarIn: {
             /**
              * Avatarurl
-             * @description The uploadURL the file was PUT to.
+             * @description The objectURL of the upload.
              */
             avatarURL: string;
         };
@@ -1529,7 +1529,7 @@ export interface components {
         UploadIn: {
             /**
              * Contenttype
-             * @description Optional. When given, it is signed into the address and the PUT must send exactly this Content-Type header; when absent, no content type is signed.
+             * @description Optional. When given, it is signed into the form: the fields then carry it as Content-Type and the storage refuses any other; when absent, none is signed.
              */
             contentType?: string | null;
         };
@@ -1538,24 +1538,29 @@ export interface components {
             /**
              * Expiresat
              * Format: date-time
-             * @description The PUT must start before this time.
+             * @description The POST must start before this time.
              */
             expiresAt: string;
             /**
-             * Headers
-             * @description Headers the PUT must carry (Content-Type when one was signed).
+             * Fields
+             * @description Form fields to send as they are, before the file (key, signature, ...).
              */
-            headers: {
+            fields: {
                 [key: string]: string;
             };
             /**
              * Method
              * @constant
              */
-            method: "PUT";
+            method: "POST";
+            /**
+             * Objecturl
+             * @description Where the uploaded file is: confirm it with PUT /api/profile/avatar.
+             */
+            objectURL: string;
             /**
              * Uploadurl
-             * @description Send the file here with one PUT (raw body, no form).
+             * @description POST the file here as multipart/form-data: every entry of fields, then the file as the last field, named file.
              */
             uploadURL: string;
         };
