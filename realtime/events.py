@@ -26,11 +26,15 @@ CATALOGUE: dict[str, frozenset[Audience]] = {
     "profile.changed": frozenset({"user"}),
     # The user's own follow toggles, for their other tabs: never to a shared group.
     "follow.own": frozenset({"user"}),
+    # The user's own vote toggles (hasVoted, the count, its version), for their other tabs.
+    "vote.own": frozenset({"user"}),
     "moderation.changed": frozenset({"admins"}),
 }
 
 # hasVoted depends on who looks: a broadcast copy would tell everyone what one user did.
 _PER_VIEWER_KEYS = frozenset({"hasVoted"})
+# The events that may carry them, to their one user's own group only.
+_OWN_EVENTS = frozenset({"vote.own"})
 
 ADMINS_GROUP = "admins"
 
@@ -64,7 +68,7 @@ class Event:
         if not audience <= allowed:
             raise ValueError(f"{self.type} may go to {sorted(allowed)}, not {sorted(audience)}")
         leaked = _PER_VIEWER_KEYS & self.data.keys()
-        if leaked:
+        if leaked and not (self.type in _OWN_EVENTS and len(self.groups()) == 1):
             raise ValueError(f"{self.type} carries per-viewer keys {sorted(leaked)}")
 
     def audience(self) -> frozenset[Audience]:

@@ -13,9 +13,10 @@ from django.db import transaction
 from realtime import broadcast
 from realtime.backend import get_backend
 from realtime.events import Event, user_group
+from realtime.merge import get_merger
 from realtime.summaries import get_scheduler
 
-__all__ = ["Event", "close_user_sockets", "publish", "publish_summaries"]
+__all__ = ["Event", "close_user_sockets", "publish", "publish_summaries", "publish_vote_count"]
 
 logger = logging.getLogger(__name__)
 
@@ -23,6 +24,13 @@ logger = logging.getLogger(__name__)
 def publish(event: Event) -> None:
     """Push ``event`` to its groups after commit, numbered per group and kept for replay."""
     transaction.on_commit(lambda: broadcast.broadcast(event))
+
+
+def publish_vote_count(*, sport: str, nomination_id: int, vote_count: int, version: int) -> None:
+    """Say, after commit, that a nomination of ``sport`` now has ``vote_count`` votes at
+    ``version``. The sport gets a ``vote.changed`` at once for the first count of a window
+    and one merged ``vote.changed`` for the rest of it (``realtime/merge.py``)."""
+    transaction.on_commit(lambda: get_merger().add(sport, nomination_id, vote_count, version))
 
 
 def publish_summaries(sport: str) -> None:

@@ -14,32 +14,47 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
-from datetime import date, timedelta
-from typing import Any
+from datetime import UTC, date, datetime, timedelta
+from typing import Any, cast
 
 from django.core.mail import send_mail
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Case, DateField, F, IntegerField, Value, When
-from django.db.models.functions import Greatest
+from django.db import IntegrityError, connection, connections, transaction
+from django.db.models import (
+    Case,
+    DateField,
+    F,
+    Field,
+    FloatField,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Abs, Exp, Greatest, Ln
+from django.db.models.sql import UpdateQuery
 from django.utils import timezone
 
 from project.accounts.models import User, UserSettings
 from project.accounts.selectors import scout_get
 from project.common.choices import Sport
 from project.common.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
-from project.scouting import selectors
+from project.scouting import boards, selectors
 from project.scouting.models import (
     LIVE_STATUSES,
     Activity,
     ActivityType,
     Follow,
     Nomination,
+    NominationWeek,
     Notification,
     NotificationType,
     Player,
     Vote,
 )
-from realtime.publish import Event, publish, publish_summaries
+from realtime.publish import Event, publish, publish_summaries, publish_vote_count
 
 logger = logging.getLogger(__name__)
 
@@ -76,65 +91,106 @@ EMAIL_SUBJECTS = {
 # --- Points and streaks -------------------------------------------------------------------
 
 
-def _profile_changed(user_id: int) -> None:
-    values = (
-        User.objects.filter(pk=user_id).values("points", "current_streak", "longest_streak").first()
+def _update_returning(
+    queryset: QuerySet[Any], values: dict[str, Any], returning: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """``queryset.update(**values)`` that also answers, for each updated row, the expressions
+    of ``returning`` evaluated on the row as updated: one statement where Django alone needs
+    a second one to read back (it has no UPDATE ... RETURNING; PostgreSQL and SQLite 3.35+
+    do). Values come back as the database driver gives them."""
+    query = cast(UpdateQuery, queryset.query.chain(UpdateQuery))
+    query.add_update_values(values)
+    compiler = query.get_compiler(queryset.db)
+    sql, params = compiler.as_sql()
+    columns = []
+    for name, expression in returning.items():
+        resolved = expression.resolve_expression(query, allow_joins=False)
+        column_sql, column_params = compiler.compile(resolved)
+        columns.append(f"{column_sql} AS {compiler.quote_name_unless_alias(name)}")
+        params = (*params, *column_params)
+    with connections[queryset.db].cursor() as cursor:
+        cursor.execute(f"{sql} RETURNING {', '.join(columns)}", params)
+        return [dict(zip(returning, row, strict=True)) for row in cursor.fetchall()]
+
+
+def _streak_changes(today: date) -> dict[str, Any]:
+    """The streak columns after activity on ``today``: the first on a new day advances
+    current_streak (reset to 1 after a missed day) and raises longest_streak to match; an
+    earlier date never rewinds anything."""
+    streak = Case(
+        When(last_activity_date__gte=today, then=F("current_streak")),
+        When(last_activity_date=today - timedelta(days=1), then=F("current_streak") + 1),
+        default=Value(1),
+        output_field=IntegerField(),
     )
-    if values is None:
-        return
-    data = {
-        "points": values["points"],
-        "currentStreak": values["current_streak"],
-        "longestStreak": values["longest_streak"],
-    }
-    publish(Event("profile.changed", data, user_ids=(user_id,)))
-
-
-def _progress(*, user_id: int, points: int = 0, today: date | None = None) -> None:
-    """Add ``points`` (never below 0) and, given ``today``, advance the streak; one UPDATE,
-    atomic in the database whatever else runs, then one profile.changed to the user."""
-    changes: dict[str, Any] = {}
-    if points:
-        changes["points"] = Greatest(F("points") + points, Value(0), output_field=IntegerField())
-    if today is not None:
-        streak = Case(
-            When(last_activity_date__gte=today, then=F("current_streak")),
-            When(last_activity_date=today - timedelta(days=1), then=F("current_streak") + 1),
-            default=Value(1),
-            output_field=IntegerField(),
-        )
-        changes["current_streak"] = streak
-        changes["longest_streak"] = Greatest(
-            F("longest_streak"), streak, output_field=IntegerField()
-        )
-        changes["last_activity_date"] = Case(
+    return {
+        "current_streak": streak,
+        "longest_streak": Greatest(F("longest_streak"), streak, output_field=IntegerField()),
+        "last_activity_date": Case(
             When(last_activity_date__gt=today, then=F("last_activity_date")),
             default=Value(today),
             output_field=DateField(),
-        )
-    if not changes:
+        ),
+    }
+
+
+def _per_user(user_ids: list[int], column: str, expressions: dict[int, Any]) -> Any:
+    """One user's expression when only one user changes, else a CASE over the users (those
+    without an expression keep the column as it is)."""
+    if len(user_ids) == 1:
+        return expressions[user_ids[0]]
+    whens = [When(pk=user_id, then=expression) for user_id, expression in expressions.items()]
+    field = User._meta.get_field(column)
+    assert isinstance(field, Field)  # a column of the user row, not a relation
+    return Case(*whens, default=F(column), output_field=field)
+
+
+def _progress(changes: dict[int, tuple[int, date | None]]) -> None:
+    """Apply users' changes ``{user_id: (points, today or None)}`` in ONE UPDATE: add the
+    points (never below 0) and, given ``today``, advance the streak; atomic in the database
+    whatever else runs. Then one profile.changed to each user, from the updated rows.
+
+    Several users' rows are locked in ascending id order (the lock order) by a locking
+    subquery, so two such updates of the same users cannot deadlock."""
+    user_ids = sorted(user_id for user_id, (points, today) in changes.items() if points or today)
+    if not user_ids:
         return
-    User.objects.filter(pk=user_id).update(**changes)
-    _profile_changed(user_id)
+    columns: dict[str, dict[int, Any]] = {}
+    for user_id in user_ids:
+        points, today = changes[user_id]
+        if points:
+            columns.setdefault("points", {})[user_id] = Greatest(
+                F("points") + points, Value(0), output_field=IntegerField()
+            )
+        if today is not None:
+            for column, expression in _streak_changes(today).items():
+                columns.setdefault(column, {})[user_id] = expression
+    values = {column: _per_user(user_ids, column, exprs) for column, exprs in columns.items()}
+    users = User.objects.filter(pk=user_ids[0])
+    if len(user_ids) > 1:
+        locked = User.objects.filter(pk__in=user_ids).order_by("pk").select_for_update(no_key=True)
+        users = User.objects.filter(pk__in=locked.values("pk")[: len(user_ids)])
+    returning = {
+        "id": F("id"),
+        "points": F("points"),
+        "currentStreak": F("current_streak"),
+        "longestStreak": F("longest_streak"),
+    }
+    for row in sorted(_update_returning(users, values, returning), key=lambda row: row["id"]):
+        user_id = row.pop("id")
+        publish(Event("profile.changed", row, user_ids=(user_id,)))
 
 
 def user_points_add(*, user_id: int, delta: int) -> None:
     """Add ``delta`` points (negative to take back); the total never goes below 0.
     Publishes profile.changed to the user after commit."""
-    _progress(user_id=user_id, points=delta)
+    _progress({user_id: (delta, None)})
 
 
 def user_streak_touch(*, user_id: int, today: date | None = None) -> None:
     """Record activity on ``today``: the first on a new day advances currentStreak (reset to 1
     after a missed day) and raises longestStreak to match. Publishes profile.changed."""
-    _progress(user_id=user_id, today=today or timezone.localdate())
-
-
-def _progress_in_order(changes: dict[int, tuple[int, date | None]]) -> None:
-    """Apply several users' changes in ascending id order (the lock order)."""
-    for user_id in sorted(changes):
-        points, today = changes[user_id]
-        _progress(user_id=user_id, points=points, today=today)
+    _progress({user_id: (0, today or timezone.localdate())})
 
 
 def _summaries_changed(*sports: str) -> None:
@@ -364,7 +420,7 @@ def nomination_create(
         related_nomination=nomination,
         metadata={"playerName": player.name},
     )
-    _progress(user_id=user.pk, points=NOMINATION_POINTS, today=today)
+    _progress({user.pk: (NOMINATION_POINTS, today)})
     _publish_nomination("nomination.created", nomination)
     _summaries_changed(nomination.sport)
     return nomination
@@ -437,10 +493,20 @@ def player_update(
 
 def _nomination_for_vote(*, user: User, nomination_id: int) -> Nomination:
     """The nomination, locked until the transaction ends: every vote on it queues here, so
-    its vote_count, its voters' points and its coalesced notification stay consistent."""
+    its counters, its voters' points and its coalesced notification stay consistent. Read
+    with its player's name and its nominator's notification settings, all a vote needs."""
     nomination = (
         Nomination.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("player", "nominated_by")
+        .select_related("player", "nominated_by__settings")
+        .only(
+            "status",
+            "sport",
+            "player__name",
+            "nominated_by__name",
+            "nominated_by__email",
+            "nominated_by__settings__vote_notifications",
+            "nominated_by__settings__email_notifications",
+        )
         .filter(pk=nomination_id)
         .first()
     )
@@ -453,35 +519,201 @@ def _nomination_for_vote(*, user: User, nomination_id: int) -> Nomination:
     return nomination
 
 
-def _vote_message(*, voter: User, nomination: Nomination) -> str:
+def _counts_on_boards(*, voter: User, voted_at: datetime) -> bool:
+    """Whether a vote counts on the ranked boards (trending and weekly). Every vote does for
+    now. The one place to restrict it (trusted votes): the rule must depend on the voter and
+    the vote's time only, so that removing a vote undoes exactly what casting it did."""
+    return True
+
+
+def _trend_with(term: float) -> Case:
+    """The trend column with one more vote of ``term`` (lambda * t): the log-sum-exp
+    log(exp(trend) + exp(term)), written so that nothing overflows."""
+    return Case(
+        When(trend__isnull=True, then=Value(term)),
+        default=Greatest(F("trend"), Value(term))
+        + Ln(Value(1.0) + Exp(Abs(F("trend") - Value(term)) * Value(-1.0))),
+        output_field=FloatField(),
+    )
+
+
+def _trend_without(term: float) -> Case:
+    """The trend column with a vote of ``term`` taken out: log(exp(trend) - exp(term)), NULL
+    once no counted vote remains (every vote counts for now, so vote_count says how many do;
+    a restriction in ``_counts_on_boards`` needs its own count here) or when rounding left
+    the term no smaller than the sum it belongs to (``boards.trend_remove``)."""
+    return Case(
+        When(
+            Q(vote_count__lte=1) | Q(trend__isnull=True) | Q(trend__lte=Value(term)),
+            then=Value(None),
+        ),
+        default=F("trend") + Ln(Value(1.0) - Exp(Value(term) - F("trend"))),
+        output_field=FloatField(),
+    )
+
+
+def _unread_vote_received() -> Subquery:
+    """The nominator's unread vote_received notification of the nomination (the outer row),
+    which a new vote coalesces into."""
+    unread = Notification.objects.filter(
+        user_id=OuterRef("nominated_by_id"),
+        type=NotificationType.VOTE_RECEIVED,
+        related_nomination_id=OuterRef("pk"),
+        read=False,
+    )
+    return Subquery(unread.order_by("-created_at", "-id").values("pk")[:1])
+
+
+def _vote_row_insert(*, nomination_id: int, user_id: int, voted_at: datetime) -> bool:
+    """Insert the vote row; False when the user already voted (no savepoint needed)."""
+    table = connection.ops.quote_name(Vote._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (nomination_id, user_id, created_at) VALUES (%s, %s, %s) "  # noqa: S608  (the model's table; values bound)
+            "ON CONFLICT (nomination_id, user_id) DO NOTHING RETURNING id",
+            [nomination_id, user_id, connection.ops.adapt_datetimefield_value(voted_at)],
+        )
+        return cursor.fetchone() is not None
+
+
+def _vote_row_delete(*, nomination_id: int, user_id: int) -> datetime | None:
+    """Delete the vote row; its time, or None when there was none."""
+    table = connection.ops.quote_name(Vote._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {table} WHERE nomination_id = %s AND user_id = %s RETURNING created_at",  # noqa: S608  (the model's table; values bound)
+            [nomination_id, user_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    voted_at = row[0]
+    if isinstance(voted_at, str):  # SQLite answers text (naive UTC) ...
+        voted_at = datetime.fromisoformat(voted_at)
+    if timezone.is_naive(voted_at):  # ... or a naive datetime, by its column's converter
+        voted_at = timezone.make_aware(voted_at, UTC)
+    return voted_at
+
+
+def _week_count_add(*, nomination: Nomination, voted_at: datetime) -> None:
+    """+1 to the nomination's counter of the week ``voted_at`` falls in (created at 1)."""
+    table = connection.ops.quote_name(NominationWeek._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (nomination_id, sport, week, votes) VALUES (%s, %s, %s, 1) "  # noqa: S608  (the model's table; values bound)
+            f"ON CONFLICT (nomination_id, week) DO UPDATE SET votes = {table}.votes + 1",
+            [
+                nomination.pk,
+                nomination.sport,
+                connection.ops.adapt_datefield_value(boards.week_of(voted_at)),
+            ],
+        )
+
+
+def _week_count_remove(*, nomination: Nomination, voted_at: datetime) -> None:
+    """-1 to the counter of the week the vote was cast in (never below 0: votes cast before
+    the counters existed were never added)."""
+    NominationWeek.objects.filter(
+        nomination_id=nomination.pk, week=boards.week_of(voted_at), votes__gt=0
+    ).update(votes=F("votes") - 1)
+
+
+def _vote_received_notify(*, voter: User, nomination: Nomination, unread_id: int | None) -> None:
+    """Tell the nominator (the caller checked their voteNotifications): the unread
+    vote_received notification of the nomination gets the new message and time, or, when
+    there is none (or it was just read), a new one is made (and emailed when
+    emailNotifications is on). Publishes notification.created either way."""
+    nominator = nomination.nominated_by
     count = nomination.vote_count
-    return (
+    message = (
         f"{voter.name} voted for {nomination.player.name}. "
         f"It now has {count} vote{'' if count == 1 else 's'}."
     )
+    now = timezone.now()
+    coalesced = (
+        unread_id is not None
+        and Notification.objects.filter(pk=unread_id, read=False).update(
+            message=message, created_at=now
+        )
+        > 0
+    )
+    if coalesced:
+        notification = Notification(
+            pk=unread_id,
+            user_id=nominator.pk,
+            type=NotificationType.VOTE_RECEIVED,
+            message=message,
+            read=False,
+            related_nomination_id=nomination.pk,
+            created_at=now,
+        )
+    else:
+        notification = Notification.objects.create(
+            user_id=nominator.pk,
+            type=NotificationType.VOTE_RECEIVED,
+            message=message,
+            related_nomination_id=nomination.pk,
+        )
+        settings = _settings_of(nominator)
+        if settings is None or settings.email_notifications:
+            _email_on_commit(
+                user=nominator,
+                subject=EMAIL_SUBJECTS[NotificationType.VOTE_RECEIVED],
+                message=message,
+            )
+    publish(
+        Event(
+            "notification.created",
+            selectors.notification_data(notification),
+            user_ids=(nominator.pk,),
+        )
+    )
+
+
+def _settings_of(user: User) -> UserSettings | None:
+    """The settings read with the user (select_related), None when the user has none."""
+    try:
+        return user.settings
+    except UserSettings.DoesNotExist:
+        return None
 
 
 @transaction.atomic
 def vote_cast(*, user: User, nomination_id: int, today: date | None = None) -> Nomination:
-    """Vote for a live nomination: +1 vote_count, +1 point and the streak for the voter,
-    +2 points to the nominator (not for a vote on one's own nomination), a vote_cast
-    activity and a (coalesced) vote_received notification. 409 when already voted, with
-    nothing changed. Returns the nomination with its new vote_count."""
+    """Vote for a live nomination: +1 vote_count and version, the trend and the week's
+    counter, +1 point and the streak for the voter, +2 points to the nominator (not for a
+    vote on one's own nomination), a vote_cast activity and a (coalesced) vote_received
+    notification. 409 when already voted, with nothing changed. Returns the nomination with
+    its new vote_count and version.
+
+    At most 7 statements: the lock, the vote row, the nomination's counters (which also
+    answer the notification to coalesce into), the week's counter, both users' points and
+    streaks, the activity, the notification."""
     nomination = _nomination_for_vote(user=user, nomination_id=nomination_id)
-    try:
-        with transaction.atomic():
-            Vote.objects.create(nomination=nomination, user=user)
-    except IntegrityError:
-        raise Conflict(ALREADY_VOTED, code="already_voted") from None
-    Nomination.objects.filter(pk=nomination.pk).update(vote_count=F("vote_count") + 1)
-    nomination.vote_count += 1  # exact: the row is locked
+    voted_at = timezone.now()
+    if not _vote_row_insert(nomination_id=nomination.pk, user_id=user.pk, voted_at=voted_at):
+        raise Conflict(ALREADY_VOTED, code="already_voted")
+    counted = _counts_on_boards(voter=user, voted_at=voted_at)
     own = nomination.nominated_by_id == user.pk
-    changes: dict[int, tuple[int, date | None]] = {
+    settings = None if own else _settings_of(nomination.nominated_by)
+    notify = not own and (settings is None or settings.vote_notifications)
+    changes: dict[str, Any] = {"vote_count": F("vote_count") + 1, "version": F("version") + 1}
+    if counted:
+        changes["trend"] = _trend_with(boards.trend_term(voted_at))
+    returning: dict[str, Any] = {"vote_count": F("vote_count"), "version": F("version")}
+    if notify:
+        returning["unread_id"] = _unread_vote_received()
+    (row,) = _update_returning(Nomination.objects.filter(pk=nomination.pk), changes, returning)
+    nomination.vote_count = row["vote_count"]
+    nomination.version = row["version"]
+    if counted:
+        _week_count_add(nomination=nomination, voted_at=voted_at)
+    points: dict[int, tuple[int, date | None]] = {
         user.pk: (VOTE_POINTS, today or timezone.localdate())
     }
     if not own:
-        changes[nomination.nominated_by_id] = (VOTE_RECEIVED_POINTS, None)
-    _progress_in_order(changes)
+        points[nomination.nominated_by_id] = (VOTE_RECEIVED_POINTS, None)
+    _progress(points)
     activity_create(
         user=user,
         activity_type=ActivityType.VOTE_CAST,
@@ -490,41 +722,61 @@ def vote_cast(*, user: User, nomination_id: int, today: date | None = None) -> N
         related_nomination=nomination,
         metadata={"playerName": nomination.player.name},
     )
-    if not own:
-        notification_create(
-            user=nomination.nominated_by,
-            type=NotificationType.VOTE_RECEIVED,
-            message=_vote_message(voter=user, nomination=nomination),
-            related_nomination=nomination,
-        )
-    _vote_changed(nomination)
+    if notify:
+        _vote_received_notify(voter=user, nomination=nomination, unread_id=row["unread_id"])
+    _vote_changed(nomination, voter=user, has_voted=True)
     return nomination
 
 
 @transaction.atomic
 def vote_remove(*, user: User, nomination_id: int) -> Nomination:
-    """Take a vote back: -1 vote_count, the voter's point and the nominator's 2 points
-    (never below 0), and its vote_cast activity. 404 when there is no such vote."""
+    """Take a vote back: -1 vote_count, +1 version, its term out of the trend and one out of
+    the week it was cast in, the voter's point and the nominator's 2 points (never below 0),
+    and its vote_cast activity. 404 when there is no such vote.
+
+    At most 6 statements: the lock, the vote row, the nomination's counters, the week's
+    counter, both users' points, the activity."""
     nomination = _nomination_for_vote(user=user, nomination_id=nomination_id)
-    deleted, _ = Vote.objects.filter(nomination_id=nomination.pk, user_id=user.pk).delete()
-    if not deleted:
+    voted_at = _vote_row_delete(nomination_id=nomination.pk, user_id=user.pk)
+    if voted_at is None:
         raise NotFound(NOT_VOTED, code="vote_not_found")
-    Nomination.objects.filter(pk=nomination.pk).update(vote_count=F("vote_count") - 1)
-    nomination.vote_count -= 1
-    changes: dict[int, tuple[int, date | None]] = {user.pk: (-VOTE_POINTS, None)}
+    counted = _counts_on_boards(voter=user, voted_at=voted_at)
+    changes: dict[str, Any] = {"vote_count": F("vote_count") - 1, "version": F("version") + 1}
+    if counted:
+        changes["trend"] = _trend_without(boards.trend_term(voted_at))
+    returning = {"vote_count": F("vote_count"), "version": F("version")}
+    (row,) = _update_returning(Nomination.objects.filter(pk=nomination.pk), changes, returning)
+    nomination.vote_count = row["vote_count"]
+    nomination.version = row["version"]
+    if counted:
+        _week_count_remove(nomination=nomination, voted_at=voted_at)
+    points: dict[int, tuple[int, date | None]] = {user.pk: (-VOTE_POINTS, None)}
     if nomination.nominated_by_id != user.pk:
-        changes[nomination.nominated_by_id] = (-VOTE_RECEIVED_POINTS, None)
-    _progress_in_order(changes)
+        points[nomination.nominated_by_id] = (-VOTE_RECEIVED_POINTS, None)
+    _progress(points)
     Activity.objects.filter(
         user_id=user.pk, activity_type=ActivityType.VOTE_CAST, related_nomination=nomination
     ).delete()
-    _vote_changed(nomination)
+    _vote_changed(nomination, voter=user, has_voted=False)
     return nomination
 
 
-def _vote_changed(nomination: Nomination) -> None:
-    data = {"nominationId": nomination.pk, "voteCount": nomination.vote_count}
-    publish(Event("vote.changed", data, sport=nomination.sport))
+def _vote_changed(nomination: Nomination, *, voter: User, has_voted: bool) -> None:
+    """vote.changed to the sport (merged per window by the live layer), vote.own to the
+    voter's other tabs, and the sport's summaries."""
+    publish_vote_count(
+        sport=nomination.sport,
+        nomination_id=nomination.pk,
+        vote_count=nomination.vote_count,
+        version=nomination.version,
+    )
+    data = {
+        "nominationId": nomination.pk,
+        "hasVoted": has_voted,
+        "voteCount": nomination.vote_count,
+        "version": nomination.version,
+    }
+    publish(Event("vote.own", data, user_ids=(voter.pk,)))
     _summaries_changed(nomination.sport)
 
 

@@ -9,6 +9,7 @@ import pytest
 from project.accounts.models import User
 from project.scouting import services
 from project.scouting.models import Nomination, NominationStatus
+from realtime.merge import get_merger
 from realtime.publish import Event
 from tests.helpers import ApiClient
 
@@ -68,10 +69,16 @@ class EventRecorder:
     def record(self, event: Event) -> None:
         self.events.append(event)
 
+    def settle(self) -> None:
+        """Wait for the vote counts the live layer holds for its window (realtime/merge.py)."""
+        assert get_merger().drain(), "vote counts still held"
+
     def types(self) -> list[str]:
+        self.settle()
         return [event.type for event in self.events]
 
     def of_type(self, event_type: str) -> list[Event]:
+        self.settle()
         return [event for event in self.events if event.type == event_type]
 
     def one(self, event_type: str) -> Event:
@@ -86,5 +93,6 @@ class EventRecorder:
 @pytest.fixture
 def events(monkeypatch: pytest.MonkeyPatch) -> EventRecorder:
     recorder = EventRecorder()
+    recorder.settle()  # nothing held from an earlier test lands in this one
     monkeypatch.setattr("realtime.broadcast.broadcast", recorder.record)
     return recorder

@@ -145,7 +145,17 @@ def test_cast_events(
         scout_api.post("/api/votes", {"nominationId": nomination.pk})
     changed = events.one("vote.changed")
     assert changed.sport == "football" and changed.user_ids == () and not changed.admins
-    assert changed.data == {"nominationId": nomination.pk, "voteCount": 1}
+    assert changed.data == {
+        "votes": [{"nominationId": nomination.pk, "voteCount": 1, "version": 1}]
+    }
+    own = events.one("vote.own")
+    assert own.user_ids == (scout.pk,) and own.sport is None and not own.admins
+    assert own.data == {
+        "nominationId": nomination.pk,
+        "hasVoted": True,
+        "voteCount": 1,
+        "version": 1,
+    }
     assert events.one("activity.created").data["activityType"] == "vote_cast"
     notified = events.one("notification.created")
     assert notified.user_ids == (other_scout.pk,) and notified.sport is None
@@ -167,7 +177,15 @@ def test_cast_events(
     events.clear()
     with django_capture_on_commit_callbacks(execute=True):
         scout_api.delete(f"/api/votes/{nomination.pk}")
-    assert events.one("vote.changed").data == {"nominationId": nomination.pk, "voteCount": 0}
+    assert events.one("vote.changed").data == {
+        "votes": [{"nominationId": nomination.pk, "voteCount": 0, "version": 2}]
+    }
+    assert events.one("vote.own").data == {
+        "nominationId": nomination.pk,
+        "hasVoted": False,
+        "voteCount": 0,
+        "version": 2,
+    }
     assert len(events.of_type("profile.changed")) == 2
     assert not events.of_type("activity.created")
 
