@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
+import socket
 from collections.abc import Callable
 from functools import cached_property
 from typing import Any
@@ -32,6 +34,8 @@ SCOPE_KEY = "realtime.connection"
 
 
 STATE_TYPES = ("leaderboard.changed", "stats.changed")
+SEND_BUFFER = 32768  # the kernel's send buffer per socket (Linux doubles it: 64 KiB)
+TWISTED_BUFFER = 16384  # Twisted's write buffer before it pauses the producer
 BOARD_MARK = '"data":{"board":"'
 
 
@@ -134,6 +138,13 @@ class DirectSocket:
         self.protocol = protocol
         self.transport = protocol.transport
         self.immediate = isinstance(self.transport, tcp.Connection)
+        if self.immediate:
+            # What the kernel and Twisted hold for a slow peer is out of reach of conflation
+            # (and grows to megabytes on its own): keep it small, so a slow socket's backlog
+            # waits in the consumer's queue, where a newer board replaces an older one.
+            with contextlib.suppress(OSError):
+                self.transport.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+            self.transport.bufferSize = TWISTED_BUFFER
         self.backlog = Backlog.attach(self.transport)
 
     @property

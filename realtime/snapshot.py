@@ -14,26 +14,23 @@ import asyncio
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.db import connections
 
 from realtime.events import sport_group
+from realtime.summaries import compute_summaries
 
 Snapshot = dict[str, Any]
 
 
 def compute(sport: str) -> Snapshot:
-    """The sport's boards and stats as ``leaderboard.changed`` and ``stats.changed`` carry
-    them (the summaries' reads)."""
-    from project.scouting import selectors
-
-    try:
-        leaderboards = {
-            "players": selectors.leaderboard_players(sport=sport),
-            "scouts": selectors.leaderboard_scouts(sport=sport),
-        }
-        return {"leaderboards": leaderboards, "stats": selectors.sport_stats(sport=sport)}
-    finally:
-        connections.close_all()  # a worker thread, not a request: hand the connection back
+    """The sport's boards (by kind) and stats, as ``leaderboard.changed`` and
+    ``stats.changed`` carry them: the summaries' own computation."""
+    snapshot: Snapshot = {"leaderboards": {}, "stats": None}
+    for _, event in compute_summaries(sport).events:
+        if event.type == "stats.changed":
+            snapshot["stats"] = event.data
+        else:
+            snapshot["leaderboards"][event.data["board"]] = event.data
+    return snapshot
 
 
 class Read:

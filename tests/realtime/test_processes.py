@@ -149,3 +149,63 @@ async def test_a_socket_that_never_reads_cannot_grow_server_memory(
         lazy.close()
     # ~40 MB went out; the socket held at most Twisted's 64 KiB + the 1 MiB bound.
     assert grown < 12 * (1 << 20), f"daphne grew by {grown / (1 << 20):.1f} MiB"
+
+
+def read_frames(data: bytes) -> tuple[list[dict[str, Any]], bytes]:
+    """The server's text frames in ``data`` (unmasked), and what is left of an unfinished one."""
+    messages = []
+    while len(data) >= 2:
+        size, start = data[1] & 0x7F, 2
+        if size == 126:
+            size, start = int.from_bytes(data[2:4], "big"), 4
+        elif size == 127:
+            size, start = int.from_bytes(data[2:10], "big"), 10
+        if len(data) < start + size:
+            break
+        if data[0] & 0x0F == 1:
+            messages.append(json.loads(data[start : start + size]))
+        data = data[start + size :]
+    return messages, data
+
+
+async def test_a_slow_socket_keeps_only_the_newest_board_and_every_other_event(
+    scout_api: ApiClient,
+) -> None:
+    """A socket that stops reading while boards and votes stream: once it reads again it gets
+    every vote, each older board it had not been sent as a small ``skipped`` (its sequence
+    stays whole) and the newest board; it is not closed."""
+    pad = "x" * 8000
+    with daphne() as (port, _):
+        lazy = open_lazy_socket(port, session_of(scout_api))
+        await asyncio.sleep(0.3)
+        for count in range(1, 121):
+            board = {"board": "all", "players": [{"id": 1, "voteCount": count}], "pad": pad}
+            send_now(Event("leaderboard.changed", board, sport="soccer"))
+            send_now(Event("vote.changed", {"nominationId": 1, "voteCount": count}, sport="soccer"))
+        await asyncio.sleep(1)
+
+        def read_all() -> list[dict[str, Any]]:
+            lazy.settimeout(2)
+            data, messages = b"", []
+            while True:
+                try:
+                    chunk = lazy.recv(1 << 16)
+                except TimeoutError:
+                    return messages
+                assert chunk, "the server closed the socket"
+                found, data = read_frames(data + chunk)
+                messages.extend(found)
+
+        messages = [m for m in await asyncio.to_thread(read_all) if "seq" in m]
+        lazy.close()
+    events = [m for m in messages if m.get("group") == "sport.soccer" and m["type"] != "snapshot"]
+    seqs = [m["seq"] for m in events]
+    assert seqs == list(range(seqs[0], 241)), "the sport's sequence has a gap or a repeat"
+    votes = [m["data"]["voteCount"] for m in events if m["type"] == "vote.changed"]
+    assert votes == list(range(1, 121))
+    boards = [
+        m["data"]["players"][0]["voteCount"] for m in events if m["type"] == "leaderboard.changed"
+    ]
+    skipped = [m for m in events if m["type"] == "skipped"]
+    assert boards[-1] == 120 and len(skipped) > 60, (boards, len(skipped))
+    assert boards == sorted(boards)
