@@ -184,7 +184,10 @@ describe('applyLiveEvent', () => {
   it('writes the pushed leaderboards and stats whole', () => {
     const scouts: ScoutRank[] = [{ id: 9, name: 'Nora', username: 'nora', nominationCount: 3 }];
     const players = [{ ...without(target), voteCount: 30 }, without(other)];
-    applyLiveEvent(queryClient, event('leaderboard.changed', { players, scouts }));
+    // The trending and weekly boards' events leave the all-time board alone.
+    applyLiveEvent(queryClient, event('leaderboard.changed', { board: 'trending', players }));
+    expect(queryClient.getQueryData<Nomination[]>(playersKey)![0].voteCount).not.toBe(30);
+    applyLiveEvent(queryClient, event('leaderboard.changed', { board: 'all', players, scouts }));
     expect(queryClient.getQueryData<Nomination[]>(playersKey)).toEqual([
       { ...target, voteCount: 30 },
       other,

@@ -8,16 +8,22 @@ import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];
 
+/** A board entry as pushed: the nomination read shape without hasVoted; the server adds its
+ * rank, score and movement (BoardEntryOut's, without hasVoted). */
+type BoardEntry = Omit<Schemas['NominationOut'], 'hasVoted'> &
+  Partial<Pick<Schemas['BoardEntryOut'], 'rank' | 'score' | 'movement'>>;
+
 /** What each live event carries. */
 export type LiveEventMap = {
   'vote.changed': { nominationId: number; voteCount: number };
   'nomination.created': Omit<Schemas['NominationOut'], 'hasVoted'>;
   'nomination.updated': Omit<Schemas['NominationOut'], 'hasVoted'>;
   'nomination.removed': { id: number };
-  'leaderboard.changed': {
-    players: Omit<Schemas['NominationOut'], 'hasVoted'>[];
-    scouts: Schemas['ScoutRankOut'][];
-  };
+  /** One event per board kind (realtime/summaries.py); only the all-time board has scouts. */
+  'leaderboard.changed':
+    | { board: 'all'; players: BoardEntry[]; scouts: Schemas['ScoutRankOut'][] }
+    | { board: 'trending'; players: BoardEntry[] }
+    | { board: 'weekly'; week: string; resetsAt: string; players: BoardEntry[] };
   'stats.changed': Schemas['StatsOut'];
   'activity.created': Schemas['ActivityOut'];
   'notification.created': Schemas['NotificationOut'];

@@ -119,6 +119,7 @@ describe('wall', () => {
     const entering = makeNomination(4, { voteCount: 20 });
     act(() =>
       live.send('leaderboard.changed', {
+        board: 'all',
         players: [entering, players[0]],
         scouts: [scouts[1]],
       }),

@@ -37,7 +37,7 @@ export function useWallLive(sport: Sport) {
         );
       }),
       subscribeLiveEvents('leaderboard.changed', (event) => {
-        if (!ours(event.sport)) return;
+        if (!ours(event.sport) || event.data.board !== 'all') return;
         queryClient.setQueryData<WallPlayer[]>(wallKeys.players(sport), event.data.players);
         queryClient.setQueryData<WallScout[]>(wallKeys.scouts(sport), event.data.scouts);
       }),
