@@ -4,7 +4,7 @@ from collections import Counter
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
 from django.middleware.csrf import rotate_token
 from django.utils import timezone
@@ -13,7 +13,11 @@ from project.accounts.models import Role, User, UserSession, UserSettings
 from project.accounts.throttle import forget_login_attempts, register_login_attempt
 from project.common.errors import Conflict, NotAuthenticated, ValidationFailed
 from project.scouting.models import Activity, Follow, Nomination, Notification, Player, Vote
-from project.scouting.services import VOTE_RECEIVED_POINTS, user_points_add
+from project.scouting.services import (
+    VOTE_RECEIVED_POINTS,
+    user_points_add,
+    vote_counters_withdraw,
+)
 from realtime.publish import Event, close_user_sockets, publish, publish_summaries
 
 INVALID_CREDENTIALS = "Invalid username or password"
@@ -193,12 +197,16 @@ def user_delete(*, user: User) -> None:
     voted = list(
         Vote.objects.filter(user=user)
         .exclude(nomination__nominated_by=user)
-        .values_list("nomination_id", "nomination__nominated_by_id")
+        .order_by("nomination_id")
+        .values_list("nomination_id", "nomination__nominated_by_id", "created_at")
     )
-    voted_ids = [nomination_id for nomination_id, _ in voted]
-    Nomination.objects.filter(pk__in=voted_ids).update(vote_count=F("vote_count") - 1)
     Vote.objects.filter(user=user).delete()
-    received = Counter(nominator_id for _, nominator_id in voted)
+    sports = {sport for _, sport, _ in own}
+    for nomination_id, _, voted_at in voted:
+        sport = vote_counters_withdraw(voter=user, nomination_id=nomination_id, voted_at=voted_at)
+        if sport is not None:
+            sports.add(sport)
+    received = Counter(nominator_id for _, nominator_id, _ in voted)
     for nominator_id in sorted(received):
         user_points_add(user_id=nominator_id, delta=-VOTE_RECEIVED_POINTS * received[nominator_id])
 
@@ -215,12 +223,6 @@ def user_delete(*, user: User) -> None:
     user_id = user.pk
     user.delete()
 
-    sports = {sport for _, sport, _ in own}
-    counts = Nomination.objects.filter(pk__in=voted_ids).values_list("pk", "vote_count", "sport")
-    for nomination_id, vote_count, sport in counts:
-        data = {"nominationId": nomination_id, "voteCount": vote_count}
-        publish(Event("vote.changed", data, sport=sport))
-        sports.add(sport)
     for nomination_id, sport, _ in own:
         publish(Event("nomination.removed", {"id": nomination_id}, sport=sport, admins=True))
     for sport in sorted(sports):

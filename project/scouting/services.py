@@ -761,6 +761,32 @@ def vote_remove(*, user: User, nomination_id: int) -> Nomination:
     return nomination
 
 
+def vote_counters_withdraw(*, voter: User, nomination_id: int, voted_at: datetime) -> str | None:
+    """Take a deleted vote row (``voted_at``) of ``voter`` out of its nomination's counters:
+    vote_count, version, trend and the week's counter, as ``vote_remove`` does, and publish
+    the new count (account deletion; the caller deletes the row and keeps the points).
+    Locks the nomination. Returns its sport, or None when it is gone."""
+    changes: dict[str, Any] = {"vote_count": F("vote_count") - 1, "version": F("version") + 1}
+    counted = _counts_on_boards(voter=voter, voted_at=voted_at)
+    if counted:
+        changes["trend"] = _trend_without(boards.trend_term(voted_at))
+    returning = {"vote_count": F("vote_count"), "version": F("version"), "sport": F("sport")}
+    rows = _update_returning(Nomination.objects.filter(pk=nomination_id), changes, returning)
+    if not rows:
+        return None
+    (row,) = rows
+    nomination = Nomination(pk=nomination_id, sport=row["sport"])
+    if counted:
+        _week_count_remove(nomination=nomination, voted_at=voted_at)
+    publish_vote_count(
+        sport=row["sport"],
+        nomination_id=nomination_id,
+        vote_count=row["vote_count"],
+        version=row["version"],
+    )
+    return str(row["sport"])
+
+
 def _vote_changed(nomination: Nomination, *, voter: User, has_voted: bool) -> None:
     """vote.changed to the sport (merged per window by the live layer), vote.own to the
     voter's other tabs, and the sport's summaries."""

@@ -6,6 +6,7 @@ import pytest
 
 from project.accounts.models import User, UserSession
 from project.scouting.models import Follow, Nomination, Player, Vote
+from realtime.merge import vote_changed
 from realtime.publish import Event
 from tests.accounts.factories import assert_counters_equal_rows, assert_nothing_left_of, build_world
 from tests.helpers import ApiClient, assert_error
@@ -21,6 +22,12 @@ def test_deleting_ones_account_removes_everything_and_keeps_counters_exact(
     friend_points = world.friend.points
     events: list[Event] = []
     monkeypatch.setattr("project.accounts.services.publish", events.append)
+    monkeypatch.setattr(
+        "project.scouting.services.publish_vote_count",
+        lambda *, sport, nomination_id, vote_count, version: events.append(
+            vote_changed(sport, {nomination_id: (vote_count, version)})
+        ),
+    )
     closed: list[tuple[int, str]] = []
     monkeypatch.setattr(
         "project.accounts.services.close_user_sockets",
@@ -55,7 +62,19 @@ def test_deleting_ones_account_removes_everything_and_keeps_counters_exact(
             "vote.changed",
             "soccer",
             False,
-            str(sorted({"nominationId": world.friends.pk, "voteCount": 1}.items())),
+            str(
+                sorted(
+                    {
+                        "votes": [
+                            {
+                                "nominationId": world.friends.pk,
+                                "voteCount": 1,
+                                "version": world.friends.version,
+                            }
+                        ]
+                    }.items()
+                )
+            ),
         ),
         ("nomination.removed", "soccer", True, str([("id", world.solo.pk)])),
         ("nomination.removed", "hockey", True, str([("id", world.shared.pk)])),
