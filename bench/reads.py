@@ -26,6 +26,7 @@ Exit status 1 when a barred call misses the bar.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import statistics
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import time_machine
 from common import (
     SPORTS,
     database_url,
@@ -62,6 +64,10 @@ CALLS = {
     "leaderboard (scouts)": f"/api/leaderboard?sport={SPORT}",
     "stats": f"/api/stats?sport={SPORT}",
     "feed": f"/api/feed?sport={SPORT}",
+    # The moving boards (issue 14): trending by the trend column, weekly by its counters.
+    "board (trending)": f"/api/leaderboard/players?board=trending&sport={SPORT}",
+    "board (weekly)": f"/api/leaderboard/players?board=weekly&sport={SPORT}",
+    "player of the week (history)": f"/api/leaderboard/weekly-history?sport={SPORT}",
     # The same calls over every sport (the SPA always names one; shown, not barred).
     "list, all sports": "/api/nominations",
     "needing-votes, all sports": "/api/nominations/needing-votes",
@@ -69,6 +75,7 @@ CALLS = {
     "leaderboard (scouts), all sports": "/api/leaderboard",
     "stats, all sports": "/api/stats",
     "feed, all sports": "/api/feed",
+    "board (trending), all sports": "/api/leaderboard/players?board=trending",
 }
 # Section 9 bars list, needing-votes and leaderboard calls (as the SPA makes them, for the
 # selected sport); the others are measured and shown.
@@ -78,7 +85,15 @@ BARRED = {
     "needing-votes",
     "leaderboard (players)",
     "leaderboard (scouts)",
+    "board (trending)",
+    "board (weekly)",
 }
+# The moving boards also answer their top 10 within this p99 at scale.
+BOARDS = {"board (trending)", "board (weekly)", "board (trending), all sports"}
+BOARD_P99_MS = 10.0
+# The boards are read at this moment: the votes (2025-01-01 onwards, see add_nominations) are
+# then this week's and partly within the last 24 hours, as on a busy day.
+BOARD_NOW = datetime(2025, 1, 2, 0, 30, tzinfo=UTC)
 
 
 # --- Database ---------------------------------------------------------------------------
@@ -230,7 +245,7 @@ def add_nominations(start: int, stop: int, counts: list[int], voters: list[int])
         player_of = {i: pk for pk, i in cursor.fetchall()}
         with raw.copy(
             "COPY scouting_nomination (player_id, nominated_by_id, sport, status, "
-            "rejection_reason, vote_count, created_at) FROM STDIN"
+            "rejection_reason, vote_count, version, created_at) FROM STDIN"
         ) as copy:
             for i in range(start, stop):
                 copy.write_row(
@@ -241,6 +256,7 @@ def add_nominations(start: int, stop: int, counts: list[int], voters: list[int])
                         status_of(i),
                         "",
                         counts[i],
+                        counts[i],  # one version per vote, as the vote service raises it
                         epoch + timedelta(minutes=i),
                     )
                 )
@@ -289,6 +305,33 @@ def add_nominations(start: int, stop: int, counts: list[int], voters: list[int])
         )
 
 
+def fill_boards() -> None:
+    """What the vote service keeps for the boards, from the vote rows: each nomination's
+    trend (log-sum-exp of lambda * t over its votes) and its per-week counters."""
+    from django.conf import settings
+    from django.db import connections
+
+    rate = math.log(2) / settings.BOARD_TRENDING_HALF_LIFE
+    with connections[ROUTER.alias].cursor() as cursor:
+        cursor.execute(
+            "UPDATE scouting_nomination n SET trend = t.trend FROM ("
+            "  SELECT nomination_id, top + ln(sum(exp(term - top))) AS trend FROM ("
+            "    SELECT nomination_id, %s * extract(epoch FROM created_at) AS term, "
+            "      max(%s * extract(epoch FROM created_at)) OVER (PARTITION BY nomination_id) "
+            "        AS top FROM scouting_vote) v GROUP BY nomination_id, top"
+            ") t WHERE n.id = t.nomination_id",
+            [rate, rate],
+        )
+        cursor.execute(
+            "INSERT INTO scouting_nominationweek (nomination_id, sport, week, votes) "
+            "SELECT v.nomination_id, n.sport, "
+            "  date_trunc('week', v.created_at AT TIME ZONE %s)::date, count(*) "
+            "FROM scouting_vote v JOIN scouting_nomination n ON n.id = v.nomination_id "
+            "GROUP BY 1, 2, 3",
+            [settings.BOARD_WEEK_TIME_ZONE],
+        )
+
+
 def vacuum_analyze() -> None:
     from django.db import connections
 
@@ -299,6 +342,7 @@ def vacuum_analyze() -> None:
             "scouting_nomination",
             "scouting_vote",
             "scouting_activity",
+            "scouting_nominationweek",
         ):
             cursor.execute(f"VACUUM ANALYZE {table}")
 
@@ -332,6 +376,7 @@ def totals() -> dict[str, int]:
 class Measure:
     median_ms: float
     p90_ms: float
+    p99_ms: float
     queries: int
     items: int
 
@@ -387,6 +432,7 @@ def measure(clients: dict[str, Any], paths: dict[str, str], requests: int) -> di
         results[alias] = Measure(
             median_ms=statistics.median(values),
             p90_ms=values[min(len(values) - 1, int(len(values) * 0.9))],
+            p99_ms=values[min(len(values) - 1, int(len(values) * 0.99))],
             queries=counted[alias][0],
             items=counted[alias][1],
         )
@@ -441,7 +487,11 @@ def report(
         "included). The baseline's 100 nominations are all in the measured sport, so every "
         "list answers a full page at both sizes; the growth is spread over the five sports. "
         "Data is bulk-inserted with COPY and generate_series: a vote row and a vote_cast "
-        "activity per vote, as the vote service writes them.",
+        "activity per vote, as the vote service writes them; each nomination's trend and "
+        "per-week counters are filled from its vote rows. The boards are read at "
+        f"{BOARD_NOW:%Y-%m-%d %H:%M} UTC (time-machine), when the votes are this week's and "
+        f"partly the last 24 hours'; trending and weekly also bar p99 <= {BOARD_P99_MS:g} ms "
+        "at scale.",
         "",
         f"- baseline: {base_totals['nominations']:,} nominations, {base_totals['votes']:,} "
         f"votes, {base_totals['activities']:,} activity rows",
@@ -450,8 +500,8 @@ def report(
         f"{scale_totals['vote_count_sum']:,}; counters differing from their rows: "
         f"{scale_totals['drifting_counters']})",
         "",
-        "| call | rows | queries @100 / @10k | median @100 | median @10k/1M | p90 @10k/1M "
-        "| ratio | bar (2x, same queries) |",
+        "| call | rows | queries @100 / @10k | median @100 | median @10k/1M "
+        "| p90 / p99 @10k/1M | ratio | bar (2x, same queries) |",
         "|---|---|---|---|---|---|---|---|",
     ]
     ok = True
@@ -460,7 +510,7 @@ def report(
         ratio = s.median_ms / b.median_ms
         same = b.queries == s.queries
         if name in BARRED:
-            passed = ratio <= BAR and same
+            passed = ratio <= BAR and same and (name not in BOARDS or s.p99_ms <= BOARD_P99_MS)
             ok &= passed
             verdict = "pass" if passed else "**FAIL**"
         else:
@@ -471,7 +521,7 @@ def report(
         lines.append(
             f"| {name} | {b.items} / {s.items} | {b.queries} / {s.queries} "
             f"| {b.median_ms:.2f} ms | {s.median_ms:.2f} ms "
-            f"| {s.p90_ms:.2f} ms | {ratio:.2f}x | {verdict} |"
+            f"| {s.p90_ms:.2f} ms / {s.p99_ms:.2f} ms | {ratio:.2f}x | {verdict} |"
         )
     lines += ["", f"Result: {'PASS' if ok else 'FAIL'}.", ""]
     return "\n".join(lines), ok
@@ -506,6 +556,7 @@ def main() -> None:
         add_nominations(0, BASE_NOMINATIONS, counts, voters[alias])
         if size > BASE_NOMINATIONS:
             add_nominations(BASE_NOMINATIONS, size, counts, voters[alias])
+        fill_boards()
         vacuum_analyze()
         built[alias] = totals()
         print(f"Built {alias} in {time.perf_counter() - started:.1f} s: {built[alias]}")
@@ -517,7 +568,8 @@ def main() -> None:
         use(alias)
         clients[alias] = signed_in_client(voters[alias][1])
     print("Measuring (median ms at 100 nominations -> at 10,000):", flush=True)
-    measured = measure_all(clients, args.requests)
+    with time_machine.travel(BOARD_NOW, tick=True):
+        measured = measure_all(clients, args.requests)
 
     if not args.keep:
         drop_databases(url, *names.values())
