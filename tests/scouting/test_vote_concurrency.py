@@ -15,7 +15,11 @@ from django.db import connection
 from django.db.models import Count
 
 from project.accounts.models import User
+from project.common.errors import Conflict
+from project.scouting import services
 from project.scouting.models import Nomination, Vote
+from realtime.events import Event
+from realtime.merge import get_merger
 from tests.helpers import ApiClient, make_user, unless_available
 from tests.scouting.conftest import make_nomination
 
@@ -113,3 +117,41 @@ def test_toggle_storm_ends_consistent() -> None:
         if owner[vote.nomination_id] != vote.user_id:
             expected[owner[vote.nomination_id]] += 2
     assert {user.pk: user.points for user in User.objects.all()} == expected
+
+
+def test_published_counts_end_at_the_database_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Votes commit in one order and reach the live layer in another (each thread runs its
+    on-commit work itself); what goes out per nomination still rises in version and ends at
+    the database's count and version."""
+    assert get_merger().drain()
+    sent: list[Event] = []
+    monkeypatch.setattr("realtime.broadcast.broadcast", sent.append)
+    owners = [make_user(name=f"Owner {n}") for n in range(2)]
+    nominations = [make_nomination(owner) for owner in owners]
+    voters = [make_user(name=f"Crowd {n}") for n in range(12)]
+
+    def toggle(index: int) -> None:
+        chooser = random.Random(index)
+        voter = voters[index]
+        for _ in range(6):
+            nomination = chooser.choice(nominations)
+            try:
+                services.vote_cast(user=voter, nomination_id=nomination.pk)
+            except Conflict:
+                services.vote_remove(user=voter, nomination_id=nomination.pk)
+
+    run_threads(len(voters), toggle)
+    assert get_merger().drain()
+
+    published: dict[int, list[tuple[int, int]]] = {}
+    for event in sent:
+        if event.type == "vote.changed":
+            for vote in event.data["votes"]:
+                published.setdefault(vote["nominationId"], []).append(
+                    (vote["version"], vote["voteCount"])
+                )
+    for nomination in Nomination.objects.filter(pk__in=[n.pk for n in nominations]):
+        versions = [version for version, _ in published[nomination.pk]]
+        assert versions == sorted(set(versions)), versions
+        assert published[nomination.pk][-1] == (nomination.version, nomination.vote_count)
+        assert nomination.vote_count == Vote.objects.filter(nomination=nomination).count()

@@ -1,0 +1,106 @@
+"""A vote's cost in SQL statements, and the board columns the same statements keep.
+
+Transactional tests: the service's transaction is then a real one, as in a request (inside
+a test transaction it would be a SAVEPOINT and a RELEASE). Counted: every statement but the
+transaction's own BEGIN and COMMIT, which every write has (whether Django logs them depends
+on the backend); a savepoint counts."""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, date, datetime
+
+import pytest
+import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from project.accounts.models import User
+from project.scouting import services
+from project.scouting.boards import trend_add, trend_term
+from project.scouting.models import Nomination, NominationWeek, Notification
+from tests.helpers import make_user
+from tests.scouting.conftest import make_nomination
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+MAX_STATEMENTS = 8
+
+
+def statements_of(work: object) -> list[str]:
+    assert callable(work)
+    with CaptureQueriesContext(connection) as captured:
+        work()
+    return [
+        query["sql"]
+        for query in captured.captured_queries
+        if query["sql"] not in {"BEGIN", "BEGIN IMMEDIATE", "COMMIT"}
+    ]
+
+
+def test_cast_and_remove_take_at_most_eight_statements(scout: User, other_scout: User) -> None:
+    nomination = make_nomination(other_scout)
+    third = make_user(name="Theo Third")
+
+    # The costliest cast: both users, a new notification for the nominator.
+    first_cast = statements_of(lambda: services.vote_cast(user=scout, nomination_id=nomination.pk))
+    # A cast that coalesces into the nominator's unread notification.
+    coalesced = statements_of(lambda: services.vote_cast(user=third, nomination_id=nomination.pk))
+    removal = statements_of(lambda: services.vote_remove(user=scout, nomination_id=nomination.pk))
+
+    for sql in (first_cast, coalesced, removal):
+        assert len(sql) <= MAX_STATEMENTS, "\n".join(sql)
+    assert not any("SAVEPOINT" in sql for sql in first_cast + coalesced + removal)
+    # What they did: the counters are those of one vote left, the notification coalesced.
+    nomination.refresh_from_db()
+    assert (nomination.vote_count, nomination.version) == (1, 3)
+    assert Notification.objects.filter(user=other_scout).count() == 1
+
+
+def test_own_nomination_vote_is_cheaper_still(scout: User) -> None:
+    own = make_nomination(scout)
+    cast = statements_of(lambda: services.vote_cast(user=scout, nomination_id=own.pk))
+    assert len(cast) <= MAX_STATEMENTS - 2, "\n".join(cast)
+
+
+def test_the_vote_updates_version_trend_and_week(scout: User, other_scout: User) -> None:
+    nomination = make_nomination(other_scout)
+    third = make_user(name="Theo Third")
+    first_at = datetime(2030, 6, 2, 23, 0, tzinfo=UTC)  # a Sunday
+    second_at = datetime(2030, 6, 3, 1, 0, tzinfo=UTC)  # the Monday after
+
+    with time_machine.travel(first_at, tick=False):
+        services.vote_cast(user=scout, nomination_id=nomination.pk)
+    with time_machine.travel(second_at, tick=False):
+        services.vote_cast(user=third, nomination_id=nomination.pk)
+
+    nomination.refresh_from_db()
+    assert nomination.version == 2
+    assert nomination.trend is not None
+    both = trend_add(trend_term(first_at), trend_term(second_at))
+    assert math.isclose(nomination.trend, both, rel_tol=0, abs_tol=1e-9)
+    weeks = dict(NominationWeek.objects.filter(nomination=nomination).values_list("week", "votes"))
+    assert weeks == {date(2030, 5, 27): 1, date(2030, 6, 3): 1}
+
+    services.vote_remove(user=third, nomination_id=nomination.pk)
+    nomination.refresh_from_db()
+    assert nomination.version == 3
+    assert nomination.trend is not None
+    assert math.isclose(nomination.trend, trend_term(first_at), rel_tol=0, abs_tol=1e-6)
+    weeks = dict(NominationWeek.objects.filter(nomination=nomination).values_list("week", "votes"))
+    assert weeks == {date(2030, 5, 27): 1, date(2030, 6, 3): 0}
+
+    services.vote_remove(user=scout, nomination_id=nomination.pk)
+    nomination = Nomination.objects.get(pk=nomination.pk)
+    assert (nomination.vote_count, nomination.version, nomination.trend) == (0, 4, None)
+
+
+def test_a_refused_vote_changes_no_counter(scout: User, other_scout: User) -> None:
+    nomination = make_nomination(other_scout)
+    services.vote_cast(user=scout, nomination_id=nomination.pk)
+    before = Nomination.objects.values("vote_count", "version", "trend").get(pk=nomination.pk)
+    with pytest.raises(services.Conflict):
+        services.vote_cast(user=scout, nomination_id=nomination.pk)
+    after = Nomination.objects.values("vote_count", "version", "trend").get(pk=nomination.pk)
+    assert after == before
+    assert NominationWeek.objects.get(nomination=nomination).votes == 1
