@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.middleware.csrf import get_token
-from ninja import Query, Status
+from ninja import Status
 from ninja.responses import codes_4xx
 
 from project.accounts import selectors, services
@@ -21,7 +21,7 @@ from project.accounts.schemas import (
     ScoutOut,
     SettingsOut,
 )
-from project.common.pagination import PageQuery, set_next_link
+from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
 
@@ -79,10 +79,9 @@ users_router = Router(tags=["users"])
         '`Link: <url>; rel="next"` header.'
     ),
 )
-def scouts(request: HttpRequest, response: HttpResponse, page: Query[PageQuery]) -> list[object]:
-    result = selectors.scout_list(page=page)
-    set_next_link(request, response, result.next_cursor)
-    return list(result.items)
+@paginate()
+def scouts(request: HttpRequest) -> Pager:
+    return selectors.scout_list
 
 
 @users_router.get(

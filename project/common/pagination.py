@@ -5,25 +5,34 @@ A list call keeps its JSON array body, takes ``limit`` (default 50, at most 200)
 holds the sort-key values of the last row served, so a page costs one indexed range scan
 whatever its depth, and rows inserted meanwhile never shift later pages.
 
-Usage in a router::
+Usage in a router: ``@paginate(...)`` under the route decorator, and the operation returns
+what to page, without ``limit``/``cursor`` parameters or a response argument of its own::
 
-    @router.get("", response={200: list[ItemOut], codes_4xx: ErrorOut})
-    def items(request, response: HttpResponse, page: Query[PageQuery]):
-        result = keyset_paginate(Item.objects.all(), ordering=("-created_at", "-id"), page=page)
-        set_next_link(request, response, result.next_cursor)
-        return result.items
+    @router.get("/items", response={200: list[ItemOut], codes_4xx: ErrorOut})
+    @paginate(ordering=("-created_at", "-id"))
+    def items(request, filters: Query[ItemQuery]):
+        return Item.objects.filter(...)  # unordered: the ordering above pages it
+
+It may also return a pager, a function of the ``PageQuery`` that answers a ``Page`` (for lists
+that are not one queryset, or selectors that page themselves: ``partial(selector, ...)``), or a
+dict whose ``"items"`` is either (for a body that is an object around the page).
 """
 
 from __future__ import annotations
 
 import base64
+import inspect
 import json
-from collections.abc import Sequence
+import typing
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from functools import wraps
+from typing import Any, Generic, Protocol, TypeVar
 
 from django.db import models
 from django.http import HttpRequest, HttpResponse, QueryDict
+from ninja.pagination import PaginationBase
+from ninja.pagination import paginate as ninja_paginate
 from pydantic import Field
 
 from project.common.errors import ValidationFailed
@@ -153,3 +162,91 @@ def set_next_link(request: HttpRequest, response: HttpResponse, next_cursor: str
     link = next_link(request, next_cursor)
     if link is not None:
         response["Link"] = link
+
+
+# --- The ninja paginator ------------------------------------------------------------------
+
+# The operation's response object, passed to the paginator under this name for the Link header.
+_RESPONSE_ARG = "paginated_response"
+NEWEST_FIRST = ("-created_at", "-id")
+
+
+class PageLike(Protocol):
+    """What a pager answers: ``Page`` or any object with the same two attributes."""
+
+    @property
+    def items(self) -> Sequence[Any]: ...
+
+    @property
+    def next_cursor(self) -> str | None: ...
+
+
+# A function of the page (called with ``page=PageQuery``) answering one page.
+Pager = Callable[..., PageLike]
+
+
+class KeysetPagination(PaginationBase):
+    """django-ninja's paginator for ``keyset_paginate``: ``limit`` and ``cursor`` query
+    parameters (``PageQuery``), the page as the plain JSON array the operation declares (no
+    wrapping object: ``Output`` is None), the next page's address in the Link header."""
+
+    Input = PageQuery  # type: ignore[assignment]
+    Output = None  # type: ignore[assignment]
+
+    def __init__(self, *, ordering: Sequence[str] = NEWEST_FIRST, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ordering = tuple(ordering)
+
+    def _page(self, source: Any, page: PageQuery) -> PageLike:
+        if isinstance(source, models.QuerySet):
+            return keyset_paginate(source, ordering=self.ordering, page=page)
+        if callable(source):
+            result: PageLike = source(page=page)
+            return result
+        raise TypeError(f"@paginate needs a queryset or a pager, not {type(source).__name__}")
+
+    def paginate_queryset(
+        self, queryset: Any, pagination: PageQuery, request: HttpRequest, **params: Any
+    ) -> Any:
+        body = queryset
+        source = body["items"] if isinstance(body, dict) else body
+        page = self._page(source, pagination)
+        set_next_link(request, params[_RESPONSE_ARG], page.next_cursor)
+        items = list(page.items)
+        return {**body, "items": items} if isinstance(body, dict) else items
+
+
+def paginate(*, ordering: Sequence[str] = NEWEST_FIRST) -> Callable[[Callable[..., Any]], Any]:
+    """``@paginate(ordering=...)`` under a route decorator: see the module docstring.
+    ``ordering`` is the keyset order of a returned queryset and must end with a unique key."""
+
+    def decorator(func: Callable[..., Any]) -> Any:
+        # ninja hands a temporary response to an operation parameter annotated HttpResponse.
+        # Declare one on the operation's behalf so the paginator (which receives the same
+        # arguments) can set the Link header on it; the operation itself never sees it.
+        hints = typing.get_type_hints(func, include_extras=True)
+        signature = inspect.signature(func)
+        parameters = [
+            parameter.replace(annotation=hints.get(name, parameter.annotation))
+            for name, parameter in signature.parameters.items()
+        ]
+        extra = inspect.Parameter(
+            _RESPONSE_ARG, inspect.Parameter.KEYWORD_ONLY, annotation=HttpResponse
+        )
+        at = next(
+            (i for i, p in enumerate(parameters) if p.kind is inspect.Parameter.VAR_KEYWORD),
+            len(parameters),
+        )
+        parameters.insert(at, extra)
+
+        @wraps(func)
+        def operation(request: HttpRequest, **kwargs: Any) -> Any:
+            kwargs.pop(_RESPONSE_ARG, None)
+            return func(request, **kwargs)
+
+        operation.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=parameters, return_annotation=hints.get("return", signature.empty)
+        )
+        return ninja_paginate(KeysetPagination, ordering=ordering)(operation)
+
+    return decorator

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from functools import partial
+
+from django.http import HttpRequest
 from ninja import Query, Status
 from ninja.responses import codes_4xx
 
 from project.accounts.auth import admin_auth, current_user
-from project.common.pagination import PageQuery, set_next_link
+from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
 from project.moderation import selectors, services
@@ -43,12 +45,9 @@ def stats(request: HttpRequest) -> object:
     summary="Pending nominations, newest first",
     description=PAGINATED,
 )
-def pending_nominations(
-    request: HttpRequest, response: HttpResponse, page: Query[PageQuery]
-) -> list[object]:
-    result = selectors.pending_nomination_list(admin=current_user(request), page=page)
-    set_next_link(request, response, result.next_cursor)
-    return list(result.items)
+@paginate()
+def pending_nominations(request: HttpRequest) -> Pager:
+    return partial(selectors.pending_nomination_list, admin=current_user(request))
 
 
 @router.get(
@@ -66,10 +65,9 @@ def leaderboard(request: HttpRequest, query: Query[LeaderboardQuery]) -> list[ob
     summary="Every user, newest first",
     description=PAGINATED,
 )
-def users(request: HttpRequest, response: HttpResponse, page: Query[PageQuery]) -> list[object]:
-    result = selectors.user_list(page=page)
-    set_next_link(request, response, result.next_cursor)
-    return list(result.items)
+@paginate()
+def users(request: HttpRequest) -> Pager:
+    return selectors.user_list
 
 
 @router.post(

@@ -3,14 +3,16 @@ notifications. Each operation parses, calls one service or selector and shapes t
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from ninja import Body, Query, Status
 from ninja.responses import codes_4xx
 
 from project.accounts.auth import current_user
-from project.common.pagination import PageQuery, keyset_paginate, set_next_link
+from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
 from project.scouting import board_selectors, selectors, services
@@ -52,12 +54,6 @@ PAGED = (
 )
 
 
-def _page(request: HttpRequest, response: HttpResponse, queryset: Any, page: PageQuery) -> list:
-    result = keyset_paginate(queryset, ordering=selectors.NEWEST_FIRST, page=page)
-    set_next_link(request, response, result.next_cursor)
-    return result.items
-
-
 # --- Nominations --------------------------------------------------------------------------
 
 
@@ -83,14 +79,9 @@ def nomination_create(request: HttpRequest, payload: NominationIn) -> Status[Any
     description="`status` (one status instead of the live list) is for admins only: 403 for "
     "others." + PAGED,
 )
-def nomination_list(
-    request: HttpRequest,
-    response: HttpResponse,
-    filters: Query[NominationListQuery],
-    page: Query[PageQuery],
-) -> list:
-    queryset = selectors.nomination_list(user=current_user(request), **filters.dict())
-    return _page(request, response, queryset, page)
+@paginate(ordering=selectors.NEWEST_FIRST)
+def nomination_list(request: HttpRequest, filters: Query[NominationListQuery]) -> QuerySet:
+    return selectors.nomination_list(user=current_user(request), **filters.dict())
 
 
 @router.get(
@@ -112,11 +103,9 @@ def nomination_recent(request: HttpRequest, query: Query[RecentQuery]) -> list:
     summary="Community nominations with fewer than 5 votes, newest first",
     description=PAGED.strip(),
 )
-def nomination_needing_votes(
-    request: HttpRequest, response: HttpResponse, query: Query[SportQuery], page: Query[PageQuery]
-) -> list:
-    queryset = selectors.nomination_needing_votes(user=current_user(request), sport=query.sport)
-    return _page(request, response, queryset, page)
+@paginate(ordering=selectors.NEWEST_FIRST)
+def nomination_needing_votes(request: HttpRequest, query: Query[SportQuery]) -> QuerySet:
+    return selectors.nomination_needing_votes(user=current_user(request), sport=query.sport)
 
 
 @router.get(
@@ -139,11 +128,9 @@ def nomination_detail(request: HttpRequest, nomination_id: int) -> Any:
     description="Every status for oneself and admins, pending and approved for others. 404 "
     '"Scout not found" for an unknown user or a profile the caller may not see.' + PAGED,
 )
-def user_nomination_list(
-    request: HttpRequest, response: HttpResponse, user_id: int, page: Query[PageQuery]
-) -> list:
-    queryset = selectors.user_nomination_list(viewer=current_user(request), user_id=user_id)
-    return _page(request, response, queryset, page)
+@paginate(ordering=selectors.NEWEST_FIRST)
+def user_nomination_list(request: HttpRequest, user_id: int) -> QuerySet:
+    return selectors.user_nomination_list(viewer=current_user(request), user_id=user_id)
 
 
 @router.put(
@@ -239,15 +226,9 @@ def leaderboard_week(request: HttpRequest) -> board_selectors.Week:
     summary="Player of the Week: each past week's top 3 per sport, newest week first",
     description="A page holds `limit` weeks (every sport of each week without `sport`)." + PAGED,
 )
-def leaderboard_weekly_history(
-    request: HttpRequest,
-    response: HttpResponse,
-    query: Query[HistoryQuery],
-    page: Query[PageQuery],
-) -> list:
-    result = board_selectors.weekly_history(sport=query.sport, page=page)
-    set_next_link(request, response, result.next_cursor)
-    return result.items
+@paginate()
+def leaderboard_weekly_history(request: HttpRequest, query: Query[HistoryQuery]) -> Pager:
+    return partial(board_selectors.weekly_history, sport=query.sport)
 
 
 @router.get(
@@ -273,13 +254,11 @@ def stats(request: HttpRequest, query: Query[SportQuery]) -> dict[str, int]:
     description="`following=true` keeps activity by followed scouts or about followed "
     "players." + PAGED,
 )
-def feed(
-    request: HttpRequest, response: HttpResponse, query: Query[FeedQuery], page: Query[PageQuery]
-) -> list:
-    queryset = selectors.feed_list(
+@paginate(ordering=selectors.NEWEST_FIRST)
+def feed(request: HttpRequest, query: Query[FeedQuery]) -> QuerySet:
+    return selectors.feed_list(
         user=current_user(request), sport=query.sport, following=query.following
     )
-    return _page(request, response, queryset, page)
 
 
 @router.get(
@@ -347,11 +326,9 @@ def unfollow(
     summary="What the caller follows: players of the sport and every scout",
     description=PAGED.strip(),
 )
-def following(
-    request: HttpRequest, response: HttpResponse, query: Query[SportQuery], page: Query[PageQuery]
-) -> list:
-    queryset = selectors.following_list(user=current_user(request), sport=query.sport)
-    return _page(request, response, queryset, page)
+@paginate(ordering=selectors.NEWEST_FIRST)
+def following(request: HttpRequest, query: Query[SportQuery]) -> QuerySet:
+    return selectors.following_list(user=current_user(request), sport=query.sport)
 
 
 # --- Notifications ------------------------------------------------------------------------
@@ -364,12 +341,13 @@ def following(
     summary="The caller's notifications, newest first, and the unread count",
     description=PAGED.strip(),
 )
-def notifications(
-    request: HttpRequest, response: HttpResponse, page: Query[PageQuery]
-) -> dict[str, Any]:
+@paginate(ordering=selectors.NEWEST_FIRST)
+def notifications(request: HttpRequest) -> dict[str, Any]:
     user = current_user(request)
-    items = _page(request, response, selectors.notification_list(user=user), page)
-    return {"items": items, "unread_count": selectors.notification_unread_count(user=user)}
+    return {
+        "items": selectors.notification_list(user=user),
+        "unread_count": selectors.notification_unread_count(user=user),
+    }
 
 
 @router.post(
