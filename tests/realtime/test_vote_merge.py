@@ -1,0 +1,127 @@
+"""vote.changed merged per sport window (realtime/merge.py): real votes, real sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.db import connections
+
+from project.accounts.models import User
+from project.scouting import services
+from realtime.merge import reset_merger
+from tests.helpers import ApiClient, make_user
+from tests.realtime.live import Socket, signed_in
+from tests.scouting.conftest import make_nomination
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("live_cleanup")]
+
+
+@pytest.fixture
+def window(settings: Any) -> Iterator[Any]:
+    """Set REALTIME_VOTE_WINDOW for one test (the merger reads it when made)."""
+
+    def set_window(seconds: float) -> None:
+        settings.REALTIME_VOTE_WINDOW = seconds
+        reset_merger()
+
+    yield set_window
+    reset_merger()
+
+
+async def collect(socket: Socket, seconds: float) -> list[dict[str, Any]]:
+    """The vote.changed messages received within ``seconds``."""
+    received = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        # receive_nothing() polls without cancelling the consumer (a receive timeout would).
+        if await socket.communicator.receive_nothing(0.01):
+            continue
+        message = await socket.receive(presence=True)
+        if message["type"] == "vote.changed":
+            received.append(message)
+    return received
+
+
+def counts_in(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [vote for message in messages for vote in message["data"]["votes"]]
+
+
+async def test_a_single_vote_goes_out_at_once(
+    window: Any, scout: User, scout_api: ApiClient, other_scout: User
+) -> None:
+    window(30)  # a window far longer than the wait below: the first vote is not held
+    nomination = await asyncio.to_thread(make_nomination, other_scout, sport="soccer")
+    socket, _ = await signed_in(scout_api, sport="soccer")
+
+    response = await asyncio.to_thread(
+        scout_api.post, "/api/votes", {"nominationId": nomination.pk}
+    )
+    assert response.status_code == 201
+
+    received = await collect(socket, 1.5)
+    assert [message["data"] for message in received] == [
+        {"votes": [{"nominationId": nomination.pk, "voteCount": 1, "version": 1}]}
+    ]
+    await socket.close()
+
+
+async def test_a_burst_is_merged_into_few_frames_ending_at_the_final_counts(
+    window: Any, scout_api: ApiClient, other_scout: User
+) -> None:
+    seconds = 0.3
+    window(seconds)
+
+    def world() -> tuple[list[int], list[User]]:
+        nominations = [make_nomination(other_scout, sport="soccer").pk for _ in range(3)]
+        return nominations, [make_user(name=f"Fan {n}") for n in range(40)]
+
+    nominations, fans = await asyncio.to_thread(world)
+    socket, positions = await signed_in(scout_api, sport="soccer")
+
+    def burst() -> None:
+        try:
+            for fan, nomination_id in zip(fans, itertools.cycle(nominations), strict=False):
+                services.vote_cast(user=fan, nomination_id=nomination_id)
+                time.sleep(0.01)
+        finally:
+            connections.close_all()
+
+    started = time.monotonic()
+    listening = asyncio.ensure_future(collect(socket, 3.0))
+    await asyncio.to_thread(burst)
+    burst_seconds = time.monotonic() - started
+    frames = await listening
+
+    # The first vote at once, then at most one frame per window, then the trailing one.
+    assert 2 <= len(frames) <= burst_seconds / seconds + 2, len(frames)
+    assert len(frames) < len(fans) / 3
+    counts = counts_in(frames)
+    final = {
+        nomination_id: (len(fans) + 2 - index) // 3
+        for index, nomination_id in enumerate(nominations)
+    }
+    assert {vote["nominationId"]: vote["voteCount"] for vote in counts} == final
+    for nomination_id in nominations:
+        versions = [vote["version"] for vote in counts if vote["nominationId"] == nomination_id]
+        assert versions == sorted(set(versions))
+        assert versions[-1] == final[nomination_id]
+    # One seq per frame, in order (the sport group's other events, activity and summaries,
+    # take the seqs in between).
+    seqs = [frame["seq"] for frame in frames]
+    assert seqs == sorted(set(seqs))
+
+    # Replay serves the merged frames as they were sent.
+    late, _ = await signed_in(scout_api, sport="soccer")
+    await late.send({"type": "resume", "cursors": {"sport.soccer": positions["sport.soccer"]}})
+    replayed = []
+    while (message := await late.receive(timeout=5))["type"] != "resumed":
+        if message["type"] == "vote.changed":
+            replayed.append(message)
+    assert replayed == frames
+    await late.close()
+    await socket.close()
