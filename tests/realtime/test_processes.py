@@ -80,7 +80,9 @@ async def test_a_vote_taken_by_one_process_reaches_a_socket_held_by_another(
                         return message
 
             message = await asyncio.wait_for(vote_changed(), 10)
-            assert message["data"] == {"nominationId": nomination.pk, "voteCount": 1}
+            assert message["data"] == {
+                "votes": [{"nominationId": nomination.pk, "voteCount": 1, "version": 1}]
+            }
 
 
 def masked_frame(text: str) -> bytes:

@@ -157,7 +157,9 @@ async def test_writes_survive_a_redis_outage_and_sockets_resync_after_it(
             cursors.update((await receive(ws, "subscribed"))["groups"])
             assert (await vote(cookies, before)).status_code == 201
             changed = await receive(ws, "vote.changed")
-            assert changed["data"] == {"nominationId": before.pk, "voteCount": 1}
+            assert changed["data"] == {
+                "votes": [{"nominationId": before.pk, "voteCount": 1, "version": 1}]
+            }
             cursors["sport.soccer"] = changed["seq"]
 
             private_redis.stop()
@@ -211,4 +213,6 @@ async def test_writes_survive_a_redis_outage_and_sockets_resync_after_it(
             # And live events flow again.
             assert (await vote(other_cookies, during)).status_code == 201
             changed = await receive(ws, "vote.changed")
-            assert changed["data"] == {"nominationId": during.pk, "voteCount": 2}
+            assert changed["data"] == {
+                "votes": [{"nominationId": during.pk, "voteCount": 2, "version": 2}]
+            }
