@@ -205,6 +205,20 @@ class Source(ABC):
     @abstractmethod
     async def close(self) -> None: ...
 
+    # Presence: sets of members, each entry expiring unless touched again (a process that
+    # dies stops touching its entries; they are gone after the ttl).
+
+    @abstractmethod
+    async def presence_touch(self, entries: Sequence[tuple[str, str]], ttl: float) -> None:
+        """Add or refresh ``(set, member)`` entries, each living ``ttl`` seconds from now."""
+
+    @abstractmethod
+    async def presence_remove(self, entries: Sequence[tuple[str, str]]) -> None: ...
+
+    @abstractmethod
+    async def presence_members(self, names: Sequence[str]) -> dict[str, list[str]]:
+        """The live members of each set."""
+
 
 class Backend(ABC):
     def __init__(self, config: Config) -> None:
@@ -423,6 +437,32 @@ class RedisSource(Source):
         events = [(int(score), unlogged(member.decode())) for member, score in rows]
         return replay_after(after, int(current or 0), events)
 
+    async def presence_touch(self, entries: Sequence[tuple[str, str]], ttl: float) -> None:
+        until = (time.time() + ttl) * 1000
+        async with self.client.pipeline(transaction=False) as pipe:
+            for name, member in entries:
+                key = self.backend.key("presence", name)
+                pipe.zadd(key, {member: until})
+                pipe.pexpire(key, int(ttl * 2000))
+            await pipe.execute()
+
+    async def presence_remove(self, entries: Sequence[tuple[str, str]]) -> None:
+        async with self.client.pipeline(transaction=False) as pipe:
+            for name, member in entries:
+                pipe.zrem(self.backend.key("presence", name), member)
+            await pipe.execute()
+
+    async def presence_members(self, names: Sequence[str]) -> dict[str, list[str]]:
+        now = time.time() * 1000
+        async with self.client.pipeline(transaction=False) as pipe:
+            for name in names:
+                pipe.zrangebyscore(self.backend.key("presence", name), now, "+inf")
+            found = await pipe.execute()
+        return {
+            name: [member.decode() for member in members]
+            for name, members in zip(names, found, strict=True)
+        }
+
     async def close(self) -> None:
         self._closed = True
         if self._reader is not None and self._reader is not asyncio.current_task():
@@ -451,6 +491,7 @@ class MemoryBackend(Backend):
         self.logs: dict[str, MemoryLog] = {}
         self.guards: dict[str, tuple[int, str]] = {}
         self.windows: dict[str, float] = {}
+        self.presence: dict[str, dict[str, float]] = {}
         self.sources: weakref.WeakSet[MemorySource] = weakref.WeakSet()
         self.epoch = uuid.uuid4().hex
 
@@ -530,6 +571,33 @@ class MemorySource(Source):
             log = self.backend.logs.get(group)
             events = log.after(after, limit) if log is not None else []
         return replay_after(after, current, events)
+
+    async def presence_touch(self, entries: Sequence[tuple[str, str]], ttl: float) -> None:
+        until = time.time() + ttl
+        with self.backend.lock:
+            for name, member in entries:
+                self.backend.presence.setdefault(name, {})[member] = until
+
+    async def presence_remove(self, entries: Sequence[tuple[str, str]]) -> None:
+        with self.backend.lock:
+            for name, member in entries:
+                members = self.backend.presence.get(name)
+                if members is not None:
+                    members.pop(member, None)
+                    if not members:
+                        del self.backend.presence[name]
+
+    async def presence_members(self, names: Sequence[str]) -> dict[str, list[str]]:
+        now = time.time()
+        with self.backend.lock:
+            return {
+                name: [
+                    member
+                    for member, until in self.backend.presence.get(name, {}).items()
+                    if until > now
+                ]
+                for name in names
+            }
 
     async def close(self) -> None:
         self.backend.sources.discard(self)

@@ -25,6 +25,7 @@ from realtime.backend import get_backend
 from realtime.connection import SCOPE_KEY, DirectSocket, Outgoing, SocketQueue
 from realtime.events import ADMINS_GROUP, sport_group, user_group
 from realtime.hub import Hub
+from realtime.presence import new_presence_id
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +68,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.replay_budget: int = settings.REALTIME_RESUME_MAX_BYTES
         self.tokens = float(settings.REALTIME_CLIENT_MESSAGE_BURST)
         self.tokens_at = time.monotonic()
+        self.presence_id = new_presence_id()
+        self.user_id = 0
+        self.user_name = ""
+        self.admin = False
+        self.watching: str | None = None  # the nomination presence set this socket is in
 
     # --- Connection ---------------------------------------------------------------------
 
@@ -81,7 +87,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if protocol is not None:
             self.queue = SocketQueue(DirectSocket(protocol), settings.REALTIME_SOCKET_MAX_PENDING)
         groups = [user_group(user.pk)]
-        if user.role == Role.ADMIN:
+        self.user_id, self.user_name = user.pk, user.name or user.username
+        self.admin = user.role == Role.ADMIN
+        if self.admin:
             groups.append(ADMINS_GROUP)
 
         def hello(positions: dict[str, int]) -> dict[str, Any]:
@@ -90,6 +98,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return {"type": "hello", "epoch": self.hub.epoch, "groups": positions}
 
         await self._join(groups, hello)
+        if self.admin and not self.closing:
+            await self.hub.presence.add_admin(self)
 
     async def disconnect(self, code: int) -> None:
         self.closing = True
@@ -97,6 +107,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
             task.cancel()
         for group in list(self.joined):
             await self._leave(group)
+        if hasattr(self, "hub"):
+            await self.hub.presence.forget(self)
 
     async def _close(self, code: int) -> None:
         if not self.closing:
@@ -126,6 +138,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self._subscribe(message.get("sport"))
         elif kind == "resume":
             await self._resume(message.get("cursors"))
+        elif kind == "watch":
+            await self._watch(message.get("nominationId"))
         else:
             await self._error(f"Unknown message type: {kind}")
 
@@ -147,6 +161,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         group = sport_group(sport)
         if self.sport is not None and self.sport != group:
             await self._leave(self.sport)
+            await self.hub.presence.unwatch(self, f"sport:{self.sport.removeprefix('sport.')}")
         self.sport = group
 
         def subscribed(positions: dict[str, int]) -> dict[str, Any]:
@@ -156,6 +171,37 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self._send_json(subscribed({group: self.cursors[group]}))
         else:
             await self._join([group], subscribed)
+        if not self.closing:
+            await self._presence(self.hub.presence.watch(self, f"sport:{sport}"))
+
+    async def _watch(self, nomination_id: Any) -> None:
+        """Watch a nomination (its detail page is open), or nothing (None)."""
+        if nomination_id is not None and (
+            not isinstance(nomination_id, int) or isinstance(nomination_id, bool)
+        ):
+            await self._error("Malformed watch: nominationId must be an integer or null")
+            return
+        name = None if nomination_id is None else f"nomination:{nomination_id}"
+        if name == self.watching:
+            return
+        if self.watching is not None:
+            await self._presence(self.hub.presence.unwatch(self, self.watching))
+        self.watching = name
+        if name is not None:
+            await self._presence(self.hub.presence.watch(self, name))
+        if self.admin:
+            await self._presence(self.hub.presence.review(self, nomination_id, self.user_name))
+
+    async def _presence(self, work: Awaitable[None]) -> None:
+        """Presence is best effort: Redis away costs the counts, not the socket."""
+        try:
+            await work
+        except Exception:
+            logger.info("Presence unavailable", exc_info=True)
+
+    async def tell(self, message: Outgoing) -> None:
+        """A message for this socket alone (presence)."""
+        await self._write(message)
 
     async def _resume(self, cursors: Any) -> None:
         if not isinstance(cursors, dict) or not all(

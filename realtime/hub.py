@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from realtime.backend import COMMAND_MARK
 from realtime.connection import Outgoing
+from realtime.presence import Presence
 from realtime.snapshot import Snapshots
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ class Hub:
         self.epoch: str | None = None
         self._source: Source | None = None
         self.snapshots = Snapshots(self._position)
+        self.presence = Presence(self)
 
     @property
     def source(self) -> Source:
@@ -131,5 +133,7 @@ class Hub:
         """Stop listening (tests; a server's hub lives as long as its loop)."""
         source, self._source = self._source, None
         self.members.clear()
+        if self.presence.task is not None:
+            self.presence.task.cancel()
         if source is not None:
             await source.close()

@@ -64,7 +64,8 @@ def daphne(**env: str) -> Iterator[tuple[int, int]]:
             time.sleep(0.1)
         yield port, process.pid
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):  # a test may have killed it
+            os.killpg(process.pid, signal.SIGTERM)
         try:
             process.wait(10)
         except subprocess.TimeoutExpired:

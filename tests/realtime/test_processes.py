@@ -6,6 +6,7 @@ import asyncio
 import base64
 import json
 import os
+import signal
 import socket
 import time
 from typing import Any
@@ -188,7 +189,7 @@ async def test_a_slow_socket_keeps_only_the_newest_board_and_every_other_event(
 
         def read_all() -> list[dict[str, Any]]:
             lazy.settimeout(2)
-            data, messages = b"", []
+            data, messages = b"", []  # type: tuple[bytes, list[dict[str, Any]]]
             while True:
                 try:
                     chunk = lazy.recv(1 << 16)
@@ -211,3 +212,48 @@ async def test_a_slow_socket_keeps_only_the_newest_board_and_every_other_event(
     skipped = [m for m in events if m["type"] == "skipped"]
     assert boards[-1] == 120 and len(skipped) > 60, (boards, len(skipped))
     assert boards == sorted(boards)
+
+
+async def test_presence_is_counted_across_processes_and_a_dead_ones_entries_expire(
+    scout_api: ApiClient, other_api: ApiClient
+) -> None:
+    ttl = "2"
+    with (
+        daphne(REALTIME_PRESENCE_TTL=ttl) as (port_a, _),
+        daphne(REALTIME_PRESENCE_TTL=ttl) as (
+            port_b,
+            pid_b,
+        ),
+    ):
+
+        def open_on(port: int, api: ApiClient) -> Any:
+            return connect(
+                f"ws://{HOST}:{port}/ws/",
+                origin=f"http://{HOST}:{port}",  # type: ignore[arg-type]
+                additional_headers={"Cookie": f"sessionid={session_of(api)}"},
+            )
+
+        async def told(ws: Any, count: int, within: float) -> float:
+            started = time.monotonic()
+
+            async def wait() -> None:
+                while True:
+                    message = json.loads(await ws.recv())
+                    if message["type"] == "presence.changed" and message["data"] == {
+                        "scope": "nomination",
+                        "id": 5,
+                        "watching": count,
+                    }:
+                        return
+
+            await asyncio.wait_for(wait(), within)
+            return time.monotonic() - started
+
+        async with open_on(port_a, scout_api) as a, open_on(port_b, other_api) as b:
+            await a.send(json.dumps({"type": "watch", "nominationId": 5}))
+            await told(a, 1, 5)
+            await b.send(json.dumps({"type": "watch", "nominationId": 5}))
+            await told(b, 2, 5)
+            await told(a, 2, 5)
+            os.kill(pid_b, signal.SIGKILL)  # no goodbye: its entries must expire
+            assert await told(a, 1, 10) < float(ttl) + 2

@@ -1,0 +1,201 @@
+"""Presence: "N watching" per nomination and per sport, and which admin reviews what.
+
+Each socket is an entry in the sets it watches (``sport:<sport>``, ``nomination:<id>``; an
+admin watching a nomination also in ``review``), kept in Redis shared by every process (in
+memory embedded). A process touches its sockets' entries every third of
+``REALTIME_PRESENCE_TTL``; the entries of a process that dies expire after it. Once a tick
+(0.5 s) the process reads the counts of the sets its sockets watch and tells those sockets
+when a count changed, at most once a second per set: counts only, never who. Admins get the
+review marks of the other admins (``review.changed``), within a second.
+
+Presence is not an event of a group: it has no ``seq``, is not logged and is not replayed;
+a socket that joins a set is told its count at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import uuid
+from typing import TYPE_CHECKING, Any, Protocol
+
+from django.conf import settings
+
+from realtime.connection import Outgoing
+
+if TYPE_CHECKING:
+    from realtime.hub import Hub
+
+logger = logging.getLogger(__name__)
+
+TICK = 0.5  # seconds between reads of the counts
+PUSH_EVERY = 1.0  # at most one presence.changed per set per this many seconds
+REVIEWS = "review"
+
+
+class Watcher(Protocol):
+    presence_id: str
+
+    async def tell(self, message: Outgoing) -> None: ...
+
+
+class Reviewer(Watcher, Protocol):
+    user_id: int
+
+
+def scope_of(name: str) -> dict[str, Any]:
+    kind, _, ident = name.partition(":")
+    return {"scope": kind, "id": int(ident) if kind == "nomination" else ident}
+
+
+def changed(name: str, watching: int) -> Outgoing:
+    data = {**scope_of(name), "watching": watching}
+    return Outgoing(json.dumps({"type": "presence.changed", "data": data}, separators=(",", ":")))
+
+
+class Presence:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.watchers: dict[str, set[Watcher]] = {}
+        self.entries: dict[Watcher, set[str]] = {}  # socket -> the set members it holds
+        self.reviewing: dict[Watcher, str] = {}  # admin socket -> its review member
+        self.admins: set[Reviewer] = set()
+        self.counts: dict[str, int] = {}  # set -> the count last told
+        self.told_at: dict[str, float] = {}
+        self.reviews_told: dict[Reviewer, str] = {}
+        self.touched_at = 0.0
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def ttl(self) -> float:
+        return float(settings.REALTIME_PRESENCE_TTL)
+
+    # --- Sockets ------------------------------------------------------------------------
+
+    async def watch(self, watcher: Watcher, name: str) -> None:
+        """Add the socket to a set and tell it the set's count."""
+        self.watchers.setdefault(name, set()).add(watcher)
+        self.entries.setdefault(watcher, set()).add(name)
+        source = self.hub.source
+        await source.presence_touch([(name, watcher.presence_id)], self.ttl)
+        count = len((await source.presence_members([name]))[name])
+        await watcher.tell(changed(name, count))
+        self._run()
+
+    async def unwatch(self, watcher: Watcher, name: str) -> None:
+        members = self.watchers.get(name)
+        if members is not None:
+            members.discard(watcher)
+            if not members:
+                del self.watchers[name]
+                self.counts.pop(name, None)
+                self.told_at.pop(name, None)
+        held = self.entries.get(watcher)
+        if held is not None:
+            held.discard(name)
+        await self.hub.source.presence_remove([(name, watcher.presence_id)])
+
+    async def review(self, reviewer: Reviewer, nomination_id: int | None, name: str) -> None:
+        """Mark (or, with None, clear) the nomination an admin's socket has open."""
+        previous = self.reviewing.pop(reviewer, None)
+        if previous is not None:
+            await self.hub.source.presence_remove([(REVIEWS, previous)])
+        if nomination_id is not None:
+            member = json.dumps([reviewer.presence_id, nomination_id, reviewer.user_id, name])
+            self.reviewing[reviewer] = member
+            await self.hub.source.presence_touch([(REVIEWS, member)], self.ttl)
+        self._run()
+
+    async def add_admin(self, admin: Reviewer) -> None:
+        self.admins.add(admin)
+        self._run()
+
+    async def forget(self, watcher: Any) -> None:
+        """A socket closed: leave every set."""
+        held = [(name, watcher.presence_id) for name in self.entries.pop(watcher, set())]
+        for name, _ in held:
+            members = self.watchers.get(name)
+            if members is not None:
+                members.discard(watcher)
+                if not members:
+                    del self.watchers[name]
+        review = self.reviewing.pop(watcher, None)
+        if review is not None:
+            held.append((REVIEWS, review))
+        self.admins.discard(watcher)
+        self.reviews_told.pop(watcher, None)
+        if held:
+            try:
+                await self.hub.source.presence_remove(held)
+            except Exception:
+                logger.info("Could not remove presence entries (they expire)", exc_info=True)
+
+    # --- The tick -----------------------------------------------------------------------
+
+    def _run(self) -> None:
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self._loop())
+
+    async def _loop(self) -> None:
+        while self.watchers or self.admins:
+            try:
+                await self.tick()
+            except Exception:
+                logger.info("Presence tick failed (Redis away?)", exc_info=True)
+            await asyncio.sleep(TICK)
+
+    async def tick(self) -> None:
+        source = self.hub.source
+        now = time.monotonic()
+        if now - self.touched_at >= self.ttl / 3:
+            self.touched_at = now
+            entries = [
+                (name, watcher.presence_id)
+                for watcher, names in self.entries.items()
+                for name in names
+            ]
+            entries += [(REVIEWS, member) for member in self.reviewing.values()]
+            if entries:
+                await source.presence_touch(entries, self.ttl)
+        names = list(self.watchers)
+        if self.admins:
+            names.append(REVIEWS)
+        members = await source.presence_members(names)
+        for name in self.watchers:
+            count = len(members[name])
+            if self.counts.get(name) == count or now - self.told_at.get(name, 0.0) < PUSH_EVERY:
+                continue
+            self.counts[name], self.told_at[name] = count, now
+            message = changed(name, count)
+            for watcher in tuple(self.watchers.get(name, ())):
+                await watcher.tell(message)
+        if self.admins:
+            await self._tell_reviews(members.get(REVIEWS, []))
+
+    async def _tell_reviews(self, members: list[str]) -> None:
+        marks = []
+        for member in members:
+            try:
+                _, nomination_id, user_id, name = json.loads(member)
+            except ValueError:
+                continue
+            marks.append((int(nomination_id), int(user_id), str(name)))
+        marks.sort()
+        for admin in tuple(self.admins):
+            reviews = [
+                {"nominationId": nomination_id, "name": name}
+                for nomination_id, user_id, name in marks
+                if user_id != admin.user_id
+            ]
+            text = json.dumps(
+                {"type": "review.changed", "data": {"reviews": reviews}}, separators=(",", ":")
+            )
+            if self.reviews_told.get(admin) != text:
+                self.reviews_told[admin] = text
+                await admin.tell(Outgoing(text))
+
+
+def new_presence_id() -> str:
+    return uuid.uuid4().hex
