@@ -157,8 +157,8 @@ async def listen(
             message = json.loads(text)
             kind = message.get("type")
             if kind == "vote.changed":
-                data = message["data"]
-                pushed.last[int(data["nominationId"])] = int(data["voteCount"])
+                for vote in message["data"]["votes"]:
+                    pushed.last[int(vote["nominationId"])] = int(vote["voteCount"])
                 pushed.events += 1
             elif kind == "subscribed":
                 ready.release()

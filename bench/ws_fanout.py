@@ -193,7 +193,7 @@ async def serve_baseline(port: int) -> None:
             "group": f"sport.{SPORT}",
             "seq": seq,
             "sport": SPORT,
-            "data": {"nominationId": nomination_id, "voteCount": 1},
+            "data": {"votes": [{"nominationId": nomination_id, "voteCount": 1, "version": 1}]},
         }
         broadcast(subscribed, json.dumps(envelope, separators=(",", ":")))
         return Response(200, "OK", Headers({"Content-Length": "0"}), b"")
@@ -245,9 +245,10 @@ class Clients:
                 if '"vote.changed"' not in text:
                     continue
                 at = time.perf_counter()
-                current = self.rounds.get(json.loads(text)["data"]["nominationId"])
-                if current is not None:
-                    current.arrive(at)
+                for vote in json.loads(text)["data"]["votes"]:
+                    current = self.rounds.get(vote["nominationId"])
+                    if current is not None:
+                        current.arrive(at)
 
     async def close(self) -> None:
         for task in self.readers:
@@ -327,7 +328,7 @@ async def bench_ours(
                 from realtime.broadcast import broadcast
                 from realtime.events import Event
 
-                data = {"nominationId": nomination_id, "voteCount": 1}
+                data = {"votes": [{"nominationId": nomination_id, "voteCount": 1, "version": 1}]}
                 await asyncio.to_thread(broadcast, Event("vote.changed", data, sport=SPORT))
 
             trigger = publish if args.trigger == "publish" else vote

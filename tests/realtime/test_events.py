@@ -32,6 +32,17 @@ def test_the_catalogue_refuses_an_audience_wider_than_its_event(
 def test_a_per_viewer_key_is_never_broadcast() -> None:
     with pytest.raises(ValueError, match="hasVoted"):
         Event("nomination.updated", {"id": 1, "hasVoted": True}, sport="soccer")
+    with pytest.raises(ValueError, match="hasVoted"):
+        Event("profile.changed", {"hasVoted": True}, user_ids=(5,))
+
+
+def test_vote_own_carries_has_voted_to_its_one_user_only() -> None:
+    own = {"nominationId": 1, "hasVoted": True, "voteCount": 3, "version": 7}
+    assert Event("vote.own", own, user_ids=(5,)).groups() == ["user.5"]
+    with pytest.raises(ValueError, match="hasVoted"):
+        Event("vote.own", own, user_ids=(5, 6))
+    with pytest.raises(ValueError, match="may go to"):
+        Event("vote.own", own, sport="soccer")
 
 
 def test_the_envelope_encodes_its_data_once_and_its_group_per_copy() -> None:
