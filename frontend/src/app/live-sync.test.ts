@@ -67,10 +67,21 @@ beforeEach(() => {
   queryClient.setQueryData(nominationKeys.detail(7), target);
 });
 
+/** A `vote.changed` of [nominationId, voteCount, version] counts. */
+function votes(...counts: [number, number, number][]) {
+  return event('vote.changed', {
+    votes: counts.map(([nominationId, voteCount, version]) => ({
+      nominationId,
+      voteCount,
+      version,
+    })),
+  });
+}
+
 describe('applyLiveEvent', () => {
   it('moves the vote count of every cached copy of the nomination, keeping hasVoted', () => {
     const untouched = queryClient.getQueryData(nominationKeys.detail(7));
-    applyLiveEvent(queryClient, event('vote.changed', { nominationId: 7, voteCount: 9 }));
+    applyLiveEvent(queryClient, votes([7, 9, 1]));
 
     const copies = copiesOfTarget();
     expect(copies).toHaveLength(7);
@@ -88,12 +99,26 @@ describe('applyLiveEvent', () => {
       mutationFn: () => gate,
     });
     const running = vote.execute({ nominationId: 7, playerName: 'X', vote: false });
-    applyLiveEvent(queryClient, event('vote.changed', { nominationId: 7, voteCount: 1 }));
+    applyLiveEvent(queryClient, votes([7, 1, 1]));
     for (const copy of copiesOfTarget()) expect(copy.voteCount).toBe(2);
     settle();
     await running;
-    applyLiveEvent(queryClient, event('vote.changed', { nominationId: 7, voteCount: 1 }));
+    applyLiveEvent(queryClient, votes([7, 1, 1]));
     for (const copy of copiesOfTarget()) expect(copy.voteCount).toBe(1);
+  });
+
+  it('applies every count of a merged event and ignores a count older than one applied', () => {
+    applyLiveEvent(queryClient, votes([7, 5, 10], [8, 3, 4]));
+    for (const copy of copiesOfTarget()) expect(copy.voteCount).toBe(5);
+    expect(queryClient.getQueryData<Nomination[]>(recentKey)![0].voteCount).toBe(3);
+
+    // Sent before the one above by another process, arriving after it.
+    applyLiveEvent(queryClient, votes([7, 4, 9], [8, 2, 3]));
+    for (const copy of copiesOfTarget()) expect(copy.voteCount).toBe(5);
+    expect(queryClient.getQueryData<Nomination[]>(recentKey)![0].voteCount).toBe(3);
+
+    applyLiveEvent(queryClient, votes([7, 6, 11]));
+    for (const copy of copiesOfTarget()) expect(copy.voteCount).toBe(6);
   });
 
   it('applies a burst of 200 vote events completely, the last one winning', () => {
@@ -104,8 +129,8 @@ describe('applyLiveEvent', () => {
       }
     });
     for (let count = 1; count <= 200; count += 1) {
-      applyLiveEvent(queryClient, event('vote.changed', { nominationId: 7, voteCount: count }));
-      applyLiveEvent(queryClient, event('vote.changed', { nominationId: 8, voteCount: count + 1 }));
+      applyLiveEvent(queryClient, votes([7, count, count]));
+      applyLiveEvent(queryClient, votes([8, count + 1, count]));
     }
     unsubscribe();
     expect(counts).toEqual(Array.from({ length: 200 }, (_, index) => index + 1));

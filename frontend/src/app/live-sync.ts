@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 
 import type { LiveEvent } from '@/lib/live/protocol';
+import { currentVoteCounts } from '@/lib/live/vote-versions';
 import {
   insertNomination,
   removeNomination,
@@ -25,11 +26,12 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent) {
   const sport = isSport(event.sport) ? event.sport : null;
   switch (event.type) {
     case 'vote.changed': {
-      const { nominationId, voteCount } = event.data;
-      // A vote of this reader on its way sets the count itself when it returns; taking an
-      // older count now would make the optimistic one flicker.
-      if (!isVoteInFlight(queryClient, nominationId)) {
-        setVoteCount(queryClient, nominationId, voteCount);
+      for (const { nominationId, voteCount } of currentVoteCounts(queryClient, event.data.votes)) {
+        // A vote of this reader on its way sets the count itself when it returns; taking an
+        // older count now would make the optimistic one flicker.
+        if (!isVoteInFlight(queryClient, nominationId)) {
+          setVoteCount(queryClient, nominationId, voteCount);
+        }
       }
       break;
     }

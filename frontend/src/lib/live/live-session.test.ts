@@ -26,7 +26,7 @@ const vote = (group: string, seq: number, voteCount = seq): LiveEvent => ({
   group,
   seq,
   sport: group.replace('sport.', ''),
-  data: { nominationId: 1, voteCount },
+  data: { votes: [{ nominationId: 1, voteCount, version: voteCount }] },
 });
 
 /** Greets and subscribes (user.1 at `user`, sport.football at `sport`), then clears the logs. */

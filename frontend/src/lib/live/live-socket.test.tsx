@@ -79,7 +79,7 @@ describe('LiveSocket', () => {
     const stop = subscribeLiveEvents('vote.changed', ({ seq, data }) => {
       // The cache handler has already run when the bus hears the event.
       expect(onEvent).toHaveBeenLastCalledWith(expect.objectContaining({ seq }));
-      heard.push(data.voteCount);
+      heard.push(data.votes[0].voteCount);
     });
 
     act(() => {
@@ -89,7 +89,7 @@ describe('LiveSocket', () => {
           group: 'sport.football',
           seq,
           sport: 'football',
-          data: { nominationId: 7, voteCount: seq },
+          data: { votes: [{ nominationId: 7, voteCount: seq, version: seq }] },
         });
       }
     });
@@ -114,7 +114,7 @@ describe('LiveSocket', () => {
           group: 'sport.football',
           seq: 8,
           sport: 'football',
-          data: { nominationId: 1, voteCount: 3 },
+          data: { votes: [{ nominationId: 1, voteCount: 3, version: 3 }] },
         }),
       );
 
@@ -139,7 +139,7 @@ describe('LiveSocket', () => {
             group: 'sport.football',
             seq,
             sport: 'football',
-            data: { nominationId: 1, voteCount: seq - 5 },
+            data: { votes: [{ nominationId: 1, voteCount: seq - 5, version: seq }] },
           });
         }
         second.receive({ type: 'resumed', groups: { 'sport.football': 10 } });

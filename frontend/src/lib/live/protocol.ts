@@ -13,9 +13,15 @@ type Schemas = components['schemas'];
 type BoardEntry = Omit<Schemas['NominationOut'], 'hasVoted'> &
   Partial<Pick<Schemas['BoardEntryOut'], 'rank' | 'score' | 'movement'>>;
 
+/** A nomination's vote count at its version (the version rises by one with every change). */
+export type VoteCount = { nominationId: number; voteCount: number; version: number };
+
 /** What each live event carries. */
 export type LiveEventMap = {
-  'vote.changed': { nominationId: number; voteCount: number };
+  /** The counts that changed in the sport's merge window, the latest of each nomination. */
+  'vote.changed': { votes: VoteCount[] };
+  /** The reader's own vote, from another of their tabs (their user group only). */
+  'vote.own': VoteCount & { hasVoted: boolean };
   'nomination.created': Omit<Schemas['NominationOut'], 'hasVoted'>;
   'nomination.updated': Omit<Schemas['NominationOut'], 'hasVoted'>;
   'nomination.removed': { id: number };

@@ -381,7 +381,11 @@ describe('admin dashboard, live', () => {
     api();
     await renderDashboard();
     await screen.findByText('Player 2');
-    live('vote.changed', { nominationId: 2, voteCount: 12 }, 'sport.football');
+    live(
+      'vote.changed',
+      { votes: [{ nominationId: 2, voteCount: 12, version: 12 }] },
+      'sport.football',
+    );
     expect(await within(row('Player 2')).findByText('12 votes')).toBeInTheDocument();
     live('nomination.updated', makeNomination(1, { player: { name: 'Renamed Player' } }));
     expect(await screen.findByText('Renamed Player')).toBeInTheDocument();

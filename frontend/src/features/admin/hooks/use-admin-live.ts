@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 
 import { subscribeLiveEvents, subscribeLiveResync } from '@/lib/live/event-bus';
+import { currentVoteCounts } from '@/lib/live/vote-versions';
 
 import {
   applyModerationChanged,
@@ -71,7 +72,9 @@ export function useAdminLive(viewerId: number | undefined) {
         if (group === ADMINS_GROUP) applyNominationRemoved(queryClient, data.id);
       }),
       subscribeLiveEvents('vote.changed', ({ data }) => {
-        applyVoteChanged(queryClient, data.nominationId, data.voteCount);
+        for (const { nominationId, voteCount } of currentVoteCounts(queryClient, data.votes)) {
+          applyVoteChanged(queryClient, nominationId, voteCount);
+        }
         refreshStatsSoon();
       }),
       subscribeLiveResync(() => refreshAdmin(queryClient)),

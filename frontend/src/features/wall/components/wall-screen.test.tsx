@@ -101,7 +101,9 @@ describe('wall', () => {
   it('moves a row to its new rank when a vote arrives, and replaces the boards on leaderboard.changed', async () => {
     await renderWall();
     const live = await connect('soccer');
-    act(() => live.send('vote.changed', { nominationId: 3, voteCount: 12 }));
+    act(() =>
+      live.send('vote.changed', { votes: [{ nominationId: 3, voteCount: 12, version: 12 }] }),
+    );
     await waitFor(() => expect(names('Top Players')).toEqual(['Player 3', 'Player 1', 'Player 2']));
     expect(screen.getByRole('region', { name: 'Top Players' })).toHaveTextContent('12');
 
@@ -112,7 +114,7 @@ describe('wall', () => {
         group: 'sport.hockey',
         seq: 1,
         sport: 'hockey',
-        data: { nominationId: 2, voteCount: 99 },
+        data: { votes: [{ nominationId: 2, voteCount: 99, version: 99 }] },
       }),
     );
 

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 
 import { subscribeLiveEvents, subscribeLiveResync } from '@/lib/live/event-bus';
+import { currentVoteCounts } from '@/lib/live/vote-versions';
 import { useConnectionStore } from '@/stores/connection';
 import type { Sport } from '@/stores/sport';
 
@@ -32,8 +33,9 @@ export function useWallLive(sport: Sport) {
     const unsubscribe = [
       subscribeLiveEvents('vote.changed', (event) => {
         if (!ours(event.sport)) return;
+        const votes = currentVoteCounts(queryClient, event.data.votes);
         queryClient.setQueryData<WallPlayer[]>(wallKeys.players(sport), (players) =>
-          applyVote(players, event.data),
+          votes.reduce(applyVote, players),
         );
       }),
       subscribeLiveEvents('leaderboard.changed', (event) => {
