@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "project.accounts",
     "project.scouting",
     "project.moderation",
+    "project.modlog",
     "project.media",
     "project.ops",
     "realtime",
@@ -246,6 +247,8 @@ AUTH_PASSWORD_VALIDATORS: list[dict[str, Any]] = []
 
 LOGIN_THROTTLE_LIMIT = int(os.environ.get("LOGIN_THROTTLE_LIMIT", "10"))
 LOGIN_THROTTLE_WINDOW = int(os.environ.get("LOGIN_THROTTLE_WINDOW", "300"))
+# Takedown requests (no account needed) accepted per client address per hour.
+BUDGET_TAKEDOWN_PER_HOUR = int(os.environ.get("BUDGET_TAKEDOWN_PER_HOUR", "5"))
 
 # Database sessions indexed by user, so a password change can end the other ones.
 SESSION_ENGINE = "project.accounts.sessions"

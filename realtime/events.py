@@ -29,6 +29,10 @@ CATALOGUE: dict[str, frozenset[Audience]] = {
     # The user's own vote toggles (hasVoted, the count, its version), for their other tabs.
     "vote.own": frozenset({"user"}),
     "moderation.changed": frozenset({"admins"}),
+    # The Reports and Log tabs: a member's report, a takedown request, a moderation log row.
+    "report.created": frozenset({"admins"}),
+    "takedown.created": frozenset({"admins"}),
+    "modlog.created": frozenset({"admins"}),
 }
 
 # hasVoted depends on who looks: a broadcast copy would tell everyone what one user did.

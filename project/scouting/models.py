@@ -12,10 +12,15 @@ class NominationStatus(models.TextChoices):
     PENDING = "pending", "Pending"
     APPROVED = "approved", "Approved"
     REJECTED = "rejected", "Rejected"
+    # An admin removed it after a report: seen, with the reason, by its nominator and admins.
+    REMOVED = "removed", "Removed"
+    # Its player is taken down (a takedown request, pending review): only admins see it;
+    # ``status_before_hidden`` keeps the status a restore puts back.
+    HIDDEN = "hidden", "Hidden"
 
 
-# Nominations the community sees (DESIGN.md section 5); rejected ones only their nominator
-# and admins.
+# Nominations the community sees (DESIGN.md section 5); rejected and removed ones only their
+# nominator and admins, hidden ones only admins.
 LIVE_STATUSES = (NominationStatus.PENDING, NominationStatus.APPROVED)
 
 
@@ -30,6 +35,8 @@ class NotificationType(models.TextChoices):
     ENDORSEMENT_RECEIVED = "endorsement_received"
     QUEST_COMPLETED = "quest_completed"
     REFERRAL_JOINED = "referral_joined"
+    NOMINATION_REMOVED = "nomination_removed"
+    MODERATION_WARNING = "moderation_warning"
 
 
 class ActivityType(models.TextChoices):
@@ -89,6 +96,9 @@ class Player(models.Model):
         USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="claimed_players"
     )
     normalized_identity = models.CharField(max_length=400, db_index=True)
+    # Set while the player is taken down (a takedown request or an admin's decision): its
+    # profile, nominations and the activity about it are hidden from everyone but admins.
+    hidden_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -117,6 +127,12 @@ class Nomination(models.Model):
     )
     reviewed_at = models.DateTimeField(null=True, blank=True)
     rejection_reason = models.TextField(blank=True, default="")
+    # Why an admin removed it after a report (shown to its nominator).
+    removal_reason = models.TextField(blank=True, default="")
+    # The status a takedown hid (restored with the player); blank when not hidden.
+    status_before_hidden = models.CharField(
+        max_length=16, choices=NominationStatus.choices, blank=True, default=""
+    )
     # Kept equal to the number of vote rows by the vote services, in the vote's transaction.
     vote_count = models.PositiveIntegerField(default=0)
     # Raised by one in the same UPDATE as vote_count, and carried by vote.changed, so a client
