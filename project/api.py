@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
 from django.http import Http404, HttpRequest, HttpResponse
-from ninja import NinjaAPI
+from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 
@@ -40,6 +40,16 @@ api.add_router("/settings", settings_router)
 api.add_router("/admin", moderation_router)
 api.add_router("", media_router)  # /objects/upload, /profile/avatar
 api.add_router("", scouting_router)  # nominations, players, votes, leaderboard, feed, follow...
+
+
+class HealthOut(Schema):
+    status: str
+
+
+@api.get("/health", response=HealthOut, auth=None, summary="The server answers (touches no table)")
+def health(request: HttpRequest) -> dict[str, str]:
+    """A constant answer for load balancers and the benches' baseline: no session, no query."""
+    return {"status": "ok"}
 
 
 def error_response(

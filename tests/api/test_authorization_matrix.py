@@ -221,6 +221,7 @@ PLAYER_EDIT = {
 CALLS: list[Call] = [
     # Auth: the public calls.
     Call("csrf", "GET", "/api/auth/csrf", PUBLIC_200),
+    Call("health", "GET", "/api/health", PUBLIC_200),
     Call(
         "register",
         "POST",

@@ -357,6 +357,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server answers (touches no table)
+         * @description A constant answer for load balancers and the benches' baseline: no session, no query.
+         */
+        get: operations["project_api_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/leaderboard": {
         parameters: {
             query?: never;
@@ -1092,6 +1112,11 @@ export interface components {
              */
             type: "player" | "user";
             user: components["schemas"]["UserRefOut"] | null;
+        };
+        /** HealthOut */
+        HealthOut: {
+            /** Status */
+            status: string;
         };
         /** HistoryQuery */
         HistoryQuery: {
@@ -5034,6 +5059,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_api_health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthOut"];
                 };
             };
         };
