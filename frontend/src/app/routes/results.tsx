@@ -5,6 +5,7 @@ import { buttonClasses } from '@/components/ui/button-classes';
 import { PageHeader } from '@/components/ui/page-header';
 import { TopPlayers, TopScouts } from '@/features/nominations/components/leaderboards';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { WatchingCount } from '@/lib/live/watching-count';
 import { useSport } from '@/stores/sport';
 
 export default function ResultsPage() {
@@ -18,10 +19,13 @@ export default function ResultsPage() {
         title="Leaderboard"
         description={`The top ${option.label.toLowerCase()} players by community votes and the scouts who found them.`}
         actions={
-          <Link to="/wall" target="_blank" className={buttonClasses({ variant: 'outline' })}>
-            <MonitorPlay aria-hidden="true" />
-            Open Wall Display
-          </Link>
+          <>
+            <WatchingCount scope="sport" id={sport} />
+            <Link to="/wall" target="_blank" className={buttonClasses({ variant: 'outline' })}>
+              <MonitorPlay aria-hidden="true" />
+              Open Wall Display
+            </Link>
+          </>
         }
       />
       <Tabs

@@ -3,6 +3,9 @@ import {
   type ClientMessage,
   type Cursors,
   type LiveEvent,
+  type LiveSnapshot,
+  type PresenceCount,
+  type ReviewMark,
   type ServerMessage,
 } from './protocol';
 
@@ -20,6 +23,10 @@ export type LiveSessionCallbacks = {
   onResync: (groups: string[], cause: ResyncCause) => void;
   /** The socket is subscribed to the selected sport: live updates flow. */
   onReady: () => void;
+  /** How many watch a nomination or a sport. */
+  onPresence?: (count: PresenceCount) => void;
+  /** Admins: which nominations other admins have open. */
+  onReviews?: (reviews: ReviewMark[]) => void;
 };
 
 /**
@@ -43,6 +50,8 @@ export class LiveSession {
   private readonly forgotten = new Set<string>();
   private sport: string;
   private greeted = false;
+  /** The live layer's data the cursors belong to; another epoch voids them. */
+  private epoch: string | null = null;
 
   constructor(sport: string, callbacks: LiveSessionCallbacks) {
     this.sport = sport;
@@ -86,6 +95,12 @@ export class LiveSession {
     switch (message.type) {
       case 'hello':
         this.greeted = true;
+        if (message.epoch) {
+          // The live layer lost its data (a Redis restart): old cursors mean nothing now.
+          if (this.epoch !== null && message.epoch !== this.epoch) this.forget();
+          this.greeted = true;
+          this.epoch = message.epoch;
+        }
         // The session's own groups (user, admins) are all listed: forget any no longer there.
         for (const group of [...this.cursors.keys()]) {
           if (!group.startsWith('sport.') && !(group in message.groups)) this.cursors.delete(group);
@@ -107,6 +122,20 @@ export class LiveSession {
       case 'resync':
         this.resync(message.groups, message.cursors);
         break;
+      case 'skipped':
+        // A board or stats the server replaced with a newer one before sending it: only the
+        // position moves.
+        this.receiveEvent(message, false);
+        break;
+      case 'snapshot':
+        if (message.group === `sport.${this.sport}`) this.applySnapshot(message);
+        break;
+      case 'presence.changed':
+        this.callbacks.onPresence?.(message.data);
+        break;
+      case 'review.changed':
+        this.callbacks.onReviews?.(message.data.reviews);
+        break;
       case 'error':
         console.warn(`Live updates: ${message.message}`);
         break;
@@ -115,7 +144,7 @@ export class LiveSession {
     }
   }
 
-  private receiveEvent(event: LiveEvent) {
+  private receiveEvent(event: LiveEvent | { group: string; seq: number }, apply = true) {
     const { group, seq } = event;
     const cursor = this.cursors.get(group);
     if (cursor !== undefined && seq <= cursor) return;
@@ -128,7 +157,7 @@ export class LiveSession {
       return;
     }
     this.cursors.set(group, seq);
-    this.callbacks.onEvent(event);
+    if (apply) this.callbacks.onEvent(event as LiveEvent);
   }
 
   /**
@@ -156,6 +185,18 @@ export class LiveSession {
     if (Object.keys(behind).length > 0) this.callbacks.send({ type: 'resume', cursors: behind });
     if (first.length > 0) this.callbacks.onResync(first, 'first');
     if (lost.length > 0) this.callbacks.onResync(lost, 'lost');
+  }
+
+  /**
+   * A sport's boards and stats as they stand at the group's cursor (after subscribe or
+   * resync), applied as the events that carry each: the screens need no read of their own.
+   */
+  private applySnapshot({ group, seq, data }: { group: string; seq: number; data: LiveSnapshot }) {
+    const sport = this.sport;
+    for (const board of Object.values(data.leaderboards)) {
+      this.callbacks.onEvent({ type: 'leaderboard.changed', group, seq, sport, data: board });
+    }
+    this.callbacks.onEvent({ type: 'stats.changed', group, seq, sport, data: data.stats });
   }
 
   private resync(groups: string[], cursors: Cursors) {

@@ -6,6 +6,7 @@ import { useSportStore } from '@/stores/sport';
 
 import { publishLiveEvent, publishLiveResync } from './event-bus';
 import { LiveSession, type LiveSessionCallbacks } from './live-session';
+import { usePresenceStore } from './presence';
 import {
   CloseCode,
   liveSocketUrl,
@@ -13,6 +14,7 @@ import {
   PING,
   PONG,
   reconnectDelay,
+  unavailableDelay,
   type LiveEvent,
 } from './protocol';
 
@@ -53,6 +55,8 @@ export function LiveSocket({
   const attempts = useRef(0);
   // After a 4001 the server wants the client back at once, not after a backoff.
   const reconnectNow = useRef(false);
+  // After a 4503 (live layer away) or a 4429 the server wants the client back later, steadily.
+  const backOff = useRef(false);
   // The session keeps its cursors for the page's life; what it calls is bound after each render.
   const [callbacks] = useState<LiveSessionCallbacks>(() => ({
     send: () => undefined,
@@ -75,6 +79,10 @@ export function LiveSocket({
           reconnectNow.current = false;
           return Math.round(100 + Math.random() * 400);
         }
+        if (backOff.current) {
+          backOff.current = false;
+          return unavailableDelay();
+        }
         return reconnectDelay(attempts.current++);
       },
       shouldReconnect: (event) => event.code !== CloseCode.unauthenticated,
@@ -87,6 +95,7 @@ export function LiveSocket({
       filter: () => false,
       onClose: (event) => {
         session.disconnected();
+        usePresenceStore.getState().clear();
         if (!active.current) return;
         if (event.code === CloseCode.unauthenticated) {
           setStatus('closed');
@@ -94,6 +103,9 @@ export function LiveSocket({
           return;
         }
         setStatus('connecting');
+        if (event.code === CloseCode.unavailable || event.code === CloseCode.tooManyMessages) {
+          backOff.current = true;
+        }
         if (event.code === CloseCode.reconnect) {
           // Events may be lost or the rights changed: start afresh, and check the session.
           session.forget();
@@ -122,9 +134,25 @@ export function LiveSocket({
       onReady: () => {
         attempts.current = 0;
         setStatus('open');
+        const { watching } = usePresenceStore.getState();
+        if (watching !== null)
+          sendMessage(JSON.stringify({ type: 'watch', nominationId: watching }));
       },
+      onPresence: (count) => usePresenceStore.getState().setCount(count),
+      onReviews: (reviews) => usePresenceStore.getState().setReviews(reviews),
     } satisfies LiveSessionCallbacks);
   });
+
+  // The open nomination page, told to the server as it changes (and again on each connection).
+  useEffect(
+    () =>
+      usePresenceStore.subscribe((state, previous) => {
+        if (state.watching !== previous.watching) {
+          sendMessage(JSON.stringify({ type: 'watch', nominationId: state.watching }), false);
+        }
+      }),
+    [sendMessage],
+  );
 
   useEffect(() => {
     session.setSport(sport);

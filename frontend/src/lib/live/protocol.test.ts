@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { liveSocketUrl, parseServerMessage, reconnectDelay } from './protocol';
+import {
+  isLiveEvent,
+  liveSocketUrl,
+  parseServerMessage,
+  reconnectDelay,
+  unavailableDelay,
+} from './protocol';
 
 describe('reconnectDelay', () => {
   it('doubles from 1 s, with jitter between half and all of it', () => {
@@ -18,7 +24,25 @@ describe('reconnectDelay', () => {
   });
 });
 
+describe('unavailableDelay', () => {
+  it('comes back after 4 to 5 s on every attempt: at most one reconnect per 5 s, none later', () => {
+    expect(unavailableDelay(() => 0)).toBe(4000);
+    expect(unavailableDelay(() => 1)).toBe(5000);
+    expect(unavailableDelay(() => 0.5)).toBe(4500);
+  });
+});
+
 describe('protocol helpers', () => {
+  it('tells events from sequenced control messages', () => {
+    const vote = { type: 'vote.changed', group: 'sport.soccer', seq: 3, data: { votes: [] } };
+    expect(isLiveEvent(vote as never)).toBe(true);
+    expect(isLiveEvent({ type: 'skipped', group: 'sport.soccer', seq: 4 })).toBe(false);
+    const snapshot = { leaderboards: {}, stats: { nominations: 0, votes: 0 } };
+    expect(
+      isLiveEvent({ type: 'snapshot', group: 'sport.soccer', seq: 4, data: snapshot as never }),
+    ).toBe(false);
+  });
+
   it('addresses /ws/ on the page origin, wss under https', () => {
     expect(liveSocketUrl({ protocol: 'http:', host: 'localhost:8000' })).toBe(
       'ws://localhost:8000/ws/',

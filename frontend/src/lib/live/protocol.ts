@@ -47,18 +47,41 @@ export type LiveEvent<T extends LiveEventType = LiveEventType> = {
 /** Group name -> the sequence number of its last event. */
 export type Cursors = Record<string, number>;
 
+/** A sport's boards (by kind, as `leaderboard.changed` carries each) and stats. */
+export type LiveSnapshot = {
+  leaderboards: Record<string, LiveEventMap['leaderboard.changed']>;
+  stats: LiveEventMap['stats.changed'];
+};
+
+/** "N watching": how many sockets watch a nomination or a sport (counts, never who). */
+export type PresenceCount = {
+  scope: 'nomination' | 'sport';
+  id: number | string;
+  watching: number;
+};
+
+/** Which pending nomination another admin has open. */
+export type ReviewMark = { nominationId: number; name: string };
+
 export type ControlMessage =
-  | { type: 'hello'; groups: Cursors }
+  | { type: 'hello'; epoch?: string | null; groups: Cursors }
   | { type: 'subscribed'; sport: string; groups: Cursors }
   | { type: 'resumed'; groups: Cursors }
   | { type: 'resync'; groups: string[]; cursors: Cursors }
+  | { type: 'snapshot'; group: string; seq: number; data: LiveSnapshot }
+  | { type: 'skipped'; group: string; seq: number }
+  | { type: 'presence.changed'; data: PresenceCount }
+  | { type: 'review.changed'; data: { reviews: ReviewMark[] } }
   | { type: 'pong' }
   | { type: 'error'; message: string };
 
 export type ServerMessage = ControlMessage | LiveEvent;
 
 export type ClientMessage =
-  { type: 'subscribe'; sport: string } | { type: 'resume'; cursors: Cursors } | { type: 'ping' };
+  | { type: 'subscribe'; sport: string }
+  | { type: 'resume'; cursors: Cursors }
+  | { type: 'watch'; nominationId: number | null }
+  | { type: 'ping' };
 
 export const PING = JSON.stringify({ type: 'ping' } satisfies ClientMessage);
 export const PONG = '{"type":"pong"}';
@@ -69,12 +92,24 @@ export const CloseCode = {
   reconnect: 4001,
   /** The socket fell too far behind: reconnect and resume. */
   tooSlow: 4008,
+  /** The client sent messages too fast: back off, then resume. */
+  tooManyMessages: 4429,
   /** Not signed in: do not reconnect until signed in again. */
   unauthenticated: 4401,
+  /** The live layer cannot serve now (Redis away): back off, then resume. */
+  unavailable: 4503,
 } as const;
 
+/** Messages with a group and seq that are not events to apply. */
+const SEQUENCED_CONTROL = new Set(['snapshot', 'skipped']);
+
 export function isLiveEvent(message: ServerMessage): message is LiveEvent {
-  return 'seq' in message && typeof message.seq === 'number' && 'group' in message;
+  return (
+    'seq' in message &&
+    typeof message.seq === 'number' &&
+    'group' in message &&
+    !SEQUENCED_CONTROL.has(message.type)
+  );
 }
 
 /** The message in a frame, or null when it is not a JSON object with a type. */
@@ -94,6 +129,16 @@ export function parseServerMessage(text: unknown): ServerMessage | null {
 /** The live socket's address: /ws/ on the page's own origin. */
 export function liveSocketUrl(location: Pick<Location, 'protocol' | 'host'> = window.location) {
   return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws/`;
+}
+
+/**
+ * Milliseconds before reconnecting after the server said it cannot serve now (4503) or the
+ * client sent too much (4429): 4 to 5 s, at random, on every attempt. While the live layer is
+ * away each tab comes back at most about once per 5 s, without growing, so every tab is back
+ * within 5 s of its return.
+ */
+export function unavailableDelay(random: () => number = Math.random): number {
+  return Math.round(4000 + random() * 1000);
 }
 
 /**

@@ -10,11 +10,14 @@ import {
   NominationProfileSkeleton,
 } from '@/features/nominations/components/nomination-profile';
 import { ApiError } from '@/lib/api-client';
+import { useWatchNomination } from '@/lib/live/presence';
+import { WatchingCount } from '@/lib/live/watching-count';
 
 export default function NominationDetailPage() {
   const id = Number(useParams().id);
   const { user } = useUser();
   const query = useNomination(id);
+  useWatchNomination(Number.isInteger(id) && id > 0 ? id : null);
 
   if (!Number.isInteger(id) || id <= 0) return <NominationNotFound />;
   if (query.isError && !query.data) {
@@ -37,5 +40,10 @@ export default function NominationDetailPage() {
 
   const nomination = query.data;
   const canEdit = user?.role === 'admin' || user?.id === nomination.nominatedBy.id;
-  return <NominationProfile nomination={nomination} canEdit={canEdit} />;
+  return (
+    <>
+      <NominationProfile nomination={nomination} canEdit={canEdit} />
+      <WatchingCount scope="nomination" id={nomination.id} className="mt-3" />
+    </>
+  );
 }

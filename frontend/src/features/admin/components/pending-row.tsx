@@ -4,6 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { useReviewer, useWatchNomination } from '@/lib/live/presence';
 import { cn } from '@/lib/utils';
 
 import { useApproveNomination, useRejectNomination } from '../api/decide-nomination';
@@ -37,6 +38,9 @@ export function PendingRow({
   const [rejecting, setRejecting] = useState(false);
   const busy = approve.isPending || reject.isPending;
   const { decided } = item;
+  // Deciding (the reject dialog open) counts as reviewing; other admins see who does.
+  useWatchNomination(rejecting && !decided ? item.id : null);
+  const reviewer = useReviewer(item.id);
 
   return (
     <li aria-label={item.player.name} aria-disabled={decided ? true : undefined}>
@@ -47,6 +51,11 @@ export function PendingRow({
         )}
       >
         <NominationSummary nomination={item} />
+        {reviewer && !decided ? (
+          <Badge variant="secondary" className="self-start lg:self-center" role="status">
+            being reviewed by {reviewer}
+          </Badge>
+        ) : null}
         {decided ? (
           <Badge
             variant={decided.action === 'approved' ? 'green' : 'red'}

@@ -2,6 +2,7 @@ import { WifiOff } from 'lucide-react';
 
 import { ConnectionIndicator } from '@/components/connection-indicator';
 import { Spinner } from '@/components/ui/spinner';
+import { WatchingCount } from '@/lib/live/watching-count';
 import { cn } from '@/lib/utils';
 import { useConnectionStore } from '@/stores/connection';
 import { sportOption, type Sport } from '@/stores/sport';
@@ -69,6 +70,11 @@ export function WallScreen({ sport }: { sport: Sport }) {
           <span className="truncate">{label} Leaderboard</span>
         </h1>
         <div className="flex shrink-0 items-center gap-[2vw]">
+          <WatchingCount
+            scope="sport"
+            id={sport}
+            className="text-[clamp(0.8rem,2vh,1.75rem)] text-slate-300"
+          />
           <ConnectionIndicator className="gap-[0.5vw] text-[clamp(0.8rem,2vh,1.75rem)] text-slate-300 [&>span:first-child]:size-[1.6vh]" />
           <Clock />
         </div>
