@@ -10,6 +10,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
+from project.common.heap import tune_after_startup  # noqa: E402
 from realtime.routing import websocket_application  # noqa: E402
 from realtime.summaries import get_scheduler  # noqa: E402
 
@@ -22,3 +23,6 @@ application = ProtocolTypeRouter(
         "websocket": websocket_application,
     }
 )
+
+# Freeze the start-up heap and make young collections rarer (project/common/heap.py).
+tune_after_startup()

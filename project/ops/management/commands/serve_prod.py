@@ -1,0 +1,60 @@
+"""``manage.py serve_prod`` (``make serve-prod``): the production shape on this machine.
+
+nginx on ``--port`` routes ``/ws/`` to two daphne processes and everything else to the HTTP
+pool (gunicorn, two gthread workers); honcho supervises them (project/ops/prodshape.py).
+Ctrl-C or SIGTERM stops them all. Needs PostgreSQL and Redis: the processes share the
+database and the live layer's groups.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from project.ops.prodshape import HTTP_SERVERS, Shape, shape_env
+
+
+class Command(BaseCommand):
+    help = "Serve the production shape: nginx, the HTTP pool and two daphne processes."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--port", type=int, default=8080, help="nginx's port (8080)")
+        parser.add_argument("--http-server", choices=HTTP_SERVERS, default="gthread")
+        parser.add_argument("--http-workers", type=int, default=2)
+        parser.add_argument("--http-threads", type=int, default=8)
+        parser.add_argument("--ws-processes", type=int, default=2)
+        parser.add_argument(
+            "--run-dir",
+            default=str(settings.BASE_DIR / ".run" / "serve-prod"),
+            help="where nginx's config, pid and temp files and the Procfile go",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
+            raise CommandError(
+                "The production shape needs DATABASE_URL (PostgreSQL) and REDIS_URL: its "
+                "processes share the database and the live layer's groups."
+            )
+        shape = Shape(
+            port=options["port"],
+            http_server=options["http_server"],
+            http_workers=options["http_workers"],
+            http_threads=options["http_threads"],
+            ws_processes=options["ws_processes"],
+            run_dir=Path(options["run_dir"]).resolve(),
+        )
+        command = [*shape.supervisor_command(), "start"]
+        self.stdout.write(
+            self.style.SUCCESS(f"ScoutVote (production shape) on {shape.url}")
+            + f"\nnginx -> HTTP pool ({options['http_server']}, {options['http_workers']} "
+            f"workers) on {shape.http_ports}, /ws/ -> daphne on {shape.ws_ports}."
+            f"\nConfig and Procfile in {shape.run_dir}. Ctrl-C stops everything."
+        )
+        self.stdout.flush()
+        # honcho takes this process's place: Ctrl-C and SIGTERM reach it directly, and it
+        # stops every process it started.
+        os.execvpe(command[0], command, shape_env())  # noqa: S606
