@@ -3,11 +3,13 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+# serve-prod's nginx listens on PORT when it is given, else on 8080.
+PROD_PORT := $(if $(filter undefined default,$(origin PORT)),8080,$(PORT))
 PORT ?= 8000
 FRONTEND := frontend
 
 .PHONY: run test install install-dev frontend migrate seed serve lint typecheck test-backend \
-        test-frontend test-e2e browser bench openapi types clean lock
+        test-frontend test-e2e browser bench openapi types clean lock serve-prod nginx
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -54,7 +56,7 @@ run: install frontend seed
 
 ## test: install what the tests need, then every check CI makes: lint, format, types, import
 ## contracts, the SPA's checks and Vitest, and the whole pytest suite (browser tests included)
-test: install-dev frontend browser
+test: install-dev frontend browser nginx
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy project realtime tests
@@ -72,6 +74,21 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; fi; }
+
+## nginx: Debian's nginx for the production shape (serve-prod, its test and bench/votes.py)
+nginx:
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nginx >/dev/null; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq nginx >/dev/null; fi; }
+
+## serve-prod: the production shape on this machine (needs DATABASE_URL and REDIS_URL): migrate,
+## then nginx on PORT (8080) in front of the HTTP pool (gunicorn, 2 gthread workers) and two
+## daphne processes for /ws/, supervised by honcho; Ctrl-C or SIGTERM stops them all
+serve-prod: install frontend nginx
+	@if [ -z "$$DATABASE_URL" ] || [ -z "$$REDIS_URL" ]; then \
+	  echo "make serve-prod needs DATABASE_URL (PostgreSQL) and REDIS_URL"; exit 2; fi
+	$(PY) manage.py migrate --noinput
+	exec $(PY) manage.py serve_prod --port $(PROD_PORT)
 
 lint: install-dev
 	$(VENV)/bin/ruff check .
@@ -96,7 +113,7 @@ openapi: install
 types: openapi $(FRONTEND)/node_modules/.package-lock.json
 	cd $(FRONTEND) && npm run gen:types
 
-bench: install-dev
+bench: install-dev frontend nginx
 	$(PY) bench/ws_fanout.py
 	$(PY) bench/reads.py
 	$(PY) bench/votes.py
