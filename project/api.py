@@ -16,6 +16,7 @@ from project.accounts.api import router as accounts_router
 from project.accounts.auth import user_auth
 from project.common.errors import ApplicationError
 from project.media.api import router as media_router
+from project.moderation.api import community_router as safety_router
 from project.moderation.api import router as moderation_router
 from project.scouting.api import router as scouting_router
 
@@ -39,6 +40,7 @@ api.add_router("/profile", profile_router)
 api.add_router("/settings", settings_router)
 api.add_router("/admin", moderation_router)
 api.add_router("", media_router)  # /objects/upload, /profile/avatar
+api.add_router("", safety_router)  # /reports, /takedown-requests, /profile/export
 api.add_router("", scouting_router)  # nominations, players, votes, leaderboard, feed, follow...
 
 

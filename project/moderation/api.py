@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from functools import partial
 
-from django.http import HttpRequest
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
 from ninja import Query, Status
 from ninja.responses import codes_4xx
 
-from project.accounts.auth import admin_auth, current_user
+from project.accounts.auth import admin_auth, csrf_only, current_user
+from project.accounts.throttle import client_ip
 from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
@@ -19,10 +21,24 @@ from project.moderation.schemas import (
     AdminUserOut,
     DecisionConflictOut,
     LeaderboardQuery,
+    ProfileExportOut,
     RejectIn,
+    ReportCreatedOut,
+    ReportGroupOut,
+    ReportIn,
+    ReportResolvedOut,
+    ReportResolveIn,
+    RestoreIn,
     RoleIn,
+    TakedownDecideIn,
+    TakedownIn,
+    TakedownListQuery,
+    TakedownOut,
+    TakedownReceivedOut,
     VerifiedIn,
 )
+from project.modlog.schemas import ModlogEntryOut, ModlogQuery
+from project.modlog.selectors import modlog_list
 from project.scouting.schemas import NominationOut, PlayerOut
 
 router = Router(tags=["admin"], auth=admin_auth)
@@ -105,7 +121,9 @@ def reject(request: HttpRequest, nomination_id: int, payload: RejectIn | None = 
     summary="Verify a player or remove the verification",
 )
 def player_verified(request: HttpRequest, player_id: int, payload: VerifiedIn) -> object:
-    return services.player_verified_set(player_id=player_id, verified=payload.verified)
+    return services.player_verified_set(
+        admin=current_user(request), player_id=player_id, verified=payload.verified
+    )
 
 
 @router.delete(
@@ -129,3 +147,153 @@ def user_role(request: HttpRequest, user_id: int, payload: RoleIn) -> object:
     return services.user_role_change(
         admin=current_user(request), user_id=user_id, role=payload.role
     )
+
+
+# --- Reports, takedown requests, the moderation log (issue 16) -----------------------------
+
+
+@router.get(
+    "/reports",
+    response={200: list[ReportGroupOut], codes_4xx: ErrorOut},
+    summary="Open reports grouped per item, the longest waiting first",
+    description="One entry per reported nomination or scout profile, with its count and its "
+    "open reports (at most 200 items).",
+)
+def reports(request: HttpRequest) -> list[dict[str, object]]:
+    return selectors.report_groups()
+
+
+@router.post(
+    "/reports/resolve",
+    response={200: ReportResolvedOut, codes_4xx: ErrorOut},
+    summary="Resolve every open report of one item",
+    description="Exactly one of nominationId or userId; an action (dismiss, edit_player, "
+    "hide_nomination, warn_user, remove_user) and a reason, kept in the moderation log and "
+    "told to the member it affects. 409 `already_resolved` when none is open.",
+)
+def reports_resolve(request: HttpRequest, payload: ReportResolveIn) -> dict[str, object]:
+    resolved = services.reports_resolve(
+        admin=current_user(request),
+        action=payload.action,
+        reason=payload.reason,
+        nomination_id=payload.nomination_id,
+        user_id=payload.user_id,
+    )
+    return {"resolved": resolved, "action": payload.action}
+
+
+@router.get(
+    "/takedown-requests",
+    response={200: list[TakedownOut], codes_4xx: ErrorOut},
+    summary="Takedown requests in one status (pending by default), the oldest first",
+    description=PAGINATED,
+)
+@paginate(ordering=selectors.TAKEDOWN_ORDERING)
+def takedown_requests(request: HttpRequest, query: Query[TakedownListQuery]) -> QuerySet:
+    return selectors.takedown_list(status=query.status)
+
+
+@router.post(
+    "/takedown-requests/{int:request_id}/decide",
+    response={200: TakedownOut, codes_4xx: ErrorOut},
+    summary="Decide a takedown request",
+    description="remove keeps the profile off the site; correct (after editing the player) "
+    "and restore show it again. The requester is emailed the decision and its reason. 409 "
+    "`already_decided`.",
+)
+def takedown_decide(request: HttpRequest, request_id: int, payload: TakedownDecideIn) -> object:
+    return services.takedown_request_decide(
+        admin=current_user(request),
+        request_id=request_id,
+        decision=payload.decision,
+        reason=payload.reason,
+    )
+
+
+@router.post(
+    "/players/{int:player_id}/restore",
+    response={200: PlayerOut, codes_4xx: ErrorOut},
+    summary="Show a taken-down player again",
+    description="409 `not_hidden` when it is not taken down, `takedown_pending` while a "
+    "request about it waits for a decision.",
+)
+def player_restore(request: HttpRequest, player_id: int, payload: RestoreIn) -> object:
+    return services.player_restore(
+        admin=current_user(request), player_id=player_id, reason=payload.reason
+    )
+
+
+@router.get(
+    "/modlog",
+    response={200: list[ModlogEntryOut], codes_4xx: ErrorOut},
+    summary="The moderation log, newest first",
+    description="Every admin action with who, when, the target, the reason and the changed "
+    "fields' before/after. Filters: actor, action, targetType + targetId, since/until. "
+    + PAGINATED,
+)
+@paginate()
+def modlog(request: HttpRequest, filters: Query[ModlogQuery]) -> QuerySet:
+    return modlog_list(
+        actor=filters.actor,
+        action=filters.action,
+        target_type=filters.target_type,
+        target_id=filters.target_id,
+        since=filters.since,
+        until=filters.until,
+    )
+
+
+# --- Members and the public -----------------------------------------------------------------
+
+community_router = Router(tags=["safety"])
+
+
+@community_router.post(
+    "/reports",
+    response={201: ReportCreatedOut, codes_4xx: ErrorOut},
+    summary="Report a nomination or a scout profile",
+    description="Exactly one of nominationId or userId, a reason and optional text. Once per "
+    "member and item: 409 `already_reported` the second time.",
+)
+def report_create(request: HttpRequest, payload: ReportIn) -> Status[object]:
+    report = services.report_create(
+        reporter=current_user(request),
+        reason=payload.reason,
+        text=payload.text or "",
+        nomination_id=payload.nomination_id,
+        user_id=payload.user_id,
+    )
+    return Status(201, report)
+
+
+@community_router.post(
+    "/takedown-requests",
+    auth=csrf_only,
+    response={201: TakedownReceivedOut, codes_4xx: ErrorOut},
+    summary="Ask to remove or correct a player's profile (no account needed)",
+    description="For the athlete or a parent/guardian. The player is hidden from everyone "
+    "but admins at once, pending review; the reference is emailed to contactEmail. Limited "
+    "per client address (429 with Retry-After).",
+)
+def takedown_create(request: HttpRequest, payload: TakedownIn) -> Status[object]:
+    takedown = services.takedown_request_create(
+        nomination_id=payload.nomination_id,
+        relationship=payload.relationship,
+        kind=payload.kind,
+        contact_email=payload.contact_email,
+        details=payload.details or "",
+        client_address=client_ip(request),
+    )
+    return Status(201, takedown)
+
+
+@community_router.get(
+    "/profile/export",
+    response={200: ProfileExportOut, codes_4xx: ErrorOut},
+    summary="Download everything the product holds about me",
+    description="Account, settings, nominations, votes, follows, activity, notifications and "
+    "reports, as one JSON document. At most once an hour: 429 with Retry-After.",
+)
+def profile_export(request: HttpRequest, response: HttpResponse) -> dict[str, object]:
+    response["Content-Disposition"] = 'attachment; filename="scoutvote-my-data.json"'
+    return services.profile_export_take(user=current_user(request))

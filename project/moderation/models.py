@@ -110,6 +110,10 @@ class TakedownRequest(models.Model):
 
     reference = models.CharField(max_length=16, unique=True, default=new_takedown_reference)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="takedown_requests")
+    # The player page the requester pointed at (a player's page is one of its nominations).
+    nomination = models.ForeignKey(
+        Nomination, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     relationship = models.CharField(max_length=32, choices=TakedownRelationship.choices)
     kind = models.CharField(max_length=16, choices=TakedownKind.choices)
     contact_email = models.EmailField()

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import validate_email
 from pydantic import AfterValidator, BeforeValidator, Field
 
 from project.common.schemas import CamelSchema, InputSchema, one_of, spec_error
-from project.scouting.schemas import UserRefOut
+from project.scouting.schemas import NominationEventOut, PlayerOut, UserRefOut
 
 ASSIGNABLE_ROLES = ("scout", "admin")
 REASON_MAX = 500
@@ -80,3 +83,148 @@ class DecisionConflictOut(CamelSchema):
     code: Literal["already_decided"]
     status: str
     decided_by: UserRefOut | None
+
+
+# --- Reports, takedown requests, export (issue 16) ------------------------------------------
+
+REPORT_TEXT_MAX = 2000
+TAKEDOWN_DETAILS_MAX = 4000
+REASON_REQUIRED = "A reason is required"
+ONE_REPORT_TARGET = "Give exactly one of nominationId or userId"
+
+
+def _optional_text(limit: int, label: str) -> Any:
+    def check(value: str | None) -> str:
+        value = (value or "").strip()
+        if len(value) > limit:
+            raise spec_error(f"{label} must be at most {limit} characters")
+        return value
+
+    return check
+
+
+def _required_reason(value: str) -> str:
+    value = _reason(value)
+    if not value:
+        raise spec_error(REASON_REQUIRED)
+    return value
+
+
+def _email(value: str) -> str:
+    value = value.strip()
+    try:
+        validate_email(value)
+    except DjangoValidationError:
+        raise spec_error("Invalid email address") from None
+    return value
+
+
+RequiredReason = Annotated[str, AfterValidator(_required_reason)]
+
+
+class ReportIn(InputSchema):
+    nomination_id: int | None = Field(None, description="Report a nomination ...")
+    user_id: int | None = Field(None, description="... or a scout profile (exactly one)")
+    reason: Literal["not_real", "wrong_information", "inappropriate", "privacy", "other"]
+    text: Annotated[str | None, AfterValidator(_optional_text(REPORT_TEXT_MAX, "Details"))] = Field(
+        None, description="Optional details"
+    )
+
+
+class ReportCreatedOut(CamelSchema):
+    id: int
+    reason: str
+    created_at: datetime
+
+
+class ReportItemOut(CamelSchema):
+    id: int
+    reason: str
+    text: str
+    created_at: datetime
+    reporter: UserRefOut
+
+
+class ReportGroupOut(CamelSchema):
+    """The open reports of one item: a nomination or a scout profile."""
+
+    target_type: Literal["nomination", "user"]
+    target_id: int
+    nomination: NominationEventOut | None = None
+    user: UserRefOut | None = None
+    count: int
+    first_reported_at: datetime
+    last_reported_at: datetime
+    reports: list[ReportItemOut]
+
+
+class ReportResolveIn(InputSchema):
+    nomination_id: int | None = None
+    user_id: int | None = None
+    action: Literal["dismiss", "edit_player", "hide_nomination", "warn_user", "remove_user"]
+    reason: RequiredReason
+
+
+class ReportResolvedOut(CamelSchema):
+    resolved: int = Field(description="How many open reports this resolved")
+    action: str
+
+
+class TakedownIn(InputSchema):
+    nomination_id: int = Field(description="The player's page: /nominations/{id}")
+    relationship: Literal["athlete", "parent_or_guardian"]
+    kind: Literal["remove", "correct"] = Field(description="Remove the profile or correct it")
+    contact_email: Annotated[str, Field(max_length=254), AfterValidator(_email)]
+    details: Annotated[
+        str | None, AfterValidator(_optional_text(TAKEDOWN_DETAILS_MAX, "Details"))
+    ] = Field(None, description="What to change, or anything the moderators should know")
+
+
+class TakedownReceivedOut(CamelSchema):
+    reference: str
+    status: str
+
+
+class TakedownOut(CamelSchema):
+    id: int
+    reference: str
+    status: str
+    relationship: str
+    kind: str
+    contact_email: str
+    details: str
+    created_at: datetime
+    decided_at: datetime | None
+    decided_by: UserRefOut | None
+    decision_reason: str
+    nomination_id: int | None
+    player: PlayerOut
+
+
+class TakedownListQuery(CamelSchema):
+    status: Literal["pending", "removed", "corrected", "restored"] = "pending"
+
+
+class TakedownDecideIn(InputSchema):
+    decision: Literal["remove", "correct", "restore"] = Field(
+        description="remove: the profile stays off the site; correct (after editing the "
+        "player) or restore: it is shown again"
+    )
+    reason: RequiredReason
+
+
+class RestoreIn(InputSchema):
+    reason: RequiredReason
+
+
+class ProfileExportOut(CamelSchema):
+    exported_at: datetime
+    account: dict[str, Any]
+    settings: dict[str, Any] | None
+    nominations: list[dict[str, Any]]
+    votes: list[dict[str, Any]]
+    follows: list[dict[str, Any]]
+    followers: int
+    activity: list[dict[str, Any]]
+    notifications: list[dict[str, Any]]
+    reports: list[dict[str, Any]]

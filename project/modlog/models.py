@@ -67,6 +67,9 @@ class ModlogEntry(models.Model):
             models.Index(fields=["target_type", "target_id", "-created_at"], name="modlog_target"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.action} on {self.target_type} {self.target_id} by {self.actor_name}"
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise TypeError(APPEND_ONLY)
@@ -74,6 +77,3 @@ class ModlogEntry(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError(APPEND_ONLY)
-
-    def __str__(self) -> str:
-        return f"{self.action} on {self.target_type} {self.target_id} by {self.actor_name}"

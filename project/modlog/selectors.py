@@ -41,6 +41,8 @@ def modlog_list(
 
 def modlog_data(entry: ModlogEntry) -> dict[str, Any]:
     """The row as the REST response encodes it, for the live event."""
-    encoded = json.dumps(ModlogEntryOut.from_orm(entry).model_dump(by_alias=True), cls=NinjaJSONEncoder)
+    encoded = json.dumps(
+        ModlogEntryOut.from_orm(entry).model_dump(by_alias=True), cls=NinjaJSONEncoder
+    )
     data: dict[str, Any] = json.loads(encoded)
     return data

@@ -16,7 +16,9 @@ NOT_IN_TRANSACTION = "The moderation log is written inside the action's transact
 
 def field_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[Any]]:
     """{field: [before, after]} for the fields whose value differs."""
-    return {key: [before.get(key), value] for key, value in after.items() if before.get(key) != value}
+    return {
+        key: [before.get(key), value] for key, value in after.items() if before.get(key) != value
+    }
 
 
 def modlog_record(

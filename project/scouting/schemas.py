@@ -167,7 +167,7 @@ class NominationListQuery(InputSchema):
         "nominator name",
     )
     sport: Sport | None = None
-    status: Literal["pending", "approved", "rejected"] | None = Field(
+    status: Literal["pending", "approved", "rejected", "removed", "hidden"] | None = Field(
         None, description="Admins only: one status instead of the live (pending + approved) list"
     )
 

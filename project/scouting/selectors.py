@@ -24,6 +24,7 @@ from project.scouting.models import (
     Activity,
     Follow,
     Nomination,
+    NominationStatus,
     Notification,
     Player,
     Vote,
@@ -79,10 +80,13 @@ def _wire(value: Schema) -> dict[str, Any]:
 
 
 def nomination_visibility(user: User) -> Q:
-    """Rejected nominations are seen only by their nominator and by admins (DESIGN.md 5)."""
+    """Rejected and removed nominations are seen only by their nominator and by admins
+    (DESIGN.md 5); hidden ones (a taken-down player) only by admins."""
     if user.is_admin:
         return Q()
-    return Q(status__in=LIVE_STATUSES) | Q(nominated_by_id=user.pk)
+    return Q(status__in=LIVE_STATUSES) | (
+        Q(nominated_by_id=user.pk) & ~Q(status=NominationStatus.HIDDEN)
+    )
 
 
 # --- Nominations --------------------------------------------------------------------------
@@ -165,6 +169,8 @@ def user_nomination_list(*, viewer: User, user_id: int) -> QuerySet[Nomination]:
     queryset = nomination_queryset(user=viewer).filter(nominated_by_id=target.pk)
     if viewer.pk != target.pk and not viewer.is_admin:
         queryset = queryset.filter(status__in=LIVE_STATUSES)
+    elif not viewer.is_admin:
+        queryset = queryset.exclude(status=NominationStatus.HIDDEN)
     return queryset
 
 
@@ -240,7 +246,8 @@ def sport_stats(*, sport: str | None) -> dict[str, int]:
 
 
 def player_get_visible(*, user: User, player_id: int) -> Player:
-    """A player is seen when one of its nominations is."""
+    """A player is seen when one of its nominations is (none of a taken-down player's is,
+    but by admins)."""
     seen = Nomination.objects.filter(nomination_visibility(user), player_id=OuterRef("pk"))
     player = Player.objects.filter(Exists(seen), pk=player_id).first()
     if player is None:
@@ -269,10 +276,11 @@ def activity_queryset() -> QuerySet[Activity]:
 
 
 def feed_list(*, user: User, sport: str | None, following: bool = False) -> QuerySet[Activity]:
-    """Community activity of the sport; activity about a rejected nomination is left out.
-    Unordered: paginate it in ``NEWEST_FIRST``."""
+    """Community activity of the sport; activity about a nomination that is not live or
+    about a taken-down player is left out. Unordered: paginate it in ``NEWEST_FIRST``."""
     queryset = activity_queryset().filter(
-        Q(related_nomination__isnull=True) | Q(related_nomination__status__in=LIVE_STATUSES)
+        Q(related_nomination__isnull=True) | Q(related_nomination__status__in=LIVE_STATUSES),
+        Q(related_player__isnull=True) | Q(related_player__hidden_at__isnull=True),
     )
     if sport:
         queryset = queryset.filter(sport=sport)
@@ -312,7 +320,7 @@ def following_list(*, user: User, sport: str | None) -> QuerySet[Follow]:
     queryset = Follow.objects.filter(follower_id=user.pk).select_related(
         "followed_player", "followed_user"
     )
-    players = Q(followed_player__isnull=False)
+    players = Q(followed_player__isnull=False, followed_player__hidden_at__isnull=True)
     if sport:
         players &= Q(followed_player__sport=sport)
     return queryset.filter(players | Q(followed_user__isnull=False)).only(

@@ -41,6 +41,8 @@ from project.accounts.models import User, UserSettings
 from project.accounts.selectors import scout_get
 from project.common.choices import Sport
 from project.common.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from project.modlog.models import ModlogAction, ModlogTarget
+from project.modlog.services import field_changes, modlog_record
 from project.scouting import boards, selectors
 from project.scouting.models import (
     LIVE_STATUSES,
@@ -66,6 +68,19 @@ VOTE_RECEIVED_POINTS = 2
 DUPLICATE_NOMINATION = "This player has already been nominated"
 AGE_OR_GRADUATION_YEAR_REQUIRED = "Required"
 EDIT_FORBIDDEN = "You can only edit players you nominated"
+PLAYER_TAKEN_DOWN = "This athlete's profile was taken down at their request"
+# What an admin's player edit records in the moderation log (before and after).
+PLAYER_EDIT_FIELDS = (
+    "name",
+    "age",
+    "graduation_year",
+    "position",
+    "nationality",
+    "club",
+    "sport",
+    "skills",
+    "video_link",
+)
 ALREADY_VOTED = "You have already voted for this nomination"
 NOT_VOTED = "You have not voted for this nomination"
 VOTING_CLOSED = "Voting is closed for this nomination"
@@ -85,6 +100,8 @@ EMAIL_SUBJECTS = {
     NotificationType.NOMINATION_APPROVED: "Your nomination was approved",
     NotificationType.NOMINATION_REJECTED: "Your nomination was not approved",
     NotificationType.NEW_FOLLOWER: "You have a new follower",
+    NotificationType.NOMINATION_REMOVED: "Your nomination was removed",
+    NotificationType.MODERATION_WARNING: "A warning from the ScoutVote moderators",
 }
 
 
@@ -360,6 +377,12 @@ def _raise_if_duplicate(*, identity: str, exclude_player_id: int | None = None) 
             code="duplicate_nomination",
             extra={"nominationId": nomination_id},
         )
+    taken_down = Player.objects.filter(normalized_identity=identity, hidden_at__isnull=False)
+    if exclude_player_id is not None:
+        taken_down = taken_down.exclude(pk=exclude_player_id)
+    if taken_down.exists():
+        # A taken-down athlete must not come back through a new nomination.
+        raise ValidationFailed(PLAYER_TAKEN_DOWN, code="player_taken_down")
 
 
 # --- Nominations and players --------------------------------------------------------------
@@ -452,7 +475,7 @@ def player_update(
     change moves its nominations and activity. Publishes nomination.updated for each of its
     nominations (and nomination.removed to the old sport when the sport changed)."""
     player = Player.objects.select_for_update(no_key=True).filter(pk=player_id).first()
-    if player is None:
+    if player is None or (player.hidden_at is not None and not user.is_admin):
         raise NotFound(selectors.PLAYER_NOT_FOUND)
     if not _may_edit(user=user, player=player):
         # A player seen only through rejected nominations does not exist for the caller.
@@ -464,6 +487,7 @@ def player_update(
     if identity != player.normalized_identity:
         _raise_if_duplicate(identity=identity, exclude_player_id=player.pk)
     old_sport = player.sport
+    before = {field: getattr(player, field) for field in PLAYER_EDIT_FIELDS}
     player.name = name
     player.age = age
     player.graduation_year = graduation_year
@@ -477,6 +501,16 @@ def player_update(
         player.video_link = video_link
     player.normalized_identity = identity
     player.save()
+    if user.is_admin:
+        after = {field: getattr(player, field) for field in PLAYER_EDIT_FIELDS}
+        modlog_record(
+            actor=user,
+            action=ModlogAction.PLAYER_EDIT,
+            target_type=ModlogTarget.PLAYER,
+            target_id=player.pk,
+            target_label=player.name,
+            changes=field_changes(before, after),
+        )
     if sport != old_sport:
         Nomination.objects.filter(player_id=player.pk).update(sport=sport)
         Activity.objects.filter(related_player_id=player.pk).update(sport=sport)
