@@ -13,8 +13,8 @@ import { wallKeys } from '../api/wall-keys';
 
 /**
  * Keeps the wall's boards and ticker current from the sport's events. Whenever what it shows
- * may have fallen behind (a resync, or the socket coming back after it was lost), it reads
- * everything again rather than show stale numbers.
+ * may have fallen behind beyond what the live layer replays (a resync), it reads everything
+ * again rather than show stale numbers.
  */
 export function useWallLive(sport: Sport) {
   const queryClient = useQueryClient();
@@ -23,11 +23,16 @@ export function useWallLive(sport: Sport) {
     const ours = (eventSport: string | undefined) => eventSport === sport;
     const refresh = () => void queryClient.invalidateQueries({ queryKey: wallKeys.all });
 
-    let wasOpen = useConnectionStore.getState().status === 'open';
+    // Read once more when the socket first opens after the wall was read (events may have
+    // passed in between). A socket that comes back later resumes where it was and gets the
+    // boards whole (the snapshot): the wall is right again without reading anything; events
+    // that could not be replayed come as a resync, which reads again.
+    let seenOpen = useConnectionStore.getState().status === 'open';
     const stopWatchingConnection = useConnectionStore.subscribe(({ status }) => {
-      const open = status === 'open';
-      if (open && !wasOpen) refresh();
-      wasOpen = open;
+      if (status === 'open' && !seenOpen) {
+        seenOpen = true;
+        refresh();
+      }
     });
 
     const unsubscribe = [
