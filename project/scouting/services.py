@@ -256,42 +256,49 @@ def _email_on_commit(*, user: User, subject: str, message: str) -> None:
     transaction.on_commit(send)
 
 
-def notification_create(
+def _notification_wanted(settings: UserSettings | None, type: str) -> bool:
+    """Whether the user's settings let this type through (voteNotifications for
+    vote_received, nominationNotifications for nomination_approved/rejected; others always;
+    no settings row: everything)."""
+    preference = NOTIFICATION_PREFERENCES.get(NotificationType(type))
+    return settings is None or preference is None or bool(getattr(settings, preference))
+
+
+def _notification_put(
     *,
     user: User,
+    settings: UserSettings | None,
     type: str,
     message: str,
-    related_nomination: Nomination | None = None,
-) -> Notification | None:
-    """Notify ``user`` unless their settings turn this type off (voteNotifications for
-    vote_received, nominationNotifications for nomination_approved/rejected; others always).
-
-    vote_received is coalesced: while the user has an unread one for the nomination, that
-    row gets the new message and time instead of a second row (callers hold the nomination's
-    lock, so this is race-free). Publishes notification.created (the same id again when
-    coalesced) and, when emailNotifications is on, emails a new notification after commit.
-    Returns None when the settings turned it off.
-    """
-    settings = UserSettings.objects.filter(user_id=user.pk).first()
-    preference = NOTIFICATION_PREFERENCES.get(NotificationType(type))
-    if settings is not None and preference is not None and not getattr(settings, preference):
-        return None
-    notification = None
-    if type == NotificationType.VOTE_RECEIVED and related_nomination is not None:
-        notification = (
-            Notification.objects.filter(
-                user_id=user.pk, type=type, related_nomination=related_nomination, read=False
-            )
-            .order_by("-created_at", "-id")
-            .first()
+    related_nomination_id: int | None,
+    unread_id: int | None = None,
+) -> Notification:
+    """Write a notification and publish notification.created. With ``unread_id`` (a row to
+    coalesce into) that row gets the new message and time, if it is still unread; otherwise
+    a new row is made, and emailed after commit when emailNotifications is on."""
+    now = timezone.now()
+    if (
+        unread_id is not None
+        and Notification.objects.filter(pk=unread_id, read=False).update(
+            message=message, created_at=now
         )
-    if notification is not None:
-        notification.message = message
-        notification.created_at = timezone.now()
-        notification.save(update_fields=["message", "created_at"])
+        > 0
+    ):
+        notification = Notification(
+            pk=unread_id,
+            user_id=user.pk,
+            type=type,
+            message=message,
+            read=False,
+            related_nomination_id=related_nomination_id,
+            created_at=now,
+        )
     else:
         notification = Notification.objects.create(
-            user=user, type=type, message=message, related_nomination=related_nomination
+            user_id=user.pk,
+            type=type,
+            message=message,
+            related_nomination_id=related_nomination_id,
         )
         if settings is None or settings.email_notifications:
             subject = EMAIL_SUBJECTS.get(NotificationType(type), "ScoutVote notification")
@@ -304,6 +311,45 @@ def notification_create(
         )
     )
     return notification
+
+
+def notification_create(
+    *,
+    user: User,
+    type: str,
+    message: str,
+    related_nomination: Nomination | None = None,
+) -> Notification | None:
+    """Notify ``user`` unless their settings turn this type off (``_notification_wanted``).
+
+    vote_received is coalesced: while the user has an unread one for the nomination, that
+    row gets the new message and time instead of a second row (callers hold the nomination's
+    lock, so this is race-free; votes find that row in their nomination update instead, see
+    ``vote_cast``). Publishes notification.created (the same id again when coalesced) and,
+    when emailNotifications is on, emails a new notification after commit. Returns None when
+    the settings turned it off.
+    """
+    settings = UserSettings.objects.filter(user_id=user.pk).first()
+    if not _notification_wanted(settings, type):
+        return None
+    unread_id = None
+    if type == NotificationType.VOTE_RECEIVED and related_nomination is not None:
+        unread_id = (
+            Notification.objects.filter(
+                user_id=user.pk, type=type, related_nomination=related_nomination, read=False
+            )
+            .order_by("-created_at", "-id")
+            .values_list("pk", flat=True)
+            .first()
+        )
+    return _notification_put(
+        user=user,
+        settings=settings,
+        type=type,
+        message=message,
+        related_nomination_id=None if related_nomination is None else related_nomination.pk,
+        unread_id=unread_id,
+    )
 
 
 def notifications_mark_read(
@@ -652,55 +698,11 @@ def _week_count_remove(*, nomination: Nomination, voted_at: datetime) -> None:
     ).update(votes=F("votes") - 1)
 
 
-def _vote_received_notify(*, voter: User, nomination: Nomination, unread_id: int | None) -> None:
-    """Tell the nominator (the caller checked their voteNotifications): the unread
-    vote_received notification of the nomination gets the new message and time, or, when
-    there is none (or it was just read), a new one is made (and emailed when
-    emailNotifications is on). Publishes notification.created either way."""
-    nominator = nomination.nominated_by
+def _vote_received_message(*, voter: User, nomination: Nomination) -> str:
     count = nomination.vote_count
-    message = (
+    return (
         f"{voter.name} voted for {nomination.player.name}. "
         f"It now has {count} vote{'' if count == 1 else 's'}."
-    )
-    now = timezone.now()
-    coalesced = (
-        unread_id is not None
-        and Notification.objects.filter(pk=unread_id, read=False).update(
-            message=message, created_at=now
-        )
-        > 0
-    )
-    if coalesced:
-        notification = Notification(
-            pk=unread_id,
-            user_id=nominator.pk,
-            type=NotificationType.VOTE_RECEIVED,
-            message=message,
-            read=False,
-            related_nomination_id=nomination.pk,
-            created_at=now,
-        )
-    else:
-        notification = Notification.objects.create(
-            user_id=nominator.pk,
-            type=NotificationType.VOTE_RECEIVED,
-            message=message,
-            related_nomination_id=nomination.pk,
-        )
-        settings = _settings_of(nominator)
-        if settings is None or settings.email_notifications:
-            _email_on_commit(
-                user=nominator,
-                subject=EMAIL_SUBJECTS[NotificationType.VOTE_RECEIVED],
-                message=message,
-            )
-    publish(
-        Event(
-            "notification.created",
-            selectors.notification_data(notification),
-            user_ids=(nominator.pk,),
-        )
     )
 
 
@@ -730,7 +732,7 @@ def vote_cast(*, user: User, nomination_id: int, today: date | None = None) -> N
     counted = _counts_on_boards(voter=user, voted_at=voted_at)
     own = nomination.nominated_by_id == user.pk
     settings = None if own else _settings_of(nomination.nominated_by)
-    notify = not own and (settings is None or settings.vote_notifications)
+    notify = not own and _notification_wanted(settings, NotificationType.VOTE_RECEIVED)
     changes: dict[str, Any] = {"vote_count": F("vote_count") + 1, "version": F("version") + 1}
     if counted:
         changes["trend"] = _trend_with(boards.trend_term(voted_at))
@@ -757,7 +759,14 @@ def vote_cast(*, user: User, nomination_id: int, today: date | None = None) -> N
         metadata={"playerName": nomination.player.name},
     )
     if notify:
-        _vote_received_notify(voter=user, nomination=nomination, unread_id=row["unread_id"])
+        _notification_put(
+            user=nomination.nominated_by,
+            settings=settings,
+            type=NotificationType.VOTE_RECEIVED,
+            message=_vote_received_message(voter=user, nomination=nomination),
+            related_nomination_id=nomination.pk,
+            unread_id=row["unread_id"],
+        )
     _vote_changed(nomination, voter=user, has_voted=True)
     return nomination
 
