@@ -218,6 +218,26 @@ describe('applyLiveEvent', () => {
       other,
     ]);
     expect(queryClient.getQueryData(nominationKeys.leaderboardScouts('football'))).toEqual(scouts);
+    // Each board's event goes to its own cache, with the reader's hasVoted kept.
+    expect(
+      queryClient.getQueryData<Nomination[]>(
+        nominationKeys.leaderboardPlayers('football', 'trending'),
+      ),
+    ).toEqual([{ ...target, voteCount: 30 }, other]);
+
+    // The weekly board turning to a new week reads the Player of the Week history again.
+    const historyKey = nominationKeys.weeklyHistory('football');
+    queryClient.setQueryData(historyKey, { pages: [], pageParams: [] });
+    const weekly = (week: string) =>
+      event('leaderboard.changed', { board: 'weekly', week, resetsAt: '', players: [] });
+    applyLiveEvent(queryClient, weekly('2025-03-10'));
+    applyLiveEvent(queryClient, weekly('2025-03-10'));
+    expect(queryClient.getQueryState(historyKey)!.isInvalidated).toBe(false);
+    expect(
+      queryClient.getQueryData(nominationKeys.leaderboardPlayers('football', 'weekly')),
+    ).toEqual([]);
+    applyLiveEvent(queryClient, weekly('2025-03-17'));
+    expect(queryClient.getQueryState(historyKey)!.isInvalidated).toBe(true);
 
     const stats: Stats = { nominations: 3, votes: 40, nominationsNeedingVotes: 1 };
     applyLiveEvent(queryClient, event('stats.changed', stats));

@@ -45,8 +45,7 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent) {
       removeNomination(queryClient, event.data.id);
       break;
     case 'leaderboard.changed':
-      // The trending and weekly boards have no screen of this cache yet: only all time.
-      if (sport && event.data.board === 'all') setLeaderboards(queryClient, sport, event.data);
+      if (sport) setLeaderboards(queryClient, sport, event.data);
       break;
     case 'stats.changed':
       if (sport) setStats(queryClient, sport, event.data);

@@ -1,17 +1,37 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useQuery,
+} from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { BoardEntry, BoardKind } from '@/lib/boards';
 import type { Sport } from '@/stores/sport';
 
 import { nominationKeys } from './nomination-keys';
-import type { Nomination, ScoutRank } from './types';
+import { pagedList } from './paged';
+import type { Nomination, ScoutRank, WeekWinners } from './types';
 
-/** GET /api/leaderboard/players?sport: the top 10 nominations by votes. */
-export const topPlayersQueryOptions = (sport: Sport) =>
+/** GET /api/leaderboard/players?sport&board: a board's top 10 nominations. */
+export const topPlayersQueryOptions = (sport: Sport, board: BoardKind = 'all') =>
   queryOptions({
-    queryKey: nominationKeys.leaderboardPlayers(sport),
+    queryKey: nominationKeys.leaderboardPlayers(sport, board),
     queryFn: ({ signal }) =>
-      api.get<Nomination[]>('/api/leaderboard/players', { params: { sport }, signal }),
+      api.get<BoardEntry[]>('/api/leaderboard/players', { params: { sport, board }, signal }),
+  });
+
+/** How many past weeks a page of the Player of the Week history holds. */
+export const HISTORY_WEEKS = 3;
+
+/** GET /api/leaderboard/weekly-history?sport: past weeks' top 3, newest first, paged. */
+export const weeklyHistoryQueryOptions = (sport: Sport) =>
+  infiniteQueryOptions({
+    queryKey: nominationKeys.weeklyHistory(sport),
+    ...pagedList<WeekWinners>('/api/leaderboard/weekly-history', {
+      sport,
+      limit: HISTORY_WEEKS,
+    }),
   });
 
 /** GET /api/leaderboard?sport: the top 10 scouts by nominations. */
@@ -22,8 +42,12 @@ export const topScoutsQueryOptions = (sport: Sport) =>
       api.get<ScoutRank[]>('/api/leaderboard', { params: { sport }, signal }),
   });
 
-export function useTopPlayers(sport: Sport) {
-  return useQuery(topPlayersQueryOptions(sport));
+export function useTopPlayers(sport: Sport, board: BoardKind = 'all') {
+  return useQuery(topPlayersQueryOptions(sport, board));
+}
+
+export function useWeeklyHistory(sport: Sport) {
+  return useInfiniteQuery(weeklyHistoryQueryOptions(sport));
 }
 
 export function useTopScouts(sport: Sport) {

@@ -1,5 +1,6 @@
 import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query';
 
+import type { BoardKind } from '@/lib/boards';
 import { isSport, type Sport } from '@/stores/sport';
 
 import { NEEDS_VOTES_BELOW, RECENT_NOMINATIONS } from './constants';
@@ -307,22 +308,43 @@ export function prependToFirstPage(
   return { ...data, pages: [{ ...first, items: [...fresh, ...first.items] }, ...rest] };
 }
 
-/** The live leaderboards of a sport; the reader's hasVoted is kept from what is cached. */
+type BoardEvent = {
+  board: BoardKind;
+  players: NominationEvent[];
+  scouts?: ScoutRank[];
+  week?: string;
+};
+
+/**
+ * A live board of a sport (one kind per event; the all-time one also brings the scouts); the
+ * reader's hasVoted is kept from what is cached. When the weekly board's week has turned over,
+ * the Player of the Week history gains a week and is read again.
+ */
 export function setLeaderboards(
   queryClient: QueryClient,
   sport: Sport,
-  { players, scouts }: { players: NominationEvent[]; scouts: ScoutRank[] },
+  { board, players, scouts, week }: BoardEvent,
 ) {
-  queryClient.setQueryData<Nomination[]>(nominationKeys.leaderboardPlayers(sport), (previous) =>
-    players.map((player) => ({
-      ...player,
-      hasVoted:
-        previous?.find((entry) => entry.id === player.id)?.hasVoted ??
-        findCachedNomination(queryClient, player.id)?.hasVoted ??
-        false,
-    })),
+  queryClient.setQueryData<Nomination[]>(
+    nominationKeys.leaderboardPlayers(sport, board),
+    (previous) =>
+      players.map((player) => ({
+        ...player,
+        hasVoted:
+          previous?.find((entry) => entry.id === player.id)?.hasVoted ??
+          findCachedNomination(queryClient, player.id)?.hasVoted ??
+          false,
+      })),
   );
-  queryClient.setQueryData<ScoutRank[]>(nominationKeys.leaderboardScouts(sport), scouts);
+  if (scouts)
+    queryClient.setQueryData<ScoutRank[]>(nominationKeys.leaderboardScouts(sport), scouts);
+  if (week) {
+    const known = queryClient.getQueryData<string>(nominationKeys.boardWeek(sport));
+    queryClient.setQueryData<string>(nominationKeys.boardWeek(sport), week);
+    if (known && known !== week) {
+      void queryClient.invalidateQueries({ queryKey: nominationKeys.weeklyHistory(sport) });
+    }
+  }
 }
 
 export function setStats(queryClient: QueryClient, sport: Sport, stats: Stats) {

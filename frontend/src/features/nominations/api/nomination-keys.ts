@@ -1,3 +1,4 @@
+import type { BoardKind } from '@/lib/boards';
 import type { Sport } from '@/stores/sport';
 
 export type NominationListFilters = { sport: Sport; q: string };
@@ -21,9 +22,13 @@ export const nominationKeys = {
   allStats: () => [...nominationKeys.all, 'stats'] as const,
   stats: (sport: Sport) => [...nominationKeys.allStats(), sport] as const,
   leaderboards: () => [...nominationKeys.all, 'leaderboard'] as const,
-  leaderboardPlayers: (sport: Sport) =>
-    [...nominationKeys.leaderboards(), 'players', sport] as const,
+  leaderboardPlayers: (sport: Sport, board: BoardKind = 'all') =>
+    [...nominationKeys.leaderboards(), 'players', sport, board] as const,
   leaderboardScouts: (sport: Sport) => [...nominationKeys.leaderboards(), 'scouts', sport] as const,
+  /** Player of the Week: past weeks' top 3 (pages of WeekWinnersOut, not nominations). */
+  weeklyHistory: (sport: Sport) => [...nominationKeys.leaderboards(), 'history', sport] as const,
+  /** The week the weekly board counts, as its last event told (no read of its own). */
+  boardWeek: (sport: Sport) => [...nominationKeys.leaderboards(), 'week', sport] as const,
 };
 
 /** The mutation key every vote and unvote shares, to tell when the last one settles. */

@@ -9,3 +9,5 @@ export type ScoutRank = components['schemas']['ScoutRankOut'];
 export type Stats = components['schemas']['StatsOut'];
 export type VoteState = components['schemas']['VoteOut'];
 export type DuplicateNomination = components['schemas']['DuplicateNominationOut'];
+/** Player of the Week: a past week's top 3 of one sport. */
+export type WeekWinners = components['schemas']['WeekWinnersOut'];

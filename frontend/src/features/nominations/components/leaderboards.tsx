@@ -2,11 +2,14 @@ import { Trophy, UserRound } from 'lucide-react';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 
+import { RankMovement } from '@/components/rank-movement';
 import { Skeleton } from '@/components/ui/skeleton';
+import { BOARD_TEXT, type BoardEntry, type BoardKind } from '@/lib/boards';
 import type { Sport } from '@/stores/sport';
 
 import { LEADERBOARD_SIZE } from '../api/constants';
 import { byVotes, useTopPlayers, useTopScouts } from '../api/get-leaderboard';
+import type { Nomination } from '../api/types';
 
 import { EmptyState } from './empty-state';
 import { ErrorState } from './error-state';
@@ -33,13 +36,48 @@ function RowsSkeleton() {
   );
 }
 
-/** The top 10 nominations by votes, each bar measured against the leader's count. */
-export function TopPlayers({ sport }: { sport: Sport }) {
-  const query = useTopPlayers(sport);
-  const players = useMemo(
-    () => [...(query.data ?? [])].sort(byVotes).slice(0, LEADERBOARD_SIZE),
-    [query.data],
-  );
+type Placed = { nomination: Nomination; rank: number; score: number; movement?: number | null };
+
+/**
+ * A board's entries in order with their places. All time follows each live vote at once, so it
+ * is ordered and ranked here by vote count (ties share a rank, as the server ranks them); the
+ * other boards keep the server's order, ranks and scores, renewed by their live events.
+ */
+function placed(board: BoardKind, entries: Nomination[] | undefined): Placed[] {
+  if (!entries) return [];
+  if (board !== 'all') {
+    return (entries as BoardEntry[])
+      .slice(0, LEADERBOARD_SIZE)
+      .map((entry) => ({ nomination: entry, ...entry }));
+  }
+  const sorted = [...entries].sort(byVotes).slice(0, LEADERBOARD_SIZE);
+  let rank = 0;
+  return sorted.map((nomination, index) => {
+    if (index === 0 || sorted[index - 1].voteCount !== nomination.voteCount) rank = index + 1;
+    const movement = (nomination as Partial<BoardEntry>).movement;
+    return { nomination, rank, score: nomination.voteCount, movement };
+  });
+}
+
+const EMPTY: Record<BoardKind, { title: string; description: string }> = {
+  all: {
+    title: 'No players ranked yet',
+    description: 'Players appear here as soon as they are nominated and voted for.',
+  },
+  trending: {
+    title: 'Nothing trending yet',
+    description: 'Players voted for in the last 24 hours appear here.',
+  },
+  weekly: {
+    title: 'No votes this week yet',
+    description: 'Players appear here with their first vote of the week.',
+  },
+};
+
+/** A board's top 10 nominations, each bar measured against the leader's score. */
+export function TopPlayers({ sport, board = 'all' }: { sport: Sport; board?: BoardKind }) {
+  const query = useTopPlayers(sport, board);
+  const players = useMemo(() => placed(board, query.data), [board, query.data]);
   if (query.isPending) return <RowsSkeleton />;
   if (query.isError) {
     return (
@@ -52,20 +90,14 @@ export function TopPlayers({ sport }: { sport: Sport }) {
     );
   }
   if (players.length === 0) {
-    return (
-      <EmptyState
-        icon={Trophy}
-        title="No players ranked yet"
-        description="Players appear here as soon as they are nominated and voted for."
-      />
-    );
+    return <EmptyState icon={Trophy} {...EMPTY[board]} />;
   }
-  const top = Math.max(players[0].voteCount, 1);
+  const top = Math.max(players[0].score, 1);
+  const { unit } = BOARD_TEXT[board];
   return (
     <ol aria-label="Top Players" className="flex flex-col gap-3">
-      {players.map((nomination, index) => {
-        const rank = index + 1;
-        const share = Math.round((nomination.voteCount / top) * 100);
+      {players.map(({ nomination, rank, score, movement }) => {
+        const share = Math.round((score / top) * 100);
         return (
           <li key={nomination.id}>
             <Link
@@ -75,12 +107,12 @@ export function TopPlayers({ sport }: { sport: Sport }) {
               <RankBadge rank={rank} />
               <div className="min-w-0 flex-1">
                 <div className="flex items-baseline justify-between gap-3">
-                  <p className="truncate font-semibold">{nomination.player.name}</p>
+                  <p className="flex min-w-0 items-baseline gap-2">
+                    <span className="truncate font-semibold">{nomination.player.name}</span>
+                    <RankMovement movement={movement} className="text-xs" />
+                  </p>
                   <p className="shrink-0 text-sm font-bold tabular-nums">
-                    {nomination.voteCount}{' '}
-                    <span className="font-normal text-muted-foreground">
-                      {nomination.voteCount === 1 ? 'vote' : 'votes'}
-                    </span>
+                    {score} <span className="font-normal text-muted-foreground">{unit(score)}</span>
                   </p>
                 </div>
                 <p className="truncate text-xs text-muted-foreground">
@@ -89,7 +121,7 @@ export function TopPlayers({ sport }: { sport: Sport }) {
                 <div
                   className="mt-2 h-2 overflow-hidden rounded-full bg-muted"
                   role="progressbar"
-                  aria-label={`${nomination.player.name}: ${share}% of the top vote count`}
+                  aria-label={`${nomination.player.name}: ${share}% of the top score`}
                   aria-valuemin={0}
                   aria-valuemax={100}
                   aria-valuenow={share}
