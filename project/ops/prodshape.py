@@ -54,7 +54,8 @@ def nginx_binary() -> str:
 
 def daphne(port: int) -> list[str]:
     """One daphne process serving project.asgi on HOST:port behind the proxy."""
-    command = [sys.executable, "-m", "daphne", "-v", "0", "--proxy-headers"]
+    # No --proxy-headers: the app reads the forwarded address itself, from TRUSTED_PROXIES.
+    command = [sys.executable, "-m", "daphne", "-v", "0"]
     return [*command, "-b", HOST, "-p", str(port), "project.asgi:application"]
 
 
@@ -203,9 +204,12 @@ http {{
 
 
 def shape_env(env: dict[str, str] | None = None) -> dict[str, str]:
-    """The servers' environment: the caller's, DEBUG off unless set (no query log)."""
+    """The servers' environment: the caller's, DEBUG off unless set (no query log), the
+    local nginx trusted as the proxy."""
     merged = dict(os.environ if env is None else env)
     merged.setdefault("DJANGO_DEBUG", "false")
+    # nginx is on this machine: the address it forwards (X-Real-IP) is the client's.
+    merged.setdefault("TRUSTED_PROXIES", HOST)
     merged.setdefault("PYTHONUNBUFFERED", "1")
     return merged
 
