@@ -250,6 +250,34 @@ LOGIN_THROTTLE_WINDOW = int(os.environ.get("LOGIN_THROTTLE_WINDOW", "300"))
 # Takedown requests (no account needed) accepted per client address per hour.
 BUDGET_TAKEDOWN_PER_HOUR = int(os.environ.get("BUDGET_TAKEDOWN_PER_HOUR", "5"))
 
+# --- Budgets, trust and vote integrity (project/common/budgets.py, project/integrity) ------
+# Writes allowed per subject (a user, or a client address's keyed hash) per window, counted in
+# the cache every process shares. 0 turns one budget off; BUDGETS=off turns them all off.
+BUDGETS_ENABLED = os.environ.get("BUDGETS", "on").strip().lower() not in {"off", "0", "false"}
+BUDGET_DEFAULTS = {
+    "VOTES_PER_MINUTE": 10,
+    "VOTES_PER_DAY": 100,
+    "NOMINATIONS_PER_DAY": 20,
+    "IP_NOMINATIONS_PER_HOUR": 60,
+    "REGISTRATIONS_PER_HOUR": 20,
+    "FOLLOWS_PER_MINUTE": 30,
+    "PLAYER_EDITS_PER_MINUTE": 10,
+}
+BUDGETS = {
+    name: int(os.environ.get(f"BUDGET_{name}", str(default)))
+    for name, default in BUDGET_DEFAULTS.items()
+}
+# Votes of accounts younger than this count in voteCount but not on the ranked boards nor in
+# the nominator's points (0 trusts every account).
+TRUST_ACCOUNT_AGE_HOURS = float(os.environ.get("TRUST_ACCOUNT_AGE_HOURS", "24"))
+# Days a vote keeps its IP-prefix key (a keyed hash of the /24 or /48) for clustering;
+# `manage.py purge_vote_prefixes` clears older ones.
+VOTE_PREFIX_RETENTION_DAYS = int(os.environ.get("VOTE_PREFIX_RETENTION_DAYS", "30"))
+# Live detection: accounts of one prefix voting one nomination within an hour (rule a), and
+# votes from new accounts on one nomination within an hour (rule c), that raise a flag.
+INTEGRITY_PREFIX_ACCOUNTS = int(os.environ.get("INTEGRITY_PREFIX_ACCOUNTS", "5"))
+INTEGRITY_NEW_ACCOUNT_BURST = int(os.environ.get("INTEGRITY_NEW_ACCOUNT_BURST", "6"))
+
 # Database sessions indexed by user, so a password change can end the other ones.
 SESSION_ENGINE = "project.accounts.sessions"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 14

@@ -38,6 +38,15 @@ def _fast_password_hashing(settings: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _no_budgets_all_trusted(settings: Any) -> None:
+    """Tests make many votes, nominations and accounts quickly, from brand-new accounts: no
+    budget and every account trusted, except in the tests of budgets and trust, which set
+    them explicitly."""
+    settings.BUDGETS_ENABLED = False
+    settings.TRUST_ACCOUNT_AGE_HOURS = 0
+
+
+@pytest.fixture(autouse=True)
 def _clean_cache() -> Iterator[None]:
     cache.clear()
     yield

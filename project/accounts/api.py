@@ -21,6 +21,9 @@ from project.accounts.schemas import (
     ScoutOut,
     SettingsOut,
 )
+from project.accounts.throttle import client_ip
+from project.common.addresses import address_key
+from project.common.budgets import budget_spend
 from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
@@ -38,8 +41,11 @@ def csrf(request: HttpRequest) -> dict[str, str]:
     response={201: MeOut, codes_4xx: ErrorOut},
     auth=csrf_only,
     summary="Create an account",
+    description="429 `throttled` with `Retry-After` when too many accounts were created from "
+    "the caller's address this hour (`BUDGET_REGISTRATIONS_PER_HOUR`); nothing is written.",
 )
 def register(request: HttpRequest, payload: RegisterIn) -> Status[object]:
+    budget_spend("REGISTRATIONS", address_key(client_ip(request)), "HOUR")
     user = services.user_register(request=request, **payload.dict())
     return Status(201, user)
 

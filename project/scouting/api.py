@@ -12,6 +12,9 @@ from ninja import Body, Query, Status
 from ninja.responses import codes_4xx
 
 from project.accounts.auth import current_user
+from project.accounts.throttle import client_ip
+from project.common.addresses import address_key
+from project.common.budgets import budget_spend
 from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
@@ -52,6 +55,10 @@ PAGED = (
     " Paginated: `limit` (default 50, at most 200) and `cursor`; the next page's address is "
     'in the `Link: <url>; rel="next"` header (absent on the last page).'
 )
+BUDGETED = (
+    " 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent "
+    "(`BUDGET_<WHAT>_PER_<WINDOW>`); nothing is written."
+)
 
 
 # --- Nominations --------------------------------------------------------------------------
@@ -65,10 +72,13 @@ PAGED = (
     description="Creates the player and its pending nomination (+10 points). A blank age "
     'needs a graduation year (else 400 with fields.age "Required"). 409 '
     "`duplicate_nomination` with `nominationId` when the same player (name, sport, birth "
-    "year, club) already has a pending or approved nomination.",
+    "year, club) already has a pending or approved nomination." + BUDGETED,
 )
 def nomination_create(request: HttpRequest, payload: NominationIn) -> Status[Any]:
-    return Status(201, services.nomination_create(user=current_user(request), **payload.dict()))
+    user = current_user(request)
+    budget_spend("NOMINATIONS", user.pk, "DAY")
+    budget_spend("IP_NOMINATIONS", address_key(client_ip(request)), "HOUR")
+    return Status(201, services.nomination_create(user=user, **payload.dict()))
 
 
 @router.get(
@@ -139,10 +149,12 @@ def user_nomination_list(request: HttpRequest, user_id: int) -> QuerySet:
     tags=["players"],
     summary="Edit a player (its nominator or an admin)",
     description="Omitted `skills` or `videoLink` stay as they are; a blank or omitted age or "
-    "graduation year is cleared (one of them is required).",
+    "graduation year is cleared (one of them is required)." + BUDGETED,
 )
 def player_update(request: HttpRequest, player_id: int, payload: PlayerUpdateIn) -> Any:
-    return services.player_update(user=current_user(request), player_id=player_id, **payload.dict())
+    user = current_user(request)
+    budget_spend("PLAYER_EDITS", user.pk, "MINUTE")
+    return services.player_update(user=user, player_id=player_id, **payload.dict())
 
 
 # --- Votes --------------------------------------------------------------------------------
@@ -162,10 +174,12 @@ def _vote_state(nomination: Any, *, has_voted: bool) -> dict[str, Any]:
     tags=["votes"],
     summary="Vote for a nomination",
     description="409 `already_voted` when the caller already voted (nothing changes); 404 for "
-    "an unknown or hidden nomination; 400 `voting_closed` on a rejected one.",
+    "an unknown or hidden nomination; 400 `voting_closed` on a rejected one." + BUDGETED,
 )
 def vote_cast(request: HttpRequest, payload: VoteIn) -> Status[dict[str, Any]]:
-    nomination = services.vote_cast(user=current_user(request), nomination_id=payload.nomination_id)
+    user = current_user(request)
+    budget_spend("VOTES", user.pk, "MINUTE", "DAY")
+    nomination = services.vote_cast(user=user, nomination_id=payload.nomination_id)
     return Status(201, _vote_state(nomination, has_voted=True))
 
 
@@ -279,10 +293,12 @@ def follow_status(request: HttpRequest, target: Query[FollowTargetIn]) -> dict[s
     response={201: FollowStatusOut, 200: FollowStatusOut, codes_4xx: ErrorOut},
     tags=["follow"],
     summary="Follow a player",
-    description="201 when newly followed, 200 when already following (idempotent).",
+    description="201 when newly followed, 200 when already following (idempotent)." + BUDGETED,
 )
 def follow_player(request: HttpRequest, player_id: int) -> Status[dict[str, bool]]:
-    created = services.follow_player_create(user=current_user(request), player_id=player_id)
+    user = current_user(request)
+    budget_spend("FOLLOWS", user.pk, "MINUTE")
+    created = services.follow_player_create(user=user, player_id=player_id)
     return Status(201 if created else 200, {"is_following": True})
 
 
@@ -292,10 +308,12 @@ def follow_player(request: HttpRequest, player_id: int) -> Status[dict[str, bool
     tags=["follow"],
     summary="Follow a scout",
     description="201 when newly followed, 200 when already following (idempotent); 400 "
-    '"You cannot follow yourself".',
+    '"You cannot follow yourself".' + BUDGETED,
 )
 def follow_user(request: HttpRequest, user_id: int) -> Status[dict[str, bool]]:
-    created = services.follow_user_create(user=current_user(request), target_id=user_id)
+    user = current_user(request)
+    budget_spend("FOLLOWS", user.pk, "MINUTE")
+    created = services.follow_user_create(user=user, target_id=user_id)
     return Status(201 if created else 200, {"is_following": True})
 
 

@@ -113,6 +113,9 @@ def server_env(database_name: str) -> dict[str, str]:
     env.setdefault("DJANGO_DEBUG", "false")
     env["DJANGO_ALLOWED_HOSTS"] = "127.0.0.1,localhost"
     env["LOGIN_THROTTLE_LIMIT"] = "1000"
+    # Browser tests vote and register quickly, from new accounts (tests/conftest.py).
+    env.setdefault("BUDGETS", "off")
+    env.setdefault("TRUST_ACCOUNT_AGE_HOURS", "0")
     return env
 
 

@@ -48,6 +48,8 @@ def daphne(**env: str) -> Iterator[tuple[int, int]]:
         "REALTIME_PREFIX": settings.REALTIME_PREFIX,
         "DJANGO_DEBUG": "0",
         "LOG_LEVEL": "WARNING",
+        "BUDGETS": "off",
+        "TRUST_ACCOUNT_AGE_HOURS": "0",
         **env,
     }
     command = [sys.executable, "-m", "daphne", "-v", "0", "-b", HOST, "-p", str(port)]

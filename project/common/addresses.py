@@ -1,0 +1,51 @@
+"""Client addresses, never stored: keyed hashes of an address or of its network prefix.
+
+The key is derived from SECRET_KEY, so the hashes cannot be reversed by enumerating the
+address space without it, and they change when the secret does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+
+from django.conf import settings
+
+# Bits of the prefix that clusters votes: a /24 holds one household, office or small
+# provider pool in IPv4; a /48 is one site in IPv6.
+IPV4_PREFIX = 24
+IPV6_PREFIX = 48
+# Hex digits kept of a prefix key (64 bits: collisions between real prefixes are negligible).
+PREFIX_KEY_LENGTH = 16
+
+
+def _secret() -> bytes:
+    return hashlib.sha256(b"scoutvote-address-key:" + settings.SECRET_KEY.encode()).digest()
+
+
+def address_key(address: str) -> str:
+    """A keyed hash of one client address (budgets per address use it as their subject)."""
+    return hmac.new(_secret(), address.strip().encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def prefix_of(address: str) -> str | None:
+    """The /24 (IPv4) or /48 (IPv6) network of an address, or None when it is not one."""
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    bits = IPV4_PREFIX if ip.version == 4 else IPV6_PREFIX
+    return str(ipaddress.ip_network(f"{ip}/{bits}", strict=False))
+
+
+def prefix_key(address: str) -> str:
+    """A keyed hash of the address's /24 or /48 (its IP-cluster id); "" when the address is
+    not an IP address (a test client, a unix socket)."""
+    prefix = prefix_of(address)
+    if prefix is None:
+        return ""
+    digest = hmac.new(_secret(), b"prefix:" + prefix.encode(), hashlib.sha256).hexdigest()
+    return digest[:PREFIX_KEY_LENGTH]
