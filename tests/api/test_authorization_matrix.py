@@ -28,10 +28,12 @@ from typing import Any
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
+from django.utils import timezone
 
 from project.accounts.models import User, UserSettings
 from project.api import api
-from project.scouting.models import Notification, Vote
+from project.moderation.services import report_create, takedown_request_create
+from project.scouting.models import Nomination, Notification, Player, Vote
 from tests.api.conftest import World, build_world
 from tests.helpers import PASSWORD, ApiClient, Response
 
@@ -198,6 +200,36 @@ def _owner_notification_read_only_by_owner(
     assert read == (actor == "owner"), actor
 
 
+def _other_reported_the_pending(world: World, clients: dict[str, ApiClient]) -> None:
+    report_create(reporter=world.other, reason="other", nomination_id=world.pending.pk)
+    return None
+
+
+def _a_takedown_request(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
+    request = takedown_request_create(
+        nomination_id=world.approved.pk,
+        relationship="athlete",
+        kind="remove",
+        contact_email="athlete@example.com",
+        client_address="192.0.2.1",
+    )
+    return {"takedown": request.pk}
+
+
+def _pending_player_taken_down(world: World, clients: dict[str, ApiClient]) -> None:
+    Player.objects.filter(pk=world.pending.player_id).update(hidden_at=timezone.now())
+    return None
+
+
+def _approved_hidden(actor: str, client: ApiClient, response: Response, world: World) -> None:
+    assert Nomination.objects.get(pk=world.approved.pk).status == "hidden", actor
+
+
+def _own_export(actor: str, client: ApiClient, response: Response, world: World) -> None:
+    user = _user_of(actor, world)
+    assert user is not None and response.json()["account"]["id"] == user.pk
+
+
 NOMINATION = {
     "name": "Nia Newcomer",
     "age": 15,
@@ -362,6 +394,62 @@ CALLS: list[Call] = [
         {"role": "admin"},
         check=_owner_role_changed_only_by_admin,
     ),
+    # Reports, takedown requests, the moderation log (issue 16).
+    Call("open reports", "GET", "/api/admin/reports", ADMIN_ONLY_200),
+    Call(
+        "resolve the reports of an item",
+        "POST",
+        "/api/admin/reports/resolve",
+        ADMIN_ONLY_200,
+        {"nominationId": "{pending}", "action": "dismiss", "reason": "Looks fine"},
+        setup=_other_reported_the_pending,
+    ),
+    Call("takedown requests", "GET", "/api/admin/takedown-requests", ADMIN_ONLY_200),
+    Call(
+        "decide a takedown request",
+        "POST",
+        "/api/admin/takedown-requests/{takedown}/decide",
+        ADMIN_ONLY_200,
+        {"decision": "restore", "reason": "Not the athlete's profile"},
+        setup=_a_takedown_request,
+    ),
+    Call(
+        "restore a taken-down player",
+        "POST",
+        "/api/admin/players/{pending_player}/restore",
+        ADMIN_ONLY_200,
+        {"reason": "Decided"},
+        setup=_pending_player_taken_down,
+    ),
+    Call("the moderation log", "GET", "/api/admin/modlog", ADMIN_ONLY_200),
+    Call(
+        "report a nomination",
+        "POST",
+        "/api/reports",
+        (401, 201, 201, 201, 201),
+        {"nominationId": "{pending}", "reason": "wrong_information"},
+    ),
+    Call(
+        "report a rejected nomination (seen by its nominator and admins only)",
+        "POST",
+        "/api/reports",
+        (401, 404, 201, 404, 201),
+        {"nominationId": "{rejected}", "reason": "other"},
+    ),
+    Call(
+        "ask for a takedown: no account needed",
+        "POST",
+        "/api/takedown-requests",
+        (201, 201, 201, 201, 201),
+        {
+            "nominationId": "{approved}",
+            "relationship": "parent_or_guardian",
+            "kind": "remove",
+            "contactEmail": "parent@example.com",
+        },
+        check=_approved_hidden,
+    ),
+    Call("export my data", "GET", "/api/profile/export", EVERYONE_200, check=_own_export),
     # Avatars.
     Call("an upload address", "POST", "/api/objects/upload", EVERYONE_200),
     Call(

@@ -1,5 +1,6 @@
 import { useRef, type ReactNode } from 'react';
 
+import { RankMovement } from '@/components/rank-movement';
 import { cn } from '@/lib/utils';
 
 import { WALL_SIZE } from '../api/ranking';
@@ -15,7 +16,12 @@ export type BoardRow = {
   value: ReactNode;
   /** 0..1: how full the row's bar is, relative to the leader. */
   share: number;
+  /** Places moved since the previous board (null: new on it); none for the scouts. */
+  movement?: number | null;
 };
+
+/** Light colours that read on the wall's dark rows. */
+const MOVEMENT_TONE = { up: 'text-emerald-400', down: 'text-red-400', new: 'text-sky-300' };
 
 /**
  * A wall leaderboard: ten equal rows filling the height it is given, each gliding to its new
@@ -78,6 +84,11 @@ export function Board({
               >
                 {row.rank}
               </span>
+              {row.movement !== undefined && (
+                <span className="relative flex w-[3.2vw] shrink-0 justify-center text-[clamp(0.8rem,2.2vh,2rem)]">
+                  <RankMovement movement={row.movement} tone={MOVEMENT_TONE} />
+                </span>
+              )}
               <span className="relative min-w-0 flex-1 leading-tight">
                 <span className="block truncate text-[clamp(1rem,3.1vh,2.75rem)] font-bold">
                   {row.title}
