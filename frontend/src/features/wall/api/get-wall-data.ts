@@ -1,18 +1,26 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { BoardKind } from '@/lib/boards';
 import type { Sport } from '@/stores/sport';
 
 import { TICKER_SIZE } from './ticker';
-import type { WallActivity, WallPlayer, WallScout } from './types';
+import type { WallActivity, WallEntry, WallScout, WallWeek } from './types';
 import { wallKeys } from './wall-keys';
 
-/** GET /api/leaderboard/players?sport: the top 10 nominations by votes. */
-export const wallPlayersQueryOptions = (sport: Sport) =>
+/** GET /api/leaderboard/players?sport&board: a board's top 10 nominations. */
+export const wallPlayersQueryOptions = (sport: Sport, board: BoardKind) =>
   queryOptions({
-    queryKey: wallKeys.players(sport),
+    queryKey: wallKeys.players(sport, board),
     queryFn: ({ signal }) =>
-      api.get<WallPlayer[]>('/api/leaderboard/players', { params: { sport }, signal }),
+      api.get<WallEntry[]>('/api/leaderboard/players', { params: { sport, board }, signal }),
+  });
+
+/** GET /api/leaderboard/week: the weekly board's week and when it resets. */
+export const wallWeekQueryOptions = () =>
+  queryOptions({
+    queryKey: wallKeys.week(),
+    queryFn: ({ signal }) => api.get<WallWeek>('/api/leaderboard/week', { signal }),
   });
 
 /** GET /api/leaderboard?sport: the top 10 scouts by nominations. */
@@ -31,8 +39,13 @@ export const wallActivityQueryOptions = (sport: Sport) =>
       api.get<WallActivity[]>('/api/feed', { params: { sport, limit: TICKER_SIZE }, signal }),
   });
 
-export function useWallPlayers(sport: Sport) {
-  return useQuery(wallPlayersQueryOptions(sport));
+/** The boards the wall shows, all read at once so a rotation never waits. */
+export function useWallBoards(sport: Sport, boards: readonly BoardKind[]) {
+  return useQueries({ queries: boards.map((board) => wallPlayersQueryOptions(sport, board)) });
+}
+
+export function useWallWeek() {
+  return useQuery(wallWeekQueryOptions());
 }
 
 export function useWallScouts(sport: Sport) {

@@ -23,10 +23,10 @@ export function topOf<T>(items: readonly T[], compare: (a: T, b: T) => number): 
  * ignored (if it now belongs in the top 10, the leaderboard event that follows brings it).
  * The same array comes back when nothing changed.
  */
-export function applyVote(
-  players: WallPlayer[] | undefined,
+export function applyVote<T extends WallPlayer>(
+  players: T[] | undefined,
   { nominationId, voteCount }: { nominationId: number; voteCount: number },
-): WallPlayer[] | undefined {
+): T[] | undefined {
   if (!players) return players;
   const current = players.find((player) => player.id === nominationId);
   if (!current || current.voteCount === voteCount) return players;

@@ -2,52 +2,86 @@ import { WifiOff } from 'lucide-react';
 
 import { ConnectionIndicator } from '@/components/connection-indicator';
 import { Spinner } from '@/components/ui/spinner';
+import { BOARD_TEXT, type BoardKind } from '@/lib/boards';
 import { WatchingCount } from '@/lib/live/watching-count';
 import { cn } from '@/lib/utils';
 import { useConnectionStore } from '@/stores/connection';
 import { sportOption, type Sport } from '@/stores/sport';
 
-import { useWallActivity, useWallPlayers, useWallScouts } from '../api/get-wall-data';
-import { byNominations, byVotes, rank, topOf } from '../api/ranking';
+import { useWallActivity, useWallBoards, useWallScouts } from '../api/get-wall-data';
+import { byNominations, byVotes, rank, topOf, WALL_SIZE } from '../api/ranking';
+import type { WallEntry } from '../api/types';
 import { useHeld } from '../hooks/use-held';
+import { useRotation } from '../hooks/use-rotation';
 import { useWallLive } from '../hooks/use-wall-live';
 
 import { AnimatedNumber } from './animated-number';
 import { Board, type BoardRow } from './board';
 import { Clock } from './clock';
 import { Ticker } from './ticker';
+import { WeeklyReset } from './weekly-reset';
 
 /** A socket down this long is shown as such: shorter gaps are a reconnect in passing. */
 const OFFLINE_AFTER_MS = 2000;
 
 /**
- * The full-screen live leaderboard of one sport: top players by votes, top scouts by
- * nominations, the latest activity and the time, sized to the screen (never scrolling). While
- * the live connection is down the numbers dim under a "Reconnecting…" banner rather than pass
- * for current.
+ * A board's rows. All time is ordered and ranked here by vote count, as each live vote moves it;
+ * the other boards keep the server's order, ranks and scores, renewed by their events.
  */
-export function WallScreen({ sport }: { sport: Sport }) {
+function playerRows(board: BoardKind, entries: WallEntry[]): BoardRow[] {
+  const placed =
+    board === 'all'
+      ? rank(topOf(entries, byVotes), (entry) => entry.voteCount).map(({ item, rank: place }) => ({
+          entry: item,
+          place,
+          score: item.voteCount,
+        }))
+      : entries.slice(0, WALL_SIZE).map((entry, index) => ({
+          entry,
+          place: entry.rank ?? index + 1,
+          score: entry.score ?? 0,
+        }));
+  const leader = Math.max(1, placed[0]?.score ?? 0);
+  return placed.map(({ entry, place, score }) => ({
+    key: `player-${entry.id}`,
+    rank: place,
+    title: entry.player.name,
+    subtitle: [entry.player.position, entry.player.club].filter(Boolean).join(' · '),
+    value: <AnimatedNumber value={score} />,
+    share: score / leader,
+    movement: entry.movement === undefined ? 0 : entry.movement,
+  }));
+}
+
+/**
+ * The full-screen live leaderboard of one sport: top players on each board in turn (all time,
+ * trending, this week; or one fixed board), top scouts by nominations, the latest activity, the
+ * time and the countdown to the weekly reset, sized to the screen (never scrolling). While the
+ * live connection is down the numbers dim under a "Reconnecting…" banner rather than pass for
+ * current.
+ */
+export function WallScreen({
+  sport,
+  boards,
+  rotateSeconds,
+}: {
+  sport: Sport;
+  /** The boards shown in turn (one: fixed). */
+  boards: readonly BoardKind[];
+  rotateSeconds: number;
+}) {
   useWallLive(sport);
   const { label, icon: SportIcon } = sportOption(sport);
-  const players = useWallPlayers(sport);
+  const boardReads = useWallBoards(sport, boards);
+  const shownIndex = useRotation(boards.length, rotateSeconds);
+  const board = boards[shownIndex];
+  const players = boardReads[shownIndex];
   const scouts = useWallScouts(sport);
   const activity = useWallActivity(sport);
   const status = useConnectionStore((state) => state.status);
   const offline = useHeld(status !== 'open', OFFLINE_AFTER_MS);
   const loaded = Boolean(players.data && scouts.data);
-
-  const topPlayers = topOf(players.data ?? [], byVotes);
-  const leaderVotes = Math.max(1, topPlayers[0]?.voteCount ?? 0);
-  const playerRows: BoardRow[] = rank(topPlayers, (player) => player.voteCount).map(
-    ({ item, rank: place }) => ({
-      key: `player-${item.id}`,
-      rank: place,
-      title: item.player.name,
-      subtitle: [item.player.position, item.player.club].filter(Boolean).join(' · '),
-      value: <AnimatedNumber value={item.voteCount} />,
-      share: item.voteCount / leaderVotes,
-    }),
-  );
+  const rows = playerRows(board, players.data ?? []);
 
   const topScouts = topOf(scouts.data ?? [], byNominations);
   const leaderNominations = Math.max(1, topScouts[0]?.nominationCount ?? 0);
@@ -80,6 +114,24 @@ export function WallScreen({ sport }: { sport: Sport }) {
         </div>
       </header>
 
+      <div className="flex shrink-0 items-center justify-between gap-[2vw] text-[clamp(0.8rem,2.2vh,1.9rem)] text-slate-300">
+        <ol aria-label="Boards" className="flex gap-[0.8vw]">
+          {boards.map((kind) => (
+            <li
+              key={kind}
+              aria-current={kind === board ? 'true' : undefined}
+              className={cn(
+                'rounded-full px-[1.1vw] py-[0.5vh] font-bold transition-colors duration-500',
+                kind === board ? 'bg-secondary text-white' : 'bg-slate-900 text-slate-300',
+              )}
+            >
+              {BOARD_TEXT[kind].label}
+            </li>
+          ))}
+        </ol>
+        <WeeklyReset sport={sport} className="shrink-0" />
+      </div>
+
       {offline && (
         <div
           role="alert"
@@ -102,9 +154,15 @@ export function WallScreen({ sport }: { sport: Sport }) {
           <>
             <Board
               title="Top Players"
-              valueLabel="Votes"
-              rows={playerRows}
-              empty={`No ${label.toLowerCase()} nominations yet`}
+              valueLabel={BOARD_TEXT[board].column}
+              rows={rows}
+              empty={
+                board === 'all'
+                  ? `No ${label.toLowerCase()} nominations yet`
+                  : board === 'trending'
+                    ? 'Nothing trending yet'
+                    : 'No votes this week yet'
+              }
               barClassName="bg-secondary"
             />
             <Board

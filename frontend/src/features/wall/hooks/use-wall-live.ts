@@ -8,7 +8,7 @@ import type { Sport } from '@/stores/sport';
 
 import { applyVote } from '../api/ranking';
 import { pushActivity } from '../api/ticker';
-import type { WallActivity, WallPlayer, WallScout } from '../api/types';
+import type { WallActivity, WallEntry, WallScout, WallWeek } from '../api/types';
 import { wallKeys } from '../api/wall-keys';
 
 /**
@@ -38,15 +38,26 @@ export function useWallLive(sport: Sport) {
     const unsubscribe = [
       subscribeLiveEvents('vote.changed', (event) => {
         if (!ours(event.sport)) return;
+        // All time ranks by the count itself, so it moves with each vote; the other boards
+        // move with their own leaderboard.changed.
         const votes = currentVoteCounts(queryClient, event.data.votes);
-        queryClient.setQueryData<WallPlayer[]>(wallKeys.players(sport), (players) =>
+        queryClient.setQueryData<WallEntry[]>(wallKeys.players(sport, 'all'), (players) =>
           votes.reduce(applyVote, players),
         );
       }),
       subscribeLiveEvents('leaderboard.changed', (event) => {
-        if (!ours(event.sport) || event.data.board !== 'all') return;
-        queryClient.setQueryData<WallPlayer[]>(wallKeys.players(sport), event.data.players);
-        queryClient.setQueryData<WallScout[]>(wallKeys.scouts(sport), event.data.scouts);
+        if (!ours(event.sport)) return;
+        const { data } = event;
+        queryClient.setQueryData<WallEntry[]>(wallKeys.players(sport, data.board), data.players);
+        if (data.board === 'all') {
+          queryClient.setQueryData<WallScout[]>(wallKeys.scouts(sport), data.scouts);
+        } else if (data.board === 'weekly') {
+          // The week turning over comes as the weekly board's event: the countdown follows.
+          queryClient.setQueryData<WallWeek>(wallKeys.week(), {
+            week: data.week,
+            resetsAt: data.resetsAt,
+          });
+        }
       }),
       subscribeLiveEvents('activity.created', (event) => {
         if (!ours(event.sport)) return;
