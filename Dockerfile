@@ -22,4 +22,6 @@ RUN DJANGO_SECRET_KEY=build-only-secret-key-that-is-long-enough-for-collectstati
 RUN useradd --create-home app && mkdir -p /app/media && chown app /app/media
 USER app
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "project.asgi:application"]
+# No --proxy-headers: daphne would take the left-most (client-written) X-Forwarded-For hop.
+# The app reads forwarded addresses itself, from TRUSTED_PROXIES only.
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "project.asgi:application"]

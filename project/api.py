@@ -14,7 +14,12 @@ from ninja.errors import ValidationError as NinjaValidationError
 from project.accounts.api import profile_router, settings_router, users_router
 from project.accounts.api import router as accounts_router
 from project.accounts.auth import user_auth
-from project.common.errors import ApplicationError
+from project.common.errors import (
+    DATABASE_RETRY_AFTER,
+    SERVICE_UNAVAILABLE,
+    ApplicationError,
+    is_database_unavailable,
+)
 from project.media.api import router as media_router
 from project.moderation.api import community_router as safety_router
 from project.moderation.api import router as moderation_router
@@ -126,9 +131,14 @@ def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
         409: "conflict",
         429: "throttled",
     }
-    return error_response(
-        request, exc.status_code, str(exc.message), codes.get(exc.status_code, "error")
-    )
+    message = str(exc.message)
+    if exc.status_code == 400 and message.startswith(BODY_PARSE_FAILED):
+        # ninja appends the JSON parser's exception text under DEBUG; never quote it.
+        message = BODY_PARSE_FAILED
+    return error_response(request, exc.status_code, message, codes.get(exc.status_code, "error"))
+
+
+BODY_PARSE_FAILED = "Cannot parse request body"
 
 
 @api.exception_handler(SuspiciousOperation)
@@ -144,6 +154,12 @@ def on_suspicious_request(request: HttpRequest, exc: SuspiciousOperation) -> Htt
 
 @api.exception_handler(Exception)
 def on_unexpected_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+    if is_database_unavailable(exc):
+        # A restart or failover: the client may retry in a few seconds (DESIGN.md section 9).
+        logger.warning("Database unavailable on %s %s: %s", request.method, request.path, exc)
+        response = error_response(request, 503, SERVICE_UNAVAILABLE, "service_unavailable")
+        response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+        return response
     logger.exception("Unhandled error on %s %s", request.method, request.path, exc_info=exc)
     return error_response(
         request, 500, "Something went wrong on our side. Please try again.", "server_error"

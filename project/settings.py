@@ -126,11 +126,17 @@ if DATABASE_URL:
         # Under ASGI a persistent connection leaks one per worker thread; psycopg's pool
         # is the one that reuses connections (DESIGN.md section 10).
         _db["CONN_MAX_AGE"] = 0
+        from psycopg_pool import ConnectionPool
+
         _db["OPTIONS"] = {
             "pool": {
                 "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
                 "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
                 "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+                # After a PostgreSQL restart every pooled connection is dead: check each one
+                # (a round trip) before handing it out, so a request gets a live one or a new
+                # one rather than "server closed the connection" (issue 12).
+                "check": ConnectionPool.check_connection,
             }
         }
     DATABASES = {"default": _db}
@@ -194,6 +200,8 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "scout"),
+            # Fail fast when Redis is down: the login throttle then counts per process.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
 else:
@@ -240,13 +248,22 @@ BOARD_WEEK_TIME_ZONE = os.environ.get("BOARD_WEEK_TIME_ZONE", "UTC")
 
 # --- Auth -------------------------------------------------------------------------------
 PASSWORD_HASHERS = [
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    # Argon2id with OWASP's parameters (19 MiB, t=2, p=1); hashes made with Django's defaults
+    # (100 MiB, p=8) still verify and are rehashed at the next sign-in.
+    "project.accounts.hashers.Argon2idPasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
+# Password hashes computed at once per process (each Argon2 hash holds 19 MiB while it runs);
+# more sign-ins or registrations wait their turn.
+PASSWORD_HASH_CONCURRENCY = int(os.environ.get("PASSWORD_HASH_CONCURRENCY", "4"))
 AUTH_PASSWORD_VALIDATORS: list[dict[str, Any]] = []
 
 LOGIN_THROTTLE_LIMIT = int(os.environ.get("LOGIN_THROTTLE_LIMIT", "10"))
 LOGIN_THROTTLE_WINDOW = int(os.environ.get("LOGIN_THROTTLE_WINDOW", "300"))
+# Addresses (or networks, CIDR) of the reverse proxies in front of the app. X-Forwarded-For
+# and X-Real-IP are read only from these; the client is the right-most address in
+# X-Forwarded-For that is not one of them. Empty: the peer address is the client.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
 # Takedown requests (no account needed) accepted per client address per hour.
 BUDGET_TAKEDOWN_PER_HOUR = int(os.environ.get("BUDGET_TAKEDOWN_PER_HOUR", "5"))
 
@@ -336,7 +353,9 @@ CONTENT_SECURITY_POLICY = os.environ.get(
     "CONTENT_SECURITY_POLICY",
     f"default-src 'self'; img-src 'self' data: blob: https:{_S3_ORIGIN}; "
     "style-src 'self' 'unsafe-inline'; "
-    f"script-src 'self'; connect-src 'self' ws: wss: https:{_S3_ORIGIN}; frame-ancestors 'none'; "
+    # connect-src: own origin only ('self' covers ws:/wss: to the same host in CSP Level 3
+    # browsers: Chromium, Firefox and Safari today) plus the configured S3 endpoint.
+    f"script-src 'self'; connect-src 'self'{_S3_ORIGIN}; frame-ancestors 'none'; "
     "base-uri 'self'; form-action 'self'; object-src 'none'",
 )
 

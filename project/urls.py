@@ -4,6 +4,9 @@ from django.urls import include, path, re_path
 from project.api import api
 from project.views import api_not_found, spa_index
 
+# An unreachable database answers 503 + Retry-After (JSON), not 500, wherever it is noticed.
+handler500 = "project.views.server_error"
+
 urlpatterns = [
     path("api/", api.urls),
     # [\s\S], not ".": a path with an encoded newline (/api/users/1%0A3) is an API path too.

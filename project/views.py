@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
+
+from project.common.errors import (
+    DATABASE_RETRY_AFTER,
+    SERVICE_UNAVAILABLE,
+    is_database_unavailable,
+)
 
 MISSING_BUILD = """<!doctype html><html><head><meta charset="utf-8"><title>ScoutVote</title></head>
 <body><div id="root"><p>The web app is not built yet. Run <code>make run</code> (or
@@ -40,3 +48,18 @@ def api_not_found(request: HttpRequest) -> JsonResponse:
     return JsonResponse(
         {"message": f"No API endpoint at {request.path}", "code": "not_found"}, status=404
     )
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: an exception no view caught, also one raised by a middleware (the session
+    read or save). An unreachable database answers 503 with Retry-After and the JSON error
+    body; anything else keeps Django's 500 (which ApiErrorBodyMiddleware turns into the JSON
+    body under /api/)."""
+    exc = sys.exc_info()[1]
+    if exc is not None and is_database_unavailable(exc):
+        response = JsonResponse(
+            {"message": SERVICE_UNAVAILABLE, "code": "service_unavailable"}, status=503
+        )
+        response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+        return response
+    return defaults.server_error(request)

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import secrets
+import unicodedata
+from collections.abc import Iterable
 from importlib import import_module
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
@@ -16,6 +18,32 @@ from project.common.choices import Sport, choices_check
 
 def new_referral_code() -> str:
     return secrets.token_hex(5).upper()
+
+
+def username_key(username: str) -> str:
+    """The form a user name is looked up, compared and throttled by: NFKC, case-folded, NFKC
+    again (Unicode's NFKC_Casefold). "\u017fcout14" (long s), "SCOUT14" and fullwidth letters
+    all give "scout14",
+    so no one can register a name that reads like another's or dodge its throttle with one."""
+    folded = unicodedata.normalize("NFKC", username.strip()).casefold()
+    return unicodedata.normalize("NFKC", folded)
+
+
+class ScoutUserManager(UserManager["User"]):
+    def get_by_natural_key(self, username: str | None) -> User:
+        # Sign-in (the API's and the Django admin's) finds the account by its key in one
+        # query: a name typed in another case costs one hash like any other attempt.
+        try:
+            return self.get(username_key=username_key(username or ""))
+        except self.model.DoesNotExist:
+            # An account from before keys whose name folds to an older account's key.
+            return self.get(username=username, username_key__isnull=True)
+
+    def bulk_create(self, objs: Iterable[User], *args: Any, **kwargs: Any) -> list[User]:
+        objs = list(objs)
+        for user in objs:
+            user.username_key = username_key(user.username)
+        return super().bulk_create(objs, *args, **kwargs)
 
 
 class Role(models.TextChoices):
@@ -51,8 +79,11 @@ class User(AbstractUser):
     )
     phone_number = models.CharField(max_length=40, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+    # username_key(username), kept by save(): unique, so confusable names are refused.
+    # NULL, not "": rows written by bulk_create before it sets keys, and pre-key duplicates.
+    username_key = models.TextField(unique=True, null=True, editable=False)  # noqa: DJ001
 
-    objects: ClassVar[UserManager[User]] = UserManager()  # type: ignore[assignment]
+    objects: ClassVar[ScoutUserManager] = ScoutUserManager()  # type: ignore[assignment]
 
     class Meta:
         constraints = [
@@ -66,6 +97,15 @@ class User(AbstractUser):
             models.UniqueConstraint(Lower("email"), name="user_email_ci_unique"),
         ]
         indexes = [models.Index(fields=["-points"], name="user_points_idx")]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # Kept NULL only for a pre-key account whose name collides with an older one's key.
+        if self._state.adding or self.username_key is not None:
+            self.username_key = username_key(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_key"}
+        super().save(*args, **kwargs)
 
     @property
     def is_admin(self) -> bool:

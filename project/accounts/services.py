@@ -3,17 +3,18 @@ from __future__ import annotations
 from collections import Counter
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
 from django.middleware.csrf import rotate_token
 from django.utils import timezone
 
-from project.accounts.models import Role, User, UserSession, UserSettings
+from project.accounts.models import Role, User, UserSession, UserSettings, username_key
 from project.accounts.throttle import forget_login_attempts, register_login_attempt
-from project.common.errors import Conflict, NotAuthenticated, ValidationFailed
+from project.common.errors import Conflict, NotAuthenticated, PermissionDenied, ValidationFailed
 from project.scouting.models import Activity, Follow, Nomination, Notification, Player, Vote
 from project.scouting.services import (
+    VOTE_POINTS,
     VOTE_RECEIVED_POINTS,
     user_points_add,
     vote_counters_withdraw,
@@ -24,7 +25,8 @@ INVALID_CREDENTIALS = "Invalid username or password"
 
 
 def _raise_if_taken(*, username: str, email: str) -> None:
-    if User.objects.filter(username__iexact=username).exists():
+    # Compared by key (NFKC + casefold): "Scout14" or a long-s "scout14" is taken when scout14 is.
+    if User.objects.filter(username_key=username_key(username)).exists():
         raise Conflict(
             "Username is already taken",
             code="username_taken",
@@ -88,12 +90,10 @@ def user_register(
 
 def user_login(*, request: HttpRequest, username: str, password: str) -> User:
     register_login_attempt(request, username)
+    # The backend finds the account by its name's key (ScoutUserManager.get_by_natural_key), so
+    # "SCOUT1" or a long-s "scout1" signs in as scout1 and every attempt costs exactly one hash: the
+    # time taken does not tell whether a name exists in another case.
     user = authenticate(request, username=username, password=password)
-    if user is None:
-        # Usernames are unique without regard to case; let people type them as they like.
-        match = User.objects.filter(username__iexact=username).only("username").first()
-        if match is not None and match.username != username:
-            user = authenticate(request, username=match.username, password=password)
     if not isinstance(user, User) or not user.is_active:
         raise NotAuthenticated(INVALID_CREDENTIALS, code="invalid_credentials")
     forget_login_attempts(request, username)
@@ -175,16 +175,18 @@ def user_password_change(
 def user_delete(*, user: User) -> None:
     """Delete a user and everything that is theirs, keeping every counter equal to its rows.
 
-    Removes their nominations (and the players no one else nominated), their votes (each
+    Removes their nominations (and the players no one else nominated, and the votes others
+    cast on them: each such voter loses the point that vote earned), their votes (each
     voted nomination loses one vote and its nominator the 2 points that vote gave), follows
     by and of them, activity, notifications and sessions, then the user. Live clients learn
     of every nomination removed and every vote count changed, and the leaderboards and stats
     of the sports touched are recomputed.
 
     Lock order: the user's own nominations (by id), then the user row, then the nominations
-    they voted for, then nominators' rows by id. The vote services lock a nomination before
-    the users whose points they change, so this order does not deadlock with them; and with
-    the user row locked no vote or nomination of theirs can be inserted meanwhile.
+    they voted for, then nominators' and voters' rows by id. The vote services lock a
+    nomination before the users whose points they change, so this order does not deadlock
+    with them; and with the user row locked no vote or nomination of theirs can be inserted
+    meanwhile.
     """
     own = list(
         Nomination.objects.select_for_update()
@@ -206,9 +208,22 @@ def user_delete(*, user: User) -> None:
         sport = vote_counters_withdraw(voter=user, nomination_id=nomination_id, voted_at=voted_at)
         if sport is not None:
             sports.add(sport)
-    received = Counter(nominator_id for _, nominator_id, _ in voted)
-    for nominator_id in sorted(received):
-        user_points_add(user_id=nominator_id, delta=-VOTE_RECEIVED_POINTS * received[nominator_id])
+    # Points given for votes that no longer exist are taken back: each nominator they voted
+    # for loses the 2 a vote gave, and each voter on the user's own nominations (deleted with
+    # them below) the 1 point their vote earned. One update per user, in id order.
+    deltas: Counter[int] = Counter()
+    for _, nominator_id, _ in voted:
+        deltas[nominator_id] -= VOTE_RECEIVED_POINTS
+    own_ids = [nomination_id for nomination_id, _, _ in own]
+    for voter_id in (
+        Vote.objects.filter(nomination_id__in=own_ids)
+        .exclude(user=user)
+        .values_list("user_id", flat=True)
+    ):
+        deltas[voter_id] -= VOTE_POINTS
+    for changed_id in sorted(deltas):
+        if deltas[changed_id]:
+            user_points_add(user_id=changed_id, delta=deltas[changed_id])
 
     player_ids = {player_id for _, _, player_id in own}
     nominated_by_others = Nomination.objects.filter(player=OuterRef("pk")).exclude(
@@ -230,8 +245,41 @@ def user_delete(*, user: User) -> None:
     close_user_sockets(user_id, reason="account_deleted")
 
 
+ADMIN_REQUIRED = "Admin access required"
+LAST_ADMIN = "The last admin cannot be removed or demoted"
+# pg_advisory_xact_lock key of "who is an admin" (any constant no other code uses).
+_ADMIN_MEMBERSHIP_LOCK = 0x5C0_7AD1
+
+
+def admins_lock(*, caller: User | None = None) -> set[int]:
+    """Serialise every change of who is an admin (role change, deletion) until the transaction
+    ends, and return the active admins' ids as committed now. With ``caller``, their role is
+    re-checked under the lock: an admin demoted or deleted a moment ago gets 403, so two
+    admins demoting or deleting each other at once cannot both succeed.
+
+    An advisory lock rather than row locks: it takes no user or nomination row, so it cannot
+    deadlock with the vote services. SQLite runs one writing transaction at a time anyway."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("admins_lock() needs a transaction")
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_ADMIN_MEMBERSHIP_LOCK])
+    admins = set(User.objects.filter(role=Role.ADMIN, is_active=True).values_list("pk", flat=True))
+    if caller is not None and caller.pk not in admins:
+        raise PermissionDenied(ADMIN_REQUIRED, code="admin_required")
+    return admins
+
+
+def refuse_last_admin(admins: set[int], user_id: int) -> None:
+    """409 when ``user_id`` is the only admin left (it is about to be demoted or deleted)."""
+    if user_id in admins and not admins - {user_id}:
+        raise Conflict(LAST_ADMIN, code="last_admin")
+
+
 def account_delete(*, request: HttpRequest, user: User) -> None:
-    """A user deletes their own account, then is signed out."""
-    user_delete(user=user)
+    """A user deletes their own account, then is signed out. The last admin cannot (409)."""
+    with transaction.atomic():
+        refuse_last_admin(admins_lock(), user.pk)
+        user_delete(user=user)
     logout(request)
     rotate_token(request)

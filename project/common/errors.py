@@ -60,3 +60,24 @@ class Throttled(ApplicationError):
     def __init__(self, message: str, *, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+SERVICE_UNAVAILABLE = "The service is temporarily unavailable. Please try again in a moment."
+# Seconds a client is told to wait when the database cannot be reached (a restart takes a few).
+DATABASE_RETRY_AFTER = 5
+
+
+def is_database_unavailable(exc: BaseException) -> bool:
+    """The database could not be reached or dropped the connection (a restart, a failover, a
+    full pool, a busy SQLite file): OperationalError/InterfaceError, which Django raises for
+    these. Errors in a statement itself (IntegrityError, ProgrammingError...) are not."""
+    import sqlite3
+
+    from django.db import InterfaceError, OperationalError
+
+    if not isinstance(exc, (OperationalError, InterfaceError)):
+        return False
+    # SQLite says OperationalError for a missing table too: only a busy file is transient.
+    if isinstance(exc.__cause__, sqlite3.OperationalError):
+        return "locked" in str(exc.__cause__) or "busy" in str(exc.__cause__)
+    return True

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Union, get_args, get_origin
 
 from ninja import Schema
-from pydantic import ConfigDict, field_validator
+from pydantic import ConfigDict, ValidationInfo, field_validator
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
@@ -17,14 +18,49 @@ class CamelSchema(Schema):
 
 class InputSchema(CamelSchema):
     """A request body: its text never carries a NUL character (PostgreSQL text cannot store
-    one), so such input is refused as "Invalid input" instead of failing the write."""
+    one) nor a lone UTF-16 surrogate (no encoding can store one), so such input is refused as
+    "Invalid input" instead of failing the write. Integer fields take JSON integers (or a
+    blank "") only: ``true``, ``"1"`` or ``1.0`` are refused rather than read as 1."""
 
     @field_validator("*", mode="before")
     @classmethod
-    def _no_nul(cls, value: Any) -> Any:
-        if isinstance(value, str) and "\x00" in value:
+    def _storable_text_and_strict_ints(cls, value: Any, info: ValidationInfo) -> Any:
+        if isinstance(value, str) and not _storable(value):
+            raise spec_error("Invalid input")
+        field = cls.model_fields.get(info.field_name or "")
+        shape = _int_shape(field.annotation) if field is not None else None
+        # A blank form field ("") is left to the field's own validators (age: not given).
+        if shape == "int" and value not in (None, "") and not _is_int(value):
+            raise spec_error("Invalid input")
+        if shape == "list" and isinstance(value, list) and not all(map(_is_int, value)):
             raise spec_error("Invalid input")
         return value
+
+
+def _storable(text: str) -> bool:
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (JSON "\ud800")
+        return False
+    return True
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_shape(annotation: Any) -> str | None:
+    """ "int" for an int field (optional or not), "list" for a list of ints, else None."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        shapes = {_int_shape(arg) for arg in get_args(annotation) if arg is not type(None)}
+        return shapes.pop() if len(shapes) == 1 else None
+    if annotation is int:
+        return "int"
+    if get_origin(annotation) is list and get_args(annotation) == (int,):
+        return "list"
+    return None
 
 
 class ErrorOut(Schema):

@@ -230,3 +230,20 @@ def uploads_purge(*, user: User | None = None, now: datetime | None = None) -> i
     cutoff = now - grace - timedelta(seconds=settings.AVATAR_UPLOAD_LIFETIME)
     swept = storage.delete_older_than(STAGING_PREFIX, cutoff)
     return len(dead_keys) + len(orphan_keys) + swept
+
+
+def user_avatars_delete(*, user_id: int) -> int:
+    """An account is being deleted (in this transaction). Its avatar stops being served at
+    commit (the rows' user becomes NULL and ``avatar_content_type`` ignores such rows); the
+    objects, the avatar and any staged copy, are deleted right after the commit, and their rows
+    with them. Should the storage fail then, ``purge_uploads`` deletes them on its next run
+    (it removes every row left without a user). Returns how many uploads there were."""
+    keys = list(AvatarUpload.objects.filter(user_id=user_id).values_list("key", flat=True))
+    if keys:
+        transaction.on_commit(partial(_forget_uploads, get_storage(), keys))
+    return len(keys)
+
+
+def _forget_uploads(storage: AvatarStorage, keys: list[str]) -> None:
+    _delete_objects(storage, [*keys, *(staging_key(key) for key in keys)])
+    AvatarUpload.objects.filter(key__in=keys, user__isnull=True).delete()

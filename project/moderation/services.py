@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from project.accounts.models import Role, User
 from project.accounts.selectors import scout_get
-from project.accounts.services import user_delete
+from project.accounts.services import admins_lock, refuse_last_admin, user_delete
 from project.common.errors import Conflict, NotFound, Throttled, ValidationFailed
 from project.moderation.models import (
     Report,
@@ -207,6 +207,10 @@ def user_role_change(*, admin: User, user_id: int, role: str) -> User:
     """Make a user a scout or an admin (never oneself). Their sockets close, so they
     reconnect with the rights of the new role."""
     user = _other_user(admin=admin, user_id=user_id, self_message=CANNOT_CHANGE_OWN_ROLE)
+    admins = admins_lock(caller=admin)
+    user.refresh_from_db(fields=["role", "is_staff"])
+    if role != Role.ADMIN:
+        refuse_last_admin(admins, user.pk)
     if user.role != role:
         modlog_record(
             actor=admin,
@@ -227,6 +231,7 @@ def user_role_change(*, admin: User, user_id: int, role: str) -> User:
 def admin_user_delete(*, admin: User, user_id: int, reason: str = "") -> None:
     """Delete another user with everything that is theirs (see ``user_delete``)."""
     user = _other_user(admin=admin, user_id=user_id, self_message=CANNOT_DELETE_SELF)
+    refuse_last_admin(admins_lock(caller=admin), user.pk)
     modlog_record(
         actor=admin,
         action=ModlogAction.USER_DELETE,

@@ -180,7 +180,7 @@ class RecentQuery(SportQuery):
     limit: int = Field(6, description="How many (default 6, at most 50)")
 
 
-class VoteIn(CamelSchema):
+class VoteIn(InputSchema):
     nomination_id: int
 
 
@@ -268,7 +268,7 @@ class NotificationsOut(CamelSchema):
     unread_count: int
 
 
-class NotificationsReadIn(CamelSchema):
+class NotificationsReadIn(InputSchema):
     """Either ids (the notifications to mark read) or all: true."""
 
     ids: list[int] | None = Field(None, max_length=500)

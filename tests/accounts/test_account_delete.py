@@ -20,6 +20,8 @@ def test_deleting_ones_account_removes_everything_and_keeps_counters_exact(
     world = build_world()
     world.friend.refresh_from_db()
     friend_points = world.friend.points
+    world.voter.refresh_from_db()
+    voter_points = world.voter.points
     events: list[Event] = []
     monkeypatch.setattr("project.accounts.services.publish", events.append)
     monkeypatch.setattr(
@@ -47,11 +49,15 @@ def test_deleting_ones_account_removes_everything_and_keeps_counters_exact(
     assert not Nomination.objects.filter(pk__in=[world.solo.pk, world.shared.pk]).exists()
     assert Player.objects.filter(pk=world.shared.player_id).exists()
     assert Nomination.objects.filter(pk=world.friends_shared.pk).exists()
-    # The friend's nomination lost the victim's vote, the friend the 2 points it gave.
+    # The friend's nomination lost the victim's vote, the friend the 2 points it gave, and
+    # the point their own vote on the victim's (deleted) shared nomination earned.
     world.friends.refresh_from_db()
     assert world.friends.vote_count == 1
     world.friend.refresh_from_db()
-    assert world.friend.points == friend_points - 2
+    assert world.friend.points == friend_points - 2 - 1
+    # The voter's vote on the victim's solo nomination is gone, and its point with it.
+    world.voter.refresh_from_db()
+    assert world.voter.points == voter_points - 1
     # The voter keeps what they did elsewhere.
     assert Follow.objects.filter(follower=world.voter).count() == 0
     assert Vote.objects.filter(user=world.voter).count() == 1

@@ -1,0 +1,70 @@
+"""Argon2id with OWASP's parameters, and a bound on hashes computed at once per process.
+
+Django's Argon2 defaults take 100 MiB per hash (memory_cost=102400 KiB, parallelism=8): 30
+registrations at once took one daphne process from 174 MiB to 2,177 MiB. OWASP's Password
+Storage Cheat Sheet recommends Argon2id with 19 MiB, t=2, p=1. Hashes made with other
+parameters still verify (same algorithm name) and ``must_update`` makes Django rehash them at
+the next successful sign-in. A per-process semaphore caps the hashes running at once
+(``PASSWORD_HASH_CONCURRENCY``), so N parallel sign-ins cost at most that many times 19 MiB;
+the others wait their turn (figures in bench/RESULTS.md, "Password hashing memory").
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.hashers import Argon2PasswordHasher
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+
+_lock = threading.Lock()
+_semaphore: threading.BoundedSemaphore | None = None
+
+
+def _slots() -> threading.BoundedSemaphore:
+    global _semaphore
+    with _lock:
+        if _semaphore is None:
+            _semaphore = threading.BoundedSemaphore(max(1, settings.PASSWORD_HASH_CONCURRENCY))
+        return _semaphore
+
+
+@receiver(setting_changed)
+def _reset_slots(*, setting: str, **kwargs: Any) -> None:
+    global _semaphore
+    if setting == "PASSWORD_HASH_CONCURRENCY":
+        with _lock:
+            _semaphore = None
+
+
+@contextmanager
+def hashing_slot() -> Iterator[None]:
+    """Hold one of the process's hashing slots while a hash is computed."""
+    slots = _slots()
+    with slots:
+        yield
+
+
+class Argon2idPasswordHasher(Argon2PasswordHasher):
+    """Django's Argon2 hasher (argon2id since Django 3.2) with OWASP's cost and the bound."""
+
+    time_cost = 2
+    memory_cost = 19 * 1024  # KiB
+    parallelism = 1
+
+    def encode(self, password: str, salt: str) -> str:
+        with hashing_slot():
+            return super().encode(password, salt)
+
+    def verify(self, password: str, encoded: str) -> bool:
+        with hashing_slot():
+            return super().verify(password, encoded)
+
+    def harden_runtime(self, password: str, encoded: str) -> None:
+        # Django's Argon2 hasher does nothing here; keep it that way explicitly (the unknown-
+        # user path hashes once through make_password, which takes a slot in encode()).
+        return None
