@@ -89,6 +89,27 @@ VALID_BODIES: dict[tuple[str, str], st.SearchStrategy[Any]] = {
         {"role": st.sampled_from(["scout", "admin"])}
     ),
     ("POST", "/api/votes"): st.fixed_dictionaries({"nominationId": st.integers(0, 100)}),
+    ("POST", "/api/reports"): st.fixed_dictionaries(
+        {
+            "nominationId": st.integers(0, 100),
+            "reason": st.sampled_from(["not_real", "privacy", "other"]),
+        }
+    ),
+    ("POST", "/api/takedown-requests"): st.fixed_dictionaries(
+        {
+            "nominationId": st.integers(0, 100),
+            "relationship": st.sampled_from(["athlete", "parent_or_guardian"]),
+            "kind": st.sampled_from(["remove", "correct"]),
+            "contactEmail": st.just("parent@example.com"),
+        }
+    ),
+    ("POST", "/api/admin/reports/resolve"): st.fixed_dictionaries(
+        {
+            "nominationId": st.integers(0, 100),
+            "action": st.sampled_from(["dismiss", "warn_user", "hide_nomination"]),
+            "reason": st.just("Checked"),
+        }
+    ),
 }
 
 
