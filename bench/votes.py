@@ -1,21 +1,34 @@
-"""Vote write throughput (DESIGN.md section 9): votes per second through the full stack at
-concurrency 32, with none lost (rows = counters = 201 answers = last pushed count).
+"""Votes at match-day scale (issue 13): votes per second through the production shape, with
+1,000 sockets watching, none lost (rows = counters = 201 answers = last pushed count).
 
-    DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/votes.py [--nominations 100]
+    DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/votes.py
 
-Starts a real daphne process (project.asgi, the production settings path: PostgreSQL with the
-psycopg pool, Redis for the live layer) on a free port, against its own database
+Starts the production shape (project/ops/prodshape.py, what ``make serve-prod`` runs: nginx
+in front of the HTTP pool and two daphne processes for ``/ws/``) against its own database
 (``scouting_bench_votes`` on the DATABASE_URL server, dropped and created) and its own Redis
-key prefixes. 32 scouts, each with a session (cookie + CSRF header, like the SPA), each on its
-own keep-alive HTTP connection, vote at once for every one of the nominations (spread over
-the five sports), each scout in its own order: 32 x N ``POST /api/votes``. Five websockets,
-one per sport, record every ``vote.changed`` they are pushed.
+key prefix. A second process holds the watching sockets (1,000, through nginx, spread over
+the five sports, each signed in as a user of its own) and records every ``vote.changed`` they
+are pushed. Then, in one run, through nginx:
 
-After the run: every answer must be 201; vote rows, the sum of the ``vote_count`` columns and
-the number of 201 answers must be equal, each nomination's counter must equal its rows, and
-the last ``voteCount`` pushed for each nomination must equal its counter. Prints the figures
-and writes them to bench/RESULTS.md under "## Vote write throughput" (only that section is
-replaced).
+* ``GET /api/health`` (a constant JSON answer that touches no table) at each concurrency: the
+  stack's own ceiling, req/s;
+* uniform votes at concurrency 32 and 128: signed-in voters (10 votes each, so a per-user
+  budget would not be what is measured) ``POST /api/votes`` on 100 nominations over the five
+  sports, each in its own order;
+* one hot nomination: every voter votes for the same nomination (one contended row), at 32.
+
+For every vote the time from sending its request to the first ``vote.changed`` carrying its
+count (or a later one) is taken at every socket of its sport: vote-to-screen. Printed: votes/s,
+request p50/p99, vote-to-screen p99, votes/s over the constant endpoint's req/s, hot over
+uniform, the machine's load, and the checks (every answer 201; vote rows = sum of counters =
+201 answers; every socket's last pushed count of every nomination = its counter). Written to
+bench/RESULTS.md under "## Votes through the production shape".
+
+``--compare-http`` instead runs the constant endpoint and the uniform round at 32 once per HTTP
+server (gunicorn gthread, gunicorn + uvicorn workers, daphne processes) and writes "## HTTP
+pool: the server chosen by measurement"; ``--compare-gc`` runs the uniform round with CPython's
+stock collector and with project/common/heap.py's tuning and writes "## Garbage collection of
+the server processes".
 """
 
 from __future__ import annotations
@@ -23,38 +36,51 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import platform
 import random
-import secrets
+import resource
 import statistics
-import string
 import sys
+import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from common import (
-    HOST,
+    ROOT,
     SPORTS,
     approved_nominations,
-    daphne_command,
     database_url,
     django_setup,
     drop_databases,
     finish,
     forget_keys,
-    free_port,
     new_user,
     percentile,
     recreate_database,
-    server_process,
     session_for,
+    write_section,
 )
 
-SECTION = "## Vote write throughput"
+SECTION = "## Votes through the production shape"
+HTTP_SECTION = "## HTTP pool: the server chosen by measurement"
+GC_SECTION = "## Garbage collection of the server processes"
 PREFIX = f"benchvotes{os.getpid()}"
+CSRF = "benchcsrftoken0123456789abcdefgh"  # 32 letters and digits, as Django's are
+TARGETS = {
+    "votes_per_s": 200,
+    "p99_ms": 250,
+    "screen_p99_ms": 300,
+    "ratio_constant": 0.4,
+    "ratio_hot": 0.5,
+}
+STOCK_GC = {"GC_FREEZE": "0", "GC_THRESHOLD": "700,10,10"}
 
 
 # --- Setup ------------------------------------------------------------------------------
@@ -70,37 +96,46 @@ def server_env(url: str) -> dict[str, str]:
         "REALTIME_PREFIX": PREFIX,
         "CHANNEL_PREFIX": PREFIX,
         "CACHE_PREFIX": PREFIX,
+        "LOGIN_THROTTLE_LIMIT": "100000",
     }
 
 
 @dataclass
 class Fixture:
-    voter_sessions: list[str]
-    listener_session: str
     nominations: dict[int, str]  # id -> sport
+    hot: int  # the nomination every voter of the hot round votes for
+    watchers: list[tuple[str, str]]  # (session, sport) per watching socket
+    voters: list[str] = field(default_factory=list)  # sessions, used up round by round
+
+    def take_voters(self, count: int) -> list[str]:
+        if count > len(self.voters):
+            raise SystemExit(f"not enough bench voters: {count} > {len(self.voters)}")
+        taken, self.voters = self.voters[:count], self.voters[count:]
+        return taken
 
 
-def prepare(voters: int, nominations: int) -> Fixture:
+def prepare(voters: int, watchers: int, nominations: int) -> Fixture:
     from project.accounts.models import User, UserSettings
 
-    users = User.objects.bulk_create([new_user(f"bench_voter_{i}") for i in range(voters)])
-    nominator, listener = User.objects.bulk_create(
-        [new_user("bench_nominator"), new_user("bench_listener")]
-    )
+    voting = User.objects.bulk_create([new_user(f"bench_voter_{i}") for i in range(voters)])
+    watching = User.objects.bulk_create([new_user(f"bench_watcher_{i}") for i in range(watchers)])
+    nominator = User.objects.bulk_create([new_user("bench_nominator")])[0]
     # The console e-mail backend would print one message per vote: not what is measured.
     UserSettings.objects.bulk_create(
-        [UserSettings(user=user, email_notifications=False) for user in [*users, nominator]]
+        [UserSettings(user=user, email_notifications=False) for user in [*voting, nominator]]
     )
     created = approved_nominations(
         nominator,
-        [SPORTS[i % 5] for i in range(nominations)],
-        [f"bench player {i}" for i in range(nominations)],
+        [SPORTS[i % 5] for i in range(nominations + 1)],
+        [f"bench player {i}" for i in range(nominations + 1)],
         age=15,
     )
+    *uniform, hot = created
     return Fixture(
-        voter_sessions=[session_for(user) for user in users],
-        listener_session=session_for(listener),
-        nominations={n.pk: n.sport for n in created},
+        nominations={n.pk: n.sport for n in uniform},
+        hot=hot.pk,
+        watchers=[(session_for(u), SPORTS[i % 5]) for i, u in enumerate(watching)],
+        voters=[session_for(user) for user in voting],
     )
 
 
@@ -120,50 +155,156 @@ def database_state() -> dict[str, Any]:
     return {"rows": rows, "counters": counters, "drifting": drifting, "counts": per_nomination}
 
 
-# --- The server -------------------------------------------------------------------------
+def raise_file_limit(needed: int) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < needed:
+        target = hard if hard == resource.RLIM_INFINITY else min(hard, max(needed, soft))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[0] < needed:
+        raise SystemExit(f"ulimit -n is below {needed}: raise it first")
 
 
-def forget_prefix() -> None:
-    forget_keys(f"{PREFIX}*", f":*:{PREFIX}*", f"*{PREFIX}*")
+# --- The watching sockets (a process of their own) --------------------------------------
+
+# Pushed counts per socket: for each socket, (arrival time, [(nomination, count), ...]).
+Arrivals = list[tuple[float, list[tuple[int, int]]]]
 
 
-# --- The run ----------------------------------------------------------------------------
-
-
-@dataclass
-class Pushed:
-    """The last voteCount pushed for each nomination, and how many vote.changed arrived."""
-
-    last: dict[int, int] = field(default_factory=dict)
-    events: int = 0
-    errors: list[str] = field(default_factory=list)
-
-
-async def listen(
-    url: str, origin: str, session: str, sport: str, pushed: Pushed, ready: asyncio.Semaphore
-) -> None:
+async def _watch(url: str, session: str, sport: str, log: Arrivals, ready: asyncio.Event) -> None:
     from websockets.asyncio.client import connect
 
     async with connect(
         url,
         additional_headers={"Cookie": f"sessionid={session}"},
-        origin=origin,  # type: ignore[arg-type]
+        origin=url.replace("ws://", "http://").removesuffix("/ws/"),  # type: ignore[arg-type]
         compression=None,
         ping_interval=None,
         max_queue=None,
+        open_timeout=60,
     ) as ws:
         await ws.send(json.dumps({"type": "subscribe", "sport": sport}))
         async for text in ws:
-            message = json.loads(text)
-            kind = message.get("type")
-            if kind == "vote.changed":
-                for vote in message["data"]["votes"]:
-                    pushed.last[int(vote["nominationId"])] = int(vote["voteCount"])
-                pushed.events += 1
-            elif kind == "subscribed":
-                ready.release()
-            elif kind in {"error", "resync"}:
-                pushed.errors.append(text)
+            head = text[:40]
+            if '"vote.changed"' in head:
+                now = time.perf_counter()
+                votes = json.loads(text)["data"]["votes"]
+                log.append((now, [(int(v["nominationId"]), int(v["voteCount"])) for v in votes]))
+            elif '"subscribed"' in head:
+                ready.set()
+
+
+async def _watchers(url: str, sockets: list[tuple[str, str]], pipe: Connection) -> None:
+    logs: list[Arrivals] = [[] for _ in sockets]
+    readies = [asyncio.Event() for _ in sockets]
+    tasks = []
+    for i, (session, sport) in enumerate(sockets):
+        tasks.append(asyncio.create_task(_watch(url, session, sport, logs[i], readies[i])))
+        if i % 50 == 49:
+            await asyncio.sleep(0.05)  # a crowd arriving, not one SYN flood
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+    pipe.send(("ready", len(sockets)))
+    loop = asyncio.get_running_loop()
+    while True:
+        command, argument = await loop.run_in_executor(None, pipe.recv)
+        if command == "mark":  # the start of a round: only what arrives from now on
+            for log in logs:
+                log.clear()
+            pipe.send(("marked", None))
+        elif command == "measure":
+            pipe.send(("measured", _screen_times(logs, sockets, argument)))
+        elif command == "stop":
+            failed = sum(1 for t in tasks if t.done())
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            pipe.send(("stopped", failed))
+            return
+
+
+def _screen_times(
+    logs: list[Arrivals], sockets: list[tuple[str, str]], sent: dict[str, Any]
+) -> dict[str, Any]:
+    """Vote-to-screen times: for each vote (its nomination's count after it) and each socket
+    of its sport, the first arrival of that count or a later one, minus the request's send
+    time. Also the last count each socket holds per nomination, and the frames received."""
+    send_times: dict[tuple[int, int], float] = {
+        (n, c): t for n, c, t in sent["votes"]
+    }  # (nomination, count) -> sent at
+    sport_of: dict[int, str] = {int(k): v for k, v in sent["sports"].items()}
+    expected: dict[str, int] = {}
+    for (n, _), _t in send_times.items():
+        expected[sport_of[n]] = expected.get(sport_of[n], 0) + 1
+    latencies: list[float] = []
+    missing = 0
+    frames = 0
+    last_counts: list[dict[int, int]] = []
+    for log, (_, sport) in zip(logs, sockets, strict=True):
+        seen: dict[int, int] = {}
+        shown = 0
+        frames += len(log)
+        for arrived, votes in log:
+            for n, count in votes:
+                before = seen.get(n, 0)
+                if count <= before:
+                    continue
+                for k in range(before + 1, count + 1):
+                    sent_at = send_times.get((n, k))
+                    if sent_at is not None:
+                        latencies.append((arrived - sent_at) * 1000)
+                        shown += 1
+                seen[n] = count
+        missing += expected.get(sport, 0) - shown
+        last_counts.append(seen)
+    latencies.sort()
+    return {
+        "p50": percentile(latencies, 50),
+        "p99": percentile(latencies, 99),
+        "max": latencies[-1] if latencies else float("nan"),
+        "samples": len(latencies),
+        "missing": missing,
+        "frames": frames,
+        "last": last_counts,
+    }
+
+
+def watcher_main(url: str, sockets: list[tuple[str, str]], pipe: Connection) -> None:
+    raise_file_limit(len(sockets) + 256)
+    asyncio.run(_watchers(url, sockets, pipe))
+
+
+class Watchers:
+    def __init__(self, url: str, sockets: list[tuple[str, str]]) -> None:
+        self.sockets = sockets
+        self.pipe, child = multiprocessing.Pipe()
+        self.process = multiprocessing.get_context("spawn").Process(
+            target=watcher_main, args=(url, sockets, child), daemon=True
+        )
+        self.process.start()
+        self._expect("ready", 180)
+
+    def _expect(self, answer: str, timeout: float) -> Any:
+        if not self.pipe.poll(timeout):
+            raise RuntimeError(f"the watching sockets did not answer {answer!r}")
+        got, value = self.pipe.recv()
+        assert got == answer, got
+        return value
+
+    def mark(self) -> None:
+        self.pipe.send(("mark", None))
+        self._expect("marked", 30)
+
+    def measure(self, votes: list[tuple[int, int, float]], sports: dict[int, str]) -> Any:
+        self.pipe.send(("measure", {"votes": votes, "sports": sports}))
+        return self._expect("measured", 120)
+
+    def stop(self) -> int:
+        self.pipe.send(("stop", None))
+        failed = int(self._expect("stopped", 30))
+        self.process.join(10)
+        return failed
+
+
+# --- Load -------------------------------------------------------------------------------
 
 
 @dataclass
@@ -171,158 +312,531 @@ class Answers:
     statuses: dict[int, int] = field(default_factory=dict)
     latencies_ms: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    votes: list[tuple[int, int, float]] = field(default_factory=list)  # (nomination, count, t)
+    elapsed: float = 0.0
+
+    @property
+    def ok(self) -> int:
+        return self.statuses.get(200, 0) + self.statuses.get(201, 0)
+
+    def rate(self) -> float:
+        return self.ok / self.elapsed if self.elapsed else 0.0
 
 
-async def vote_all(base_url: str, session: str, order: list[int], answers: Answers) -> None:
+def _client(base_url: str) -> Any:
     import httpx
 
-    token = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
-    async with httpx.AsyncClient(
+    return httpx.AsyncClient(
         base_url=base_url,
-        cookies={"sessionid": session, "csrftoken": token},
-        headers={"X-CSRFToken": token},
-        timeout=60,
-    ) as client:
-        for nomination_id in order:
+        timeout=120,
+        limits=httpx.Limits(max_connections=1, max_keepalive_connections=1),
+    )
+
+
+async def _vote_worker(base_url: str, jobs: list[tuple[str, int]], answers: Answers) -> None:
+    async with _client(base_url) as client:
+        for session, nomination_id in jobs:
             started = time.perf_counter()
-            response = await client.post("/api/votes", json={"nominationId": nomination_id})
+            response = await client.post(
+                "/api/votes",
+                json={"nominationId": nomination_id},
+                headers={
+                    "Cookie": f"sessionid={session}; csrftoken={CSRF}",
+                    "X-CSRFToken": CSRF,
+                },
+            )
             answers.latencies_ms.append((time.perf_counter() - started) * 1000)
             status = response.status_code
             answers.statuses[status] = answers.statuses.get(status, 0) + 1
-            if status != 201 and len(answers.failures) < 5:
+            if status == 201:
+                answers.votes.append((nomination_id, int(response.json()["voteCount"]), started))
+            elif len(answers.failures) < 5:
                 answers.failures.append(f"{status} {response.text[:200]}")
 
 
-async def run(port: int, fixture: Fixture, concurrency: int) -> tuple[Answers, Pushed, float]:
-    base_url = f"http://{HOST}:{port}"
-    pushed = Pushed()
-    ready = asyncio.Semaphore(0)
-    socket_url = f"ws://{HOST}:{port}/ws/"
-    listeners = [
-        asyncio.create_task(
-            listen(socket_url, base_url, fixture.listener_session, sport, pushed, ready)
-        )
-        for sport in SPORTS
-    ]
-    for _ in SPORTS:
-        await asyncio.wait_for(ready.acquire(), 30)
-    answers = Answers()
-    ids = list(fixture.nominations)
-    orders = []
-    for worker in range(concurrency):
-        order = ids[:]
-        random.Random(worker).shuffle(order)
-        orders.append(order)
+async def _get_worker(base_url: str, count: int, answers: Answers) -> None:
+    async with _client(base_url) as client:
+        for _ in range(count):
+            started = time.perf_counter()
+            response = await client.get("/api/health")
+            answers.latencies_ms.append((time.perf_counter() - started) * 1000)
+            status = response.status_code
+            answers.statuses[status] = answers.statuses.get(status, 0) + 1
+
+
+async def _gather(coroutines: Sequence[Any], answers: Answers) -> Answers:
     started = time.perf_counter()
-    await asyncio.gather(
-        *(
-            vote_all(base_url, session, order, answers)
-            for session, order in zip(fixture.voter_sessions, orders, strict=True)
+    await asyncio.gather(*coroutines)
+    answers.elapsed = time.perf_counter() - started
+    return answers
+
+
+def constant(base_url: str, concurrency: int, requests: int) -> Answers:
+    answers = Answers()
+    per_worker = max(1, requests // concurrency)
+    workers = [_get_worker(base_url, per_worker, answers) for _ in range(concurrency)]
+    return asyncio.run(_gather(workers, answers))
+
+
+def votes(base_url: str, concurrency: int, jobs: list[tuple[str, int]]) -> Answers:
+    """``jobs`` (session, nomination) dealt to ``concurrency`` connections, each in turn."""
+    answers = Answers()
+    shares = [jobs[i::concurrency] for i in range(concurrency)]
+    return asyncio.run(_gather([_vote_worker(base_url, s, answers) for s in shares], answers))
+
+
+def uniform_jobs(
+    voters: list[str], nominations: list[int], per_voter: int, seed: int
+) -> list[tuple[str, int]]:
+    """Each voter votes for ``per_voter`` distinct nominations in an order of its own; the
+    voters' turns are interleaved so each connection carries several voters."""
+    rng = random.Random(seed)
+    picks = [rng.sample(nominations, per_voter) for _ in voters]
+    return [(voters[v], picks[v][k]) for k in range(per_voter) for v in range(len(voters))]
+
+
+# --- Rounds -----------------------------------------------------------------------------
+
+
+@dataclass
+class Round:
+    name: str
+    concurrency: int
+    answers: Answers
+    screen: dict[str, Any]
+
+    def row(self, baseline: float | None) -> str:
+        a, s = self.answers, self.screen
+        ratio = f"{a.rate() / baseline:.2f}" if baseline else "-"
+        return (
+            f"| {self.name} | {self.concurrency} | {a.ok:,} | **{a.rate():.0f}** | "
+            f"{statistics.median(a.latencies_ms):.0f} / {percentile(a.latencies_ms, 99):.0f} | "
+            f"{s['p50']:.0f} / **{s['p99']:.0f}** | {s['frames']:,} | {ratio} |"
         )
+
+
+def vote_round(
+    name: str,
+    base_url: str,
+    watchers: Watchers,
+    fixture: Fixture,
+    concurrency: int,
+    jobs: list[tuple[str, int]],
+) -> Round:
+    watchers.mark()
+    answers = votes(base_url, concurrency, jobs)
+    time.sleep(1.5)  # the merge window's trailing sends and the last frames
+    sports = {**fixture.nominations, fixture.hot: SPORTS[len(fixture.nominations) % 5]}
+    screen = watchers.measure(answers.votes, sports)
+    print(
+        f"  {name} @{concurrency}: {answers.rate():.0f} votes/s, p99 "
+        f"{percentile(answers.latencies_ms, 99):.0f} ms, screen p99 {screen['p99']:.0f} ms "
+        f"(load {os.getloadavg()[0]:.1f})",
+        flush=True,
     )
-    elapsed = time.perf_counter() - started
-    # Let the last events arrive: until every nomination's last push is its final count.
-    expected = len(ids) * concurrency
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if sum(pushed.last.values()) >= expected and len(pushed.last) == len(ids):
-            break
-        await asyncio.sleep(0.2)
-    await asyncio.sleep(1)
-    for task in listeners:
-        task.cancel()
-    await asyncio.gather(*listeners, return_exceptions=True)
-    return answers, pushed, elapsed
+    return Round(name, concurrency, answers, screen)
 
 
-# --- Report -----------------------------------------------------------------------------
+# --- Main -------------------------------------------------------------------------------
+
+
+@dataclass
+class Stack:
+    url: str
+    shape: Any
+    process: Any
+    log: Path
+
+
+def start_stack(own_url: str, http_server: str, extra_env: dict[str, str]) -> Stack:
+    from project.ops.prodshape import Shape, running
+
+    shape = Shape(port=0, http_server=http_server)
+    log = Path(tempfile.gettempdir()) / f"bench-votes-{os.getpid()}-{http_server}.log"
+    out = log.open("ab")
+    context = running(shape, {**server_env(own_url), **extra_env}, output=out.fileno())
+    process = context.__enter__()
+    stack = Stack(url=shape.url, shape=shape, process=process, log=log)
+    stack.context = context  # type: ignore[attr-defined]
+    return stack
+
+
+def stop_stack(stack: Stack) -> None:
+    stack.context.__exit__(None, None, None)  # type: ignore[attr-defined]
+
+
+def machine() -> str:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{os.cpu_count()} cores ({cpu or platform.machine()}), Python "
+        f"{platform.python_version()}, PostgreSQL and Redis on localhost"
+    )
+
+
+def checks(fixture: Fixture, rounds: list[Round], watched: list[dict[str, Any]]) -> list[str]:
+    """The none-lost checks over the whole run; an empty list when everything holds."""
+    state = database_state()
+    created = sum(r.answers.statuses.get(201, 0) for r in rounds)
+    total = sum(sum(r.answers.statuses.values()) for r in rounds)
+    problems = []
+    if created != total:
+        problems.append(f"{total - created} answers were not 201")
+    if not state["rows"] == state["counters"] == created:
+        problems.append(
+            f"rows {state['rows']}, counters {state['counters']}, 201 answers {created}"
+        )
+    if state["drifting"]:
+        problems.append(f"{state['drifting']} nominations' counters differ from their rows")
+    sports = {**fixture.nominations, fixture.hot: SPORTS[len(fixture.nominations) % 5]}
+    stale = 0
+    for last, (_, sport) in zip(watched, fixture.watchers, strict=True):
+        for n, s in sports.items():
+            if s == sport and state["counts"].get(n, 0) and last.get(n, 0) != state["counts"][n]:
+                stale += 1
+    if stale:
+        problems.append(f"{stale} (socket, nomination) pairs show a count other than the counter")
+    missing = sum(r.screen["missing"] for r in rounds)
+    if missing:
+        problems.append(f"{missing} (vote, socket) pairs never showed the vote")
+    return problems
+
+
+def main_run(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
+    stack = start_stack(own_url, args.http, {})
+    rounds: list[Round] = []
+    constants: dict[int, Answers] = {}
+    last_counts: list[dict[int, int]] = [{} for _ in fixture.watchers]
+    ids = list(fixture.nominations)
+    try:
+        watchers = Watchers(stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers)
+        print(f"{len(fixture.watchers):,} sockets watching through nginx", flush=True)
+        for concurrency in args.concurrency:
+            constants[concurrency] = constant(stack.url, concurrency, args.constant_requests)
+            print(
+                f"  GET /api/health @{concurrency}: {constants[concurrency].rate():.0f} req/s",
+                flush=True,
+            )
+            voters = fixture.take_voters(args.votes // args.votes_per_voter)
+            jobs = uniform_jobs(voters, ids, args.votes_per_voter, seed=concurrency)
+            rounds.append(vote_round("uniform", stack.url, watchers, fixture, concurrency, jobs))
+            _merge_last(last_counts, rounds[-1].screen["last"])
+        hot_voters = fixture.take_voters(args.hot_votes)
+        hot = vote_round(
+            "one hot nomination",
+            stack.url,
+            watchers,
+            fixture,
+            args.concurrency[0],
+            [(s, fixture.hot) for s in hot_voters],
+        )
+        rounds.append(hot)
+        _merge_last(last_counts, hot.screen["last"])
+        dropped = watchers.stop()
+    finally:
+        stop_stack(stack)
+        forget_keys(f"{PREFIX}*", f":*:{PREFIX}*", f"*{PREFIX}*")
+    problems = checks(fixture, rounds, last_counts)
+    if dropped:
+        problems.append(f"{dropped} watching sockets closed during the run")
+    text, ok = report(args, rounds, constants, problems)
+    finish(SECTION, text, ok, write=not args.no_write)
+
+
+def _merge_last(into: list[dict[int, int]], new: list[dict[int, int]]) -> None:
+    for held, got in zip(into, new, strict=True):
+        held.update(got)
 
 
 def report(
-    answers: Answers,
-    pushed: Pushed,
-    state: dict[str, Any],
-    elapsed: float,
-    concurrency: int,
-    nominations: int,
+    args: argparse.Namespace,
+    rounds: list[Round],
+    constants: dict[int, Answers],
+    problems: list[str],
 ) -> tuple[str, bool]:
-    created = answers.statuses.get(201, 0)
-    total = sum(answers.statuses.values())
-    stale = sum(1 for pk, count in state["counts"].items() if pushed.last.get(pk) != count)
-    ok = (
-        created == total == concurrency * nominations
-        and state["rows"] == state["counters"] == created
-        and state["drifting"] == 0
-        and stale == 0
-    )
-    statuses = ", ".join(f"{code}: {n:,}" for code, n in sorted(answers.statuses.items()))
+    load = os.getloadavg()
+    uniform = {r.concurrency: r for r in rounds if r.name == "uniform"}
+    hot = next(r for r in rounds if r.name != "uniform")
+    first = args.concurrency[0]
+    base = uniform[first]
+    ratio_constant = base.answers.rate() / constants[first].rate()
+    ratio_hot = hot.answers.rate() / base.answers.rate()
+    base_p99 = percentile(base.answers.latencies_ms, 99)
+    figures = [
+        (
+            "votes/s, concurrency 32, 1,000 sockets watching",
+            f"{base.answers.rate():.0f}",
+            f">= {TARGETS['votes_per_s']}",
+            base.answers.rate() >= TARGETS["votes_per_s"],
+        ),
+        (
+            "vote request p99 at concurrency 32",
+            f"{base_p99:.0f} ms",
+            f"<= {TARGETS['p99_ms']} ms",
+            base_p99 <= TARGETS["p99_ms"],
+        ),
+        (
+            "vote-to-screen p99 at every socket under that load",
+            f"{base.screen['p99']:.0f} ms",
+            f"<= {TARGETS['screen_p99_ms']} ms",
+            base.screen["p99"] <= TARGETS["screen_p99_ms"],
+        ),
+        (
+            "votes/s / constant-endpoint req/s",
+            f"{ratio_constant:.2f}",
+            f">= {TARGETS['ratio_constant']}",
+            ratio_constant >= TARGETS["ratio_constant"],
+        ),
+        (
+            "one hot nomination / uniform",
+            f"{ratio_hot:.2f}",
+            f">= {TARGETS['ratio_hot']}",
+            ratio_hot >= TARGETS["ratio_hot"],
+        ),
+        ("lost votes or events", "; ".join(problems) or "0", "0", not problems),
+    ]
+    ok = all(f[3] for f in figures)
     lines = [
         SECTION,
         "",
-        f"Machine: 2 cores, 24 GiB ({platform.machine()}, Python {platform.python_version()}). "
-        f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by `bench/votes.py` (`make bench`) "
-        f"(load average {os.getloadavg()[0]:.1f} when it finished: the machine is shared).",
+        f"Machine: {machine()}. Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by `bench/votes.py` "
+        f"(`make bench`); load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} (1 / 5 / "
+        "15 min) when it finished: the machine is shared, absolute figures move with it, the "
+        "ratios are from this one run.",
         "",
-        "One daphne process (project.asgi; PostgreSQL with the psycopg pool, Redis live "
-        f"layer), {concurrency} signed-in scouts on their own keep-alive connections voting "
-        f"at once for each of {nominations} nominations over the five sports (each scout in "
-        "its own order, so votes on one nomination contend for its row): "
-        f"{total:,} `POST /api/votes` with session cookie and CSRF header; five websockets "
-        "(one per sport) record the `vote.changed` events.",
+        f"The production shape (`make serve-prod`'s launcher): nginx -> HTTP pool "
+        f"({args.http}, 2 workers) and /ws/ -> 2 daphne processes; PostgreSQL, Redis. "
+        f"{len(args.watchers_list):,} sockets watching through nginx (one signed-in user each, "
+        "spread over the five sports, held by a second bench process); every vote by a "
+        f"voter of its own making {args.votes_per_voter} votes (uniform) or 1 (hot), cookie "
+        "and CSRF header like the SPA, one keep-alive connection per concurrent client.",
         "",
-        "| figure | value |",
-        "|---|---|",
-        f"| votes per second (201 answers / wall time) | **{created / elapsed:.0f}** |",
-        f"| wall time | {elapsed:.2f} s |",
-        f"| answers | {statuses} |",
-        f"| latency p50 / p90 / p99 | {statistics.median(answers.latencies_ms):.1f} / "
-        f"{percentile(answers.latencies_ms, 90):.1f} / "
-        f"{percentile(answers.latencies_ms, 99):.1f} ms |",
-        f"| vote rows | {state['rows']:,} |",
-        f"| sum of vote_count columns | {state['counters']:,} |",
-        f"| nominations whose counter differs from its rows | {state['drifting']} |",
-        f"| vote.changed events received | {pushed.events:,} |",
-        f"| nominations whose last pushed count differs from the counter | {stale} |",
+        "| figure | this run | target | |",
+        "|---|---|---|---|",
+        *(
+            f"| {name} | {value} | {target} | {'met' if met else '**missed**'} |"
+            for name, value, target, met in figures
+        ),
         "",
-        f"Result: {'PASS' if ok else 'FAIL'} (none lost: rows = counters = 201 answers = "
-        "last pushed count).",
+        "| round | concurrency | 201 answers | votes/s | request p50 / p99 ms | "
+        "vote-to-screen p50 / p99 ms | vote.changed frames | votes/s / constant |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rounds:
+        lines.append(r.row(constants[r.concurrency].rate()))
+    for c, a in constants.items():
+        lines.append(
+            f"| `GET /api/health` (constant) | {c} | {a.ok:,} (200) | {a.rate():.0f} req/s | "
+            f"{statistics.median(a.latencies_ms):.0f} / {percentile(a.latencies_ms, 99):.0f} | "
+            "- | - | 1.00 |"
+        )
+    hot_vs = ", ".join(
+        f"@{c}: {r.answers.rate() / constants[c].rate():.2f}" for c, r in uniform.items()
+    )
+    lines += [
+        "",
+        f"- votes/s over the constant endpoint's req/s at the same concurrency: {hot_vs}; one "
+        f"hot nomination over uniform (both @{first}): {ratio_hot:.2f}.",
+        "- vote-to-screen: from sending the request to the first `vote.changed` at a socket "
+        "carrying the vote's count or a later one, for every vote and every socket of its "
+        "sport.",
+        f"- Checks over the whole run: {'none lost' if not problems else '; '.join(problems)} "
+        "(every answer 201; vote rows = sum of counters = 201 answers; every socket's last "
+        "pushed count of every nomination of its sport = the counter; every vote shown at "
+        "every socket of its sport).",
+        "",
+        f"Result: {'PASS' if ok else 'FAIL'}.",
         "",
     ]
-    if answers.failures:
-        lines += ["Failures (first 5):", "", *(f"- `{f}`" for f in answers.failures), ""]
-    if pushed.errors:
-        lines += [f"Socket errors: {len(pushed.errors)} (first: `{pushed.errors[0][:200]}`)", ""]
+    failures = [f for r in rounds for f in r.answers.failures]
+    if failures:
+        lines += ["Failures (first 5):", "", *(f"- `{f}`" for f in failures[:5]), ""]
     return "\n".join(lines), ok
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--concurrency", type=int, default=32)
+def compare_http(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
+    rows = []
+    ids = list(fixture.nominations)
+    concurrency = args.concurrency[0]
+    for server in ("gthread", "uvicorn", "daphne"):
+        stack = start_stack(own_url, server, {})
+        try:
+            watchers = Watchers(stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers)
+            base = constant(stack.url, concurrency, args.constant_requests)
+            voters = fixture.take_voters(args.votes // args.votes_per_voter)
+            jobs = uniform_jobs(voters, ids, args.votes_per_voter, seed=len(rows))
+            r = vote_round(server, stack.url, watchers, fixture, concurrency, jobs)
+            watchers.stop()
+        finally:
+            stop_stack(stack)
+            forget_keys(f"{PREFIX}*", f":*:{PREFIX}*", f"*{PREFIX}*")
+        rows.append((server, base, r, os.getloadavg()[0]))
+    names = {
+        "gthread": "gunicorn, 2 gthread workers x 8 threads (WSGI, project.wsgi)",
+        "uvicorn": "gunicorn, 2 uvicorn workers (ASGI, project.asgi)",
+        "daphne": "2 daphne processes (ASGI, project.asgi)",
+    }
+    lines = [
+        HTTP_SECTION,
+        "",
+        f"Machine: {machine()}. Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by "
+        "`bench/votes.py --compare-http`; the same stack but for the HTTP pool (nginx, two "
+        f"daphne processes for /ws/ with {len(fixture.watchers):,} sockets watching), one "
+        f"after the other at concurrency {concurrency}.",
+        "",
+        "| HTTP pool | `GET /api/health` req/s | votes/s | vote p50 / p99 ms | "
+        "vote-to-screen p99 ms | votes/s / constant | load |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for server, base, r, load in rows:
+        a = r.answers
+        lines.append(
+            f"| {names[server]} | {base.rate():.0f} | **{a.rate():.0f}** | "
+            f"{statistics.median(a.latencies_ms):.0f} / {percentile(a.latencies_ms, 99):.0f} | "
+            f"{r.screen['p99']:.0f} | {a.rate() / base.rate():.2f} | {load:.1f} |"
+        )
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if not args.no_write:
+        write_section(HTTP_SECTION, text)
+
+
+def compare_gc(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
+    rows = []
+    ids = list(fixture.nominations)
+    concurrency = args.concurrency[0]
+    for label, env in (("stock (threshold 700,10,10, nothing frozen)", STOCK_GC), ("tuned", {})):
+        pauses = Path(tempfile.gettempdir()) / f"bench-gc-{os.getpid()}-{len(rows)}.log"
+        pauses.unlink(missing_ok=True)
+        stack = start_stack(own_url, args.http, {**env, "GC_PAUSE_LOG": str(pauses)})
+        try:
+            watchers = Watchers(stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers)
+            mark = pauses.stat().st_size if pauses.exists() else 0
+            voters = fixture.take_voters(args.votes // args.votes_per_voter)
+            jobs = uniform_jobs(voters, ids, args.votes_per_voter, seed=100 + len(rows))
+            r = vote_round(label, stack.url, watchers, fixture, concurrency, jobs)
+            watchers.stop()
+            ws_pids = set(_ws_pids(stack))
+        finally:
+            stop_stack(stack)
+            forget_keys(f"{PREFIX}*", f":*:{PREFIX}*", f"*{PREFIX}*")
+        with pauses.open(encoding="utf-8") as stream:
+            stream.seek(mark)
+            entries = [line.split() for line in stream if line.strip()]
+        ws = [e for e in entries if int(e[0]) in ws_pids]
+        full = [float(e[2]) for e in ws if e[1] == "2"]
+        mid = [float(e[2]) for e in ws if e[1] == "1"]
+        rows.append((label, r, full, mid, os.getloadavg()[0]))
+    lines = [
+        GC_SECTION,
+        "",
+        f"Machine: {machine()}. Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by "
+        "`bench/votes.py --compare-gc`: the production shape with "
+        f"{len(fixture.watchers):,} sockets watching, the uniform round at concurrency "
+        f"{concurrency} ({args.votes:,} votes), once with CPython's stock collector "
+        "(`GC_FREEZE=0 GC_THRESHOLD=700,10,10`) and once with project/common/heap.py's tuning "
+        "(start-up heap frozen, threshold 50000,20,100). Collections of the two daphne "
+        "processes during the round (`GC_PAUSE_LOG`).",
+        "",
+        "| collector | full (gen 2) collections | full pause p50 / max ms | gen 1 collections "
+        "| gen 1 max ms | votes/s | vote-to-screen p99 ms | load |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for label, r, full, mid, load in rows:
+        lines.append(
+            f"| {label} | {len(full)} | "
+            f"{(statistics.median(full) if full else 0):.1f} / {max(full, default=0):.1f} | "
+            f"{len(mid)} | {max(mid, default=0):.1f} | {r.answers.rate():.0f} | "
+            f"{r.screen['p99']:.0f} | {load:.1f} |"
+        )
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if not args.no_write:
+        write_section(GC_SECTION, text)
+
+
+def _ws_pids(stack: Stack) -> list[int]:
+    """The daphne /ws/ processes' pids: children of honcho listening on the ws ports."""
+    ports = {f"{p:04X}" for p in stack.shape.ws_ports}
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            for line in Path(table).read_text().splitlines()[1:]:
+                parts = line.split()
+                if parts[3] == "0A" and parts[1].rsplit(":", 1)[1] in ports:
+                    inodes.add(parts[9])
+        except OSError:
+            continue
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            for fd in (entry / "fd").iterdir():
+                target = os.readlink(fd)
+                if target.startswith("socket:[") and target[8:-1] in inodes:
+                    pids.append(int(entry.name))
+                    break
+        except OSError:
+            continue
+    return pids
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--watchers", type=int, default=1000, help="sockets watching (1000)")
+    parser.add_argument(
+        "--concurrency",
+        type=lambda text: [int(c) for c in text.split(",")],
+        default=[32, 128],
+        help="comma-separated; the first is also the hot round's (32,128)",
+    )
+    parser.add_argument("--votes", type=int, default=3000, help="votes per uniform round")
+    parser.add_argument("--votes-per-voter", type=int, default=10)
+    parser.add_argument("--hot-votes", type=int, default=2000, help="votes of the hot round")
     parser.add_argument("--nominations", type=int, default=100)
+    parser.add_argument("--constant-requests", type=int, default=3000)
+    parser.add_argument("--http", default="gthread", choices=("gthread", "uvicorn", "daphne"))
+    parser.add_argument("--compare-http", action="store_true")
+    parser.add_argument("--compare-gc", action="store_true")
     parser.add_argument("--database", default="scouting_bench_votes")
     parser.add_argument("--no-write", action="store_true", help="do not update RESULTS.md")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = parse_args()
     url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
     if not url or not redis_url:
         sys.exit("bench/votes.py needs DATABASE_URL (PostgreSQL) and REDIS_URL")
-
+    raise_file_limit(args.watchers + 512)
     own_url = database_url(url, args.database, "bench/votes.py")
     recreate_database(url, args.database)
     os.environ.update(server_env(own_url))
     django_setup()
-    fixture = prepare(args.concurrency, args.nominations)
-    port = free_port()
+    sys.path.insert(0, str(ROOT))
+    rounds = 3 if (args.compare_http or args.compare_gc) else len(args.concurrency)
+    voters = rounds * (args.votes // args.votes_per_voter) + args.hot_votes
+    print(f"Preparing {voters:,} voters and {args.watchers:,} watchers...", flush=True)
+    fixture = prepare(voters, args.watchers, args.nominations)
+    args.watchers_list = fixture.watchers
     try:
-        with server_process(daphne_command(port), port, server_env(own_url)):
-            answers, pushed, elapsed = asyncio.run(run(port, fixture, args.concurrency))
+        if args.compare_http:
+            compare_http(args, own_url, fixture)
+        elif args.compare_gc:
+            compare_gc(args, own_url, fixture)
+        else:
+            main_run(args, own_url, fixture)
     finally:
-        forget_prefix()
-    state = database_state()
-    if not args.keep:
-        drop_databases(url, args.database)
-    text, ok = report(answers, pushed, state, elapsed, args.concurrency, args.nominations)
-    finish(SECTION, text, ok, write=not args.no_write)
+        if not args.keep:
+            drop_databases(url, args.database)
 
 
 if __name__ == "__main__":
