@@ -1,0 +1,597 @@
+"""Chaos: sockets on two daphne processes under a steady vote load, dropped at random for a
+second to minutes, while each daphne process and Redis are restarted once.
+
+Every client speaks the SPA's protocol (realtime/README.md): cursors per group, resume on
+reconnect, resume on a gap, resync (a REST read of the sport's nominations) when told, the
+epoch in hello, `skipped`, the snapshot, the 4503 backoff. Per client and group it counts:
+
+* missed: events never applied and not closed by a resync (the group's last seq at the end
+  minus the client's cursor);
+* duplicated: an event at or below the client's cursor arriving (it would be applied twice by
+  a client trusting the server);
+* out of order: an event older than the one before it on the same connection.
+
+At the end (the load stopped, every client back) each client's vote counts and all-time board
+must equal the database. Convergence: after each restart, the time until every client that is
+not away on purpose is connected again and has caught up with the sport's sequence.
+
+    make bench                                      # 1,000 sockets, 4 minutes
+    python bench/ws_chaos.py --sockets 100 --duration 40 --max-away 10 --no-write
+
+Needs DATABASE_URL (PostgreSQL: a database of its own, chaos_bench, is made and dropped),
+REDIS_URL (only to find redis-server's settings: the run starts a private redis-server with
+an append-only file, so a restart keeps the live layer's data as a production Redis would)
+and redis-server. Exits 1 when any count is not 0 or a state differs from the database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import random
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from common import (
+    HOST,
+    approved_nominations,
+    daphne_command,
+    database_url,
+    django_setup,
+    drop_databases,
+    finish,
+    free_port,
+    new_user,
+    recreate_database,
+    session_for,
+)
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+SECTION = "## Chaos (bench/ws_chaos.py)"
+SPORT = "soccer"
+GROUP = f"sport.{SPORT}"
+DATABASE = "chaos_bench"
+PREFIX = "chaos"
+
+
+# --- Servers ------------------------------------------------------------------------------
+
+
+class Server:
+    """A process on a fixed port that can be restarted (daphne or redis-server)."""
+
+    def __init__(self, name: str, command: list[str], port: int, env: dict[str, str]) -> None:
+        self.name, self.command, self.port, self.env = name, command, port, env
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        import socket
+
+        self.process = subprocess.Popen(
+            self.command,
+            env=self.env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection((HOST, self.port), 0.2):
+                return
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{self.name} did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        self.process = None
+
+
+# --- The database -------------------------------------------------------------------------
+
+
+@dataclass
+class Fixture:
+    sessions: list[str]
+    voter_sessions: list[tuple[str, str]]  # (sessionid, csrftoken)
+    nomination_ids: list[int]
+
+
+def prepare(sockets: int, voters: int, nominations: int) -> Fixture:
+    from django.middleware.csrf import _get_new_csrf_string
+
+    from project.accounts.models import User
+
+    users = User.objects.bulk_create([new_user(f"chaos_{i}") for i in range(sockets + voters)])
+    nominator = User.objects.create(username="chaos_nominator", email="n@bench.example")
+    created = approved_nominations(
+        nominator, [SPORT] * nominations, [f"chaos {i}|{SPORT}" for i in range(nominations)]
+    )
+    sessions = [session_for(user) for user in users]
+    voter_sessions = [(key, _get_new_csrf_string()) for key in sessions[sockets:]]
+    return Fixture(sessions[:sockets], voter_sessions, [n.pk for n in created])
+
+
+def database_counts() -> dict[int, int]:
+    """Vote counts of the sport's nominations."""
+    from project.scouting.models import Nomination
+
+    return dict(Nomination.objects.filter(sport=SPORT).values_list("pk", "vote_count"))
+
+
+# --- A client -------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    missed: int = 0
+    duplicated: int = 0
+    out_of_order: int = 0
+    resynced_events: int = 0
+    resyncs: int = 0
+    resumes: int = 0
+    connects: int = 0
+    closes: dict[int, int] = field(default_factory=dict)
+
+
+class Client:
+    def __init__(self, index: int, session: str, ports: list[int]) -> None:
+        self.index, self.session, self.ports = index, session, ports
+        self.cursors: dict[str, int] = {}
+        self.epoch: str | None = None
+        self.counts: dict[int, tuple[int, int]] = {}  # nomination -> (version, count)
+        self.board: list[tuple[int, int]] = []
+        self.tally = Tally()
+        self.ws: ClientConnection | None = None
+        self.away_until = 0.0
+        self.connected = asyncio.Event()
+        self.last_code: int | None = None
+        self.closing: asyncio.Future[None] | None = None
+
+    # -- protocol --
+
+    async def refetch(self, port: int) -> None:
+        """What the SPA does on resync: read the sport's nominations again."""
+        cookies = {"sessionid": self.session}
+        async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", cookies=cookies) as http:
+            response = await http.get("/api/nominations", params={"sport": SPORT, "limit": 200})
+        response.raise_for_status()
+        for row in response.json():
+            version = self.counts.get(row["id"], (-1, 0))[0]
+            self.counts[row["id"]] = (version, row["voteCount"])
+
+    def apply(self, message: dict[str, Any]) -> None:
+        kind, data = message["type"], message.get("data") or {}
+        if kind == "vote.changed":
+            for vote in data["votes"]:
+                known = self.counts.get(vote["nominationId"], (-1, 0))[0]
+                if vote["version"] >= known:
+                    self.counts[vote["nominationId"]] = (vote["version"], vote["voteCount"])
+        elif kind == "leaderboard.changed" and data.get("board") == "all":
+            self.board = [(row["id"], row["voteCount"]) for row in data["players"]]
+
+    async def session_run(self, port: int, stop: asyncio.Event) -> None:
+        origin = f"http://{HOST}:{port}"
+        headers = {"Cookie": f"sessionid={self.session}"}
+        async with connect(
+            f"ws://{HOST}:{port}/ws/",
+            origin=origin,  # type: ignore[arg-type]
+            additional_headers=headers,
+            open_timeout=10,
+            max_size=None,
+        ) as ws:
+            self.ws = ws
+            self.tally.connects += 1
+            last_seen: dict[str, int] = {}
+            resuming: set[str] = set()
+            async for raw in ws:
+                message = json.loads(raw)
+                kind = message["type"]
+                if kind in ("hello", "subscribed"):
+                    if kind == "hello":
+                        if message.get("epoch") and self.epoch not in (None, message["epoch"]):
+                            self.cursors.clear()  # another epoch: old cursors mean nothing
+                        self.epoch = message.get("epoch") or self.epoch
+                        await ws.send(json.dumps({"type": "subscribe", "sport": SPORT}))
+                    behind = {}
+                    for group, position in message["groups"].items():
+                        cursor = self.cursors.get(group)
+                        if cursor is not None and cursor < position:
+                            behind[group] = cursor
+                        elif cursor != position:
+                            if cursor is not None:
+                                self.tally.resynced_events += abs(position - cursor)
+                            self.cursors[group] = position
+                            if group == GROUP:
+                                await self.refetch(port)
+                    if behind:
+                        resuming.update(behind)
+                        self.tally.resumes += 1
+                        await ws.send(json.dumps({"type": "resume", "cursors": behind}))
+                    if kind == "subscribed":
+                        self.connected.set()
+                elif kind == "resumed":
+                    resuming.difference_update(message["groups"])
+                elif kind == "resync":
+                    self.tally.resyncs += 1
+                    for group in message["groups"]:
+                        resuming.discard(group)
+                        position = message["cursors"][group]
+                        self.tally.resynced_events += max(0, position - self.cursors.get(group, 0))
+                        self.cursors[group] = position
+                        if group == GROUP:
+                            await self.refetch(port)
+                elif kind == "snapshot":
+                    board = message["data"]["leaderboards"].get("all")
+                    if board is not None:
+                        self.apply({"type": "leaderboard.changed", "data": board})
+                elif "seq" in message and "group" in message:
+                    group, seq = message["group"], message["seq"]
+                    if seq < last_seen.get(group, 0) and group not in resuming:
+                        self.tally.out_of_order += 1  # not a replay filling a gap
+                    last_seen[group] = seq
+                    cursor = self.cursors.get(group)
+                    if cursor is None:
+                        continue
+                    if seq <= cursor:
+                        self.tally.duplicated += 1
+                    elif seq > cursor + 1:
+                        if group not in resuming:
+                            resuming.add(group)
+                            self.tally.resumes += 1
+                            await ws.send(
+                                json.dumps({"type": "resume", "cursors": {group: cursor}})
+                            )
+                    else:
+                        self.cursors[group] = seq
+                        if kind != "skipped":
+                            self.apply(message)
+                if stop.is_set():
+                    return
+
+    async def run(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            wait = self.away_until - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            port = random.choice(self.ports)
+            self.last_code = None
+            try:
+                await self.session_run(port, stop)
+            except ConnectionClosed as closed:
+                self.last_code = closed.rcvd.code if closed.rcvd else 1006
+            except (OSError, TimeoutError, httpx.HTTPError, Exception):
+                self.last_code = 1006
+            self.ws = None
+            self.connected.clear()
+            if self.last_code is not None:
+                self.tally.closes[self.last_code] = self.tally.closes.get(self.last_code, 0) + 1
+            if self.last_code == 4001:
+                self.cursors.clear()
+                await asyncio.sleep(0.1 + random.random() * 0.4)
+            elif self.last_code in (4503, 4429):
+                await asyncio.sleep(4 + random.random())
+            elif not stop.is_set():
+                await asyncio.sleep(0.5 + random.random())
+
+    def drop(self, seconds: float) -> None:
+        """Go away (network lost, phone asleep) for ``seconds``."""
+        self.away_until = time.monotonic() + seconds
+        if self.ws is not None:
+            self.closing = asyncio.ensure_future(self.ws.close())
+
+
+# --- The run --------------------------------------------------------------------------------
+
+
+@dataclass
+class Load:
+    requests: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+
+async def vote_load(
+    fixture: Fixture, ports: list[int], rate: float, stop: asyncio.Event, load: Load
+) -> None:
+    voted: set[tuple[int, int]] = set()
+    clients = [
+        httpx.AsyncClient(
+            cookies={"sessionid": session, "csrftoken": csrf},
+            timeout=10,
+            headers={"X-CSRFToken": csrf},
+        )
+        for session, csrf in fixture.voter_sessions
+    ]
+
+    async def one() -> None:
+        voter = random.randrange(len(clients))
+        nomination = random.choice(fixture.nomination_ids)
+        http = clients[voter]
+        # A balancer's view: a process that is restarting refuses the connection, and the
+        # request goes to the other one.
+        for port in random.sample(ports, len(ports)):
+            origin = f"http://{HOST}:{port}"
+            try:
+                if (voter, nomination) in voted:
+                    response = await http.delete(
+                        f"{origin}/api/votes/{nomination}", headers={"Origin": origin}
+                    )
+                    if response.status_code in (200, 204, 404):
+                        voted.discard((voter, nomination))
+                else:
+                    response = await http.post(
+                        f"{origin}/api/votes",
+                        json={"nominationId": nomination},
+                        headers={"Origin": origin},
+                    )
+                    if response.status_code in (201, 409):
+                        voted.add((voter, nomination))
+                load.requests += 1
+                key = str(response.status_code)
+                break
+            except httpx.ConnectError:
+                key = "refused by both"
+                continue
+            except httpx.HTTPError as error:
+                key = type(error).__name__
+                break
+        if not key.startswith("2"):
+            load.errors[key] = load.errors.get(key, 0) + 1
+
+    pending: set[asyncio.Task[None]] = set()
+    while not stop.is_set():
+        task = asyncio.ensure_future(one())
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+        await asyncio.sleep(1 / rate)
+    if pending:
+        await asyncio.wait(pending)
+    for http in clients:
+        await http.aclose()
+
+
+def sport_seq(redis_url: str) -> int:
+    import redis
+
+    client = redis.Redis.from_url(redis_url, socket_connect_timeout=0.5, socket_timeout=0.5)
+    try:
+        return int(client.get(f"{PREFIX}:seq:{GROUP}") or 0)
+    finally:
+        client.close()
+
+
+async def converged(clients: list[Client], redis_url: str, limit: float) -> float:
+    """Seconds until every client not away on purpose is connected and at the sport's
+    current seq (checked against Redis); ``limit`` if never."""
+    since = time.monotonic()
+    while time.monotonic() - since < limit:
+        await asyncio.sleep(0.2)
+        with contextlib.suppress(Exception):
+            seq = await asyncio.to_thread(sport_seq, redis_url)
+            now = time.monotonic()
+            present = [client for client in clients if client.away_until <= now]
+            if all(
+                client.connected.is_set() and client.cursors.get(GROUP, -1) >= seq - 2
+                for client in present
+            ):
+                return time.monotonic() - since
+    return limit
+
+
+async def run(
+    args: argparse.Namespace, fixture: Fixture, env: dict[str, str], redis: Server
+) -> tuple[str, bool]:
+    ports = [free_port(), free_port()]
+    servers = [
+        Server(f"daphne {i + 1}", daphne_command(port), port, env) for i, port in enumerate(ports)
+    ]
+    for server in servers:
+        await asyncio.to_thread(server.start)
+    clients = [Client(i, session, ports) for i, session in enumerate(fixture.sessions)]
+    stop = asyncio.Event()
+    tasks = []
+    for client in clients:
+        tasks.append(asyncio.ensure_future(client.run(stop)))
+        await asyncio.sleep(args.connect_spread / len(clients))
+    await asyncio.wait_for(
+        asyncio.gather(*(client.connected.wait() for client in clients)), timeout=120
+    )
+    print(f"{len(clients)} sockets connected; load {args.rate} votes/s for {args.duration} s")
+
+    load, load_stop = Load(), asyncio.Event()
+    load_task = asyncio.ensure_future(vote_load(fixture, ports, args.rate, load_stop, load))
+    started = time.monotonic()
+    restarts: list[tuple[str, float, float]] = []
+
+    async def restart_each() -> None:
+        """One at a time, as a rolling deploy does: each is back, and its clients have
+        converged, before the next goes down."""
+        for at, server in [(0.2, servers[0]), (0.45, servers[1]), (0.7, redis)]:
+            await asyncio.sleep(max(0.0, started + at * args.duration - time.monotonic()))
+            print(f"restarting {server.name}")
+            down = time.monotonic()
+            await asyncio.to_thread(server.stop)
+            await asyncio.to_thread(server.start)
+            up = time.monotonic() - down
+            restarts.append((server.name, up, await converged(clients, env["REDIS_URL"], 60)))
+
+    restarting = [asyncio.ensure_future(restart_each())]
+    dropped = 0
+    while time.monotonic() - started < args.duration:
+        await asyncio.sleep(1)
+        for client in random.sample(clients, max(1, len(clients) * args.drop_pct // 100)):
+            if client.away_until <= time.monotonic():
+                client.drop(
+                    min(args.max_away, random.expovariate(1 / max(1.0, args.max_away / 4))) + 1
+                )
+                dropped += 1
+    await asyncio.gather(*restarting)
+    load_stop.set()
+    await load_task
+    # Everyone comes back; then the state must equal the database.
+    for client in clients:
+        client.away_until = 0
+    settle = await converged(clients, env["REDIS_URL"], 120)
+    await asyncio.sleep(2)  # the trailing board of the last window
+    final_seq = await asyncio.to_thread(sport_seq, env["REDIS_URL"])
+    from asgiref.sync import sync_to_async
+
+    counts = await sync_to_async(database_counts)()
+    board = await sync_to_async(top_board)()
+    stop.set()
+    for client in clients:
+        if client.ws is not None:
+            await client.ws.close()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for server in servers:
+        await asyncio.to_thread(server.stop)
+
+    total = Tally()
+    wrong_counts = wrong_boards = 0
+    for client in clients:
+        client.tally.missed = max(0, final_seq - client.cursors.get(GROUP, 0))
+        for name in (
+            "missed",
+            "duplicated",
+            "out_of_order",
+            "resynced_events",
+            "resyncs",
+            "resumes",
+            "connects",
+        ):
+            setattr(total, name, getattr(total, name) + getattr(client.tally, name))
+        for code, number in client.tally.closes.items():
+            total.closes[code] = total.closes.get(code, 0) + number
+        mine = {nomination: count for nomination, (_, count) in client.counts.items()}
+        if any(mine.get(nomination, 0) != count for nomination, count in counts.items()):
+            wrong_counts += 1
+        if client.board != board:
+            wrong_boards += 1
+    ok = (total.missed, total.duplicated, total.out_of_order, wrong_counts, wrong_boards) == (
+        0,
+    ) * 5
+    lines = [
+        SECTION,
+        "",
+        f"{len(clients)} sockets on two daphne processes sharing Redis (append-only file), "
+        f"{args.rate} votes/s for {args.duration} s through both; every second "
+        f"{args.drop_pct}% of the clients drop for 1 s to {args.max_away:.0f} s "
+        f"({dropped} drops); daphne 1, daphne 2 and Redis restarted once each.",
+        "",
+        "| figure | value |",
+        "|---|---:|",
+        f"| events in the sport group | {final_seq} |",
+        f"| vote requests / not 2xx | {load.requests} / {sum(load.errors.values())} "
+        f"{load.errors or ''} |",
+        "| missed / duplicated / out of order (all clients) | "
+        f"{total.missed} / {total.duplicated} / {total.out_of_order} |",
+        "| clients whose counts / board differ from the database | "
+        f"{wrong_counts} / {wrong_boards} |",
+        "| connects, resumes, resyncs (events closed by resync) | "
+        f"{total.connects}, {total.resumes}, {total.resyncs} ({total.resynced_events}) |",
+        f"| close codes seen | {dict(sorted(total.closes.items()))} |",
+    ]
+    for name, down, took in restarts:
+        figures = f"{down:.1f} s / {took:.1f} s"
+        lines.append(f"| {name} down / every client converged after it was back | {figures} |")
+    lines.append(
+        f"| converged after the load stopped and every client came back | {settle:.1f} s |"
+    )
+    lines.append("")
+    lines.append("PASS" if ok else "FAIL")
+    return "\n".join(lines), ok
+
+
+def top_board() -> list[tuple[int, int]]:
+    from realtime.snapshot import compute
+
+    board = compute(SPORT)["leaderboards"]["all"]
+    return [(row["id"], row["voteCount"]) for row in board["players"]]
+
+
+@contextlib.contextmanager
+def private_redis() -> Iterator[Server]:
+    directory = tempfile.mkdtemp(prefix="chaos-redis-")
+    port = free_port()
+    command = ["redis-server", "--port", str(port), "--bind", HOST, "--dir", directory]
+    command += ["--appendonly", "yes", "--appendfsync", "everysec", "--save", ""]
+    server = Server("redis", command, port, dict(os.environ))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sockets", type=int, default=1000)
+    parser.add_argument("--voters", type=int, default=40)
+    parser.add_argument("--nominations", type=int, default=30)
+    parser.add_argument("--rate", type=float, default=20, help="votes per second")
+    parser.add_argument("--duration", type=float, default=240, help="seconds of load")
+    parser.add_argument("--max-away", type=float, default=120, help="longest drop, seconds")
+    parser.add_argument("--drop-pct", type=int, default=1, help="clients dropped per second, %")
+    parser.add_argument("--connect-spread", type=float, default=5.0)
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args()
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    if not shutil.which("redis-server"):
+        sys.exit("ws_chaos.py needs redis-server")
+    base = os.environ.get("DATABASE_URL", "")
+    url = database_url(base, DATABASE, "ws_chaos.py")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.sockets * 3 + 256)), hard))
+    recreate_database(base, DATABASE)
+    with private_redis() as redis:
+        redis_url = f"redis://{HOST}:{redis.port}/0"
+
+        def configure() -> None:
+            os.environ["DATABASE_URL"] = url
+            os.environ["REDIS_URL"] = redis_url
+            os.environ["REALTIME_PREFIX"] = PREFIX
+
+        django_setup(configure)
+        fixture = prepare(args.sockets, args.voters, args.nominations)
+        env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "REDIS_URL": redis_url,
+            "REALTIME_PREFIX": PREFIX,
+            "DJANGO_DEBUG": "0",
+            "LOG_LEVEL": "ERROR",
+            "LOGIN_THROTTLE_LIMIT": "100000",
+        }
+        try:
+            text, ok = asyncio.run(run(args, fixture, env, redis))
+        finally:
+            drop_databases(base, DATABASE)
+    finish(SECTION, text, ok, write=not args.no_write)
+
+
+if __name__ == "__main__":
+    main()
