@@ -126,17 +126,17 @@ if DATABASE_URL:
         # Under ASGI a persistent connection leaks one per worker thread; psycopg's pool
         # is the one that reuses connections (DESIGN.md section 10).
         _db["CONN_MAX_AGE"] = 0
-        from psycopg_pool import ConnectionPool
-
+        # After a PostgreSQL restart every pooled connection is dead: check each one (a round
+        # trip) before handing it out, so a request gets a live one or a new one rather than
+        # "server closed the connection" (issue 12). Django passes the pool
+        # ConnectionPool.check_connection itself when this is on (a "check" pool option too
+        # would be given twice: TypeError).
+        _db["CONN_HEALTH_CHECKS"] = True
         _db["OPTIONS"] = {
             "pool": {
                 "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
                 "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
                 "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
-                # After a PostgreSQL restart every pooled connection is dead: check each one
-                # (a round trip) before handing it out, so a request gets a live one or a new
-                # one rather than "server closed the connection" (issue 12).
-                "check": ConnectionPool.check_connection,
             }
         }
     DATABASES = {"default": _db}
