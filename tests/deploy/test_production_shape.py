@@ -1,0 +1,190 @@
+"""The production shape (project/ops/prodshape.py, what ``make serve-prod`` runs) booted for
+real: nginx, the HTTP pool (gunicorn, two workers), two daphne processes, PostgreSQL, Redis.
+
+A vote sent through nginx reaches a websocket client on each daphne process (and one that came
+in through nginx's ``/ws/``), and nginx serves the SPA's page and its assets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+import pytest
+import redis
+from django.conf import settings
+from websockets.asyncio.client import ClientConnection, connect
+
+from project.ops.prodshape import HOST, ROOT, Shape, running
+from project.scouting.models import Nomination, NominationStatus, Player
+from tests.helpers import ApiClient, make_user, unless_available
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    unless_available(
+        not (os.environ.get("DATABASE_URL") and settings.REDIS_URL),
+        reason="the production shape's processes share PostgreSQL and Redis",
+    ),
+]
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(p) for p in (task / "children").read_text().split()]
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    found = children(pid)
+    for child in list(found):
+        found += descendants(child)
+    return found
+
+
+def program(pid: int) -> str:
+    """What a process runs: ``gunicorn`` for ``python -m gunicorn ...``, ``nginx: master
+    process`` for nginx's master (nginx rewrites its command line)."""
+    args = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+    if Path(args[0]).name.startswith("python") and len(args) > 2 and args[1] == "-m":
+        return args[2]
+    return args[0].split(" /")[0] if args[0].startswith("nginx") else Path(args[0]).name
+
+
+@pytest.fixture
+def shape(tmp_path: Path) -> Iterator[Shape]:
+    if shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
+        pytest.fail("nginx is missing: `make nginx` installs Debian's package (make test does)")
+    if not (ROOT / "frontend" / "dist" / "index.html").exists():
+        pytest.fail("The SPA is not built: run `make frontend` (make test does it)")
+    prefix = f"shape-test-{uuid.uuid4().hex[:12]}"
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    env = {
+        **os.environ,
+        # The database pytest-django made for this run, where this test's rows are committed.
+        "DATABASE_URL": urlunsplit(
+            parts._replace(path="/" + settings.DATABASES["default"]["NAME"])
+        ),
+        "REALTIME_PREFIX": prefix,
+        "CHANNEL_PREFIX": prefix,
+        "CACHE_PREFIX": prefix,
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+    }
+    shape = Shape(port=0, http_workers=2, ws_processes=2, run_dir=tmp_path / "run")
+    log = (tmp_path / "shape.log").open("ab")
+    try:
+        with running(shape, env, output=log.fileno()) as process:
+            shape.supervisor = process  # type: ignore[attr-defined]
+            yield shape
+    finally:
+        log.close()
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        keys = list(client.scan_iter(f"*{prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+        client.close()
+
+
+@pytest.fixture
+def nomination() -> Nomination:
+    player = Player.objects.create(
+        name="Nina Nginx",
+        position="Winger",
+        nationality="Portugal",
+        club="FC Proxy",
+        sport="soccer",
+        normalized_identity="nina nginx|soccer",
+    )
+    return Nomination.objects.create(
+        player=player, nominated_by=make_user(), sport="soccer", status=NominationStatus.APPROVED
+    )
+
+
+async def subscribed(url: str, session: str) -> ClientConnection:
+    origin = f"http://{urlsplit(url).netloc}"
+    ws = await connect(
+        url,
+        origin=origin,  # type: ignore[arg-type]
+        additional_headers={"Cookie": f"sessionid={session}"},
+    )
+    await ws.send(json.dumps({"type": "subscribe", "sport": "soccer"}))
+    while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "subscribed":
+        pass
+    return ws
+
+
+async def next_vote_changed(ws: ClientConnection) -> dict[str, Any]:
+    while True:
+        message = json.loads(await ws.recv())
+        if message["type"] == "vote.changed":
+            return dict(message)
+
+
+def test_the_shape_runs_nginx_two_http_workers_and_two_daphne_processes(shape: Shape) -> None:
+    supervisor = shape.supervisor.pid  # type: ignore[attr-defined]
+    running = {pid: program(pid) for pid in descendants(supervisor)}
+    names = list(running.values())
+    assert names.count("nginx: master process") == 1, running
+    assert names.count("daphne") == 2, running
+    # gunicorn: one arbiter and its two workers (forked: the same command line).
+    workers = {
+        pid: [child for child in children(pid) if running.get(child) == "gunicorn"]
+        for pid, name in running.items()
+        if name == "gunicorn"
+    }
+    assert sorted(len(w) for w in workers.values()) == [0, 0, 2], running
+
+
+async def test_a_vote_through_nginx_reaches_a_socket_on_each_daphne_process(
+    shape: Shape, scout_api: ApiClient, other_api: ApiClient, nomination: Nomination
+) -> None:
+    watcher = other_api.client.cookies["sessionid"].value
+    # One client straight on each daphne process, one through nginx's /ws/.
+    urls = [f"ws://{HOST}:{port}/ws/" for port in shape.ws_ports]
+    urls.append(shape.url.replace("http://", "ws://") + "/ws/")
+    sockets = [await subscribed(url, watcher) for url in urls]
+    try:
+        token = scout_api.csrf_token()
+        cookies = {"sessionid": scout_api.client.cookies["sessionid"].value, "csrftoken": token}
+        async with httpx.AsyncClient(base_url=shape.url, cookies=cookies) as http:
+            response = await http.post(
+                "/api/votes",
+                json={"nominationId": nomination.pk},
+                headers={"X-CSRFToken": token, "Origin": shape.url},
+            )
+        assert response.status_code == 201, response.text
+        assert response.headers["server"] == "nginx"
+        for ws in sockets:
+            message = await asyncio.wait_for(next_vote_changed(ws), 10)
+            assert message["data"] == {
+                "votes": [{"nominationId": nomination.pk, "voteCount": 1, "version": 1}]
+            }
+    finally:
+        for ws in sockets:
+            await ws.close()
+
+
+def test_nginx_serves_the_page_and_its_assets(shape: Shape) -> None:
+    with httpx.Client(base_url=shape.url) as http:
+        page = http.get("/nominations")
+        assert page.status_code == 200
+        assert page.headers["server"] == "nginx"
+        assert page.headers["content-type"].startswith("text/html")
+        assert '<div id="root">' in page.text
+        scripts = re.findall(r'src="(/static/[^"]+\.js)"', page.text)
+        assert scripts, page.text
+        asset = http.get(scripts[0])
+        assert asset.status_code == 200
+        assert "javascript" in asset.headers["content-type"]
+        assert http.get("/api/health").json() == {"status": "ok"}
