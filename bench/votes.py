@@ -97,6 +97,9 @@ def server_env(url: str) -> dict[str, str]:
         "CHANNEL_PREFIX": PREFIX,
         "CACHE_PREFIX": PREFIX,
         "LOGIN_THROTTLE_LIMIT": "100000",
+        # Fresh accounts voting far beyond a person's budgets (README: BUDGETS).
+        "BUDGETS": "off",
+        "TRUST_ACCOUNT_AGE_HOURS": "0",
     }
 
 
