@@ -85,6 +85,21 @@ def scout_get(*, viewer: User, user_id: int) -> User:
     return scout
 
 
+def scout_followable(*, viewer: User, user_id: int) -> User:
+    """A scout ``viewer`` may follow: active and not private (oneself excluded by the caller).
+
+    A followers-only scout can be followed without seeing their profile first (that is how
+    one becomes a follower); a private or inactive one answers "Scout not found" like the
+    profile read, so following tells nothing the profile would not."""
+    scout = User.objects.filter(pk=user_id).select_related("settings").first()
+    if scout is None or not scout.is_active:
+        raise NotFound(SCOUT_NOT_FOUND, code="scout_not_found")
+    private = _settings_of(scout).profile_visibility == ProfileVisibility.PRIVATE
+    if private and not (viewer.is_admin or viewer.pk == user_id):
+        raise NotFound(SCOUT_NOT_FOUND, code="scout_not_found")
+    return scout
+
+
 def _visible_to_others(scout: User) -> bool:
     if not scout.is_active:
         return False

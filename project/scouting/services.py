@@ -38,7 +38,7 @@ from django.db.models.sql import UpdateQuery
 from django.utils import timezone
 
 from project.accounts.models import User, UserSettings
-from project.accounts.selectors import scout_get
+from project.accounts.selectors import scout_followable
 from project.common.choices import Sport
 from project.common.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from project.modlog.models import ModlogAction, ModlogTarget
@@ -892,7 +892,7 @@ def follow_user_create(*, user: User, target_id: int) -> bool:
     toggling cannot flood a feed or a bell."""
     if target_id == user.pk:
         raise ValidationFailed(CANNOT_FOLLOW_SELF, code="cannot_follow_self")
-    target = scout_get(viewer=user, user_id=target_id)
+    target = scout_followable(viewer=user, user_id=target_id)
     created = _follow_insert(follower=user, followed_user=target)
     first_time = not Activity.objects.filter(
         user_id=user.pk, activity_type=ActivityType.FOLLOW, related_user_id=target.pk
