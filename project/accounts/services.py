@@ -12,7 +12,15 @@ from django.utils import timezone
 from project.accounts.models import Role, User, UserSession, UserSettings, username_key
 from project.accounts.throttle import forget_login_attempts, register_login_attempt
 from project.common.errors import Conflict, NotAuthenticated, PermissionDenied, ValidationFailed
-from project.scouting.models import Activity, Follow, Nomination, Notification, Player, Vote
+from project.scouting.models import (
+    Activity,
+    Follow,
+    Nomination,
+    Notification,
+    Player,
+    Vote,
+    VoteStatus,
+)
 from project.scouting.services import (
     VOTE_POINTS,
     VOTE_RECEIVED_POINTS,
@@ -196,27 +204,31 @@ def user_delete(*, user: User) -> None:
     )
     User.objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
 
+    # Voided votes are out of every counter and their points already (project/integrity).
     voted = list(
-        Vote.objects.filter(user=user)
+        Vote.objects.filter(user=user, status=VoteStatus.ACTIVE)
         .exclude(nomination__nominated_by=user)
         .order_by("nomination_id")
-        .values_list("nomination_id", "nomination__nominated_by_id", "created_at")
+        .values_list("nomination_id", "nomination__nominated_by_id", "created_at", "counted")
     )
     Vote.objects.filter(user=user).delete()
     sports = {sport for _, sport, _ in own}
-    for nomination_id, _, voted_at in voted:
-        sport = vote_counters_withdraw(voter=user, nomination_id=nomination_id, voted_at=voted_at)
+    for nomination_id, _, voted_at, counted in voted:
+        sport = vote_counters_withdraw(
+            voter=user, nomination_id=nomination_id, voted_at=voted_at, counted=counted
+        )
         if sport is not None:
             sports.add(sport)
     # Points given for votes that no longer exist are taken back: each nominator they voted
     # for loses the 2 a vote gave, and each voter on the user's own nominations (deleted with
     # them below) the 1 point their vote earned. One update per user, in id order.
     deltas: Counter[int] = Counter()
-    for _, nominator_id, _ in voted:
-        deltas[nominator_id] -= VOTE_RECEIVED_POINTS
+    for _, nominator_id, _, counted in voted:
+        if counted:  # an untrusted vote gave its nominator nothing
+            deltas[nominator_id] -= VOTE_RECEIVED_POINTS
     own_ids = [nomination_id for nomination_id, _, _ in own]
     for voter_id in (
-        Vote.objects.filter(nomination_id__in=own_ids)
+        Vote.objects.filter(nomination_id__in=own_ids, status=VoteStatus.ACTIVE)
         .exclude(user=user)
         .values_list("user_id", flat=True)
     ):

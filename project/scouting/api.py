@@ -13,7 +13,7 @@ from ninja.responses import codes_4xx
 
 from project.accounts.auth import current_user
 from project.accounts.throttle import client_ip
-from project.common.addresses import address_key
+from project.common.addresses import address_key, prefix_key
 from project.common.budgets import budget_spend
 from project.common.pagination import Pager, paginate
 from project.common.router import Router
@@ -179,7 +179,11 @@ def _vote_state(nomination: Any, *, has_voted: bool) -> dict[str, Any]:
 def vote_cast(request: HttpRequest, payload: VoteIn) -> Status[dict[str, Any]]:
     user = current_user(request)
     budget_spend("VOTES", user.pk, "MINUTE", "DAY")
-    nomination = services.vote_cast(user=user, nomination_id=payload.nomination_id)
+    nomination = services.vote_cast(
+        user=user,
+        nomination_id=payload.nomination_id,
+        ip_prefix=prefix_key(client_ip(request)),
+    )
     return Status(201, _vote_state(nomination, has_voted=True))
 
 

@@ -32,7 +32,7 @@ from project.common.pagination import PageQuery, cursor_decode, cursor_encode
 from project.scouting import selectors
 from project.scouting.board_schemas import BoardEntryEventOut, BoardKind
 from project.scouting.boards import next_week_start, week_of, week_zone
-from project.scouting.models import LIVE_STATUSES, Nomination, NominationWeek, Vote
+from project.scouting.models import LIVE_STATUSES, Nomination, NominationWeek, Vote, VoteStatus
 from project.scouting.selectors import _wire
 
 BOARD_KINDS: tuple[BoardKind, ...] = get_args(BoardKind)
@@ -87,10 +87,16 @@ def _ordered(
     return queryset.annotate(board_key=F("vote_count")).order_by(*selectors.MOST_VOTED_FIRST)
 
 
+# The votes the ranked boards count: trusted (Vote.counted) and not voided.
+ON_BOARDS = {"counted": True, "status": VoteStatus.ACTIVE}
+
+
 def _recent_votes(nomination_ids: Sequence[int], now: datetime) -> dict[int, int]:
     """Votes of the last 24 hours per nomination: one query over the entries shown."""
     rows = (
-        Vote.objects.filter(nomination_id__in=nomination_ids, created_at__gt=now - TRENDING_WINDOW)
+        Vote.objects.filter(
+            nomination_id__in=nomination_ids, created_at__gt=now - TRENDING_WINDOW, **ON_BOARDS
+        )
         .values("nomination_id")
         .annotate(votes=Count("id"))
     )
@@ -101,7 +107,7 @@ def trending_window_ends(nomination_ids: Sequence[int], now: datetime) -> dateti
     """When the oldest vote of the last 24 hours of these entries leaves the window (so the
     votes shown on the trending board change by time alone), or None."""
     oldest = Vote.objects.filter(
-        nomination_id__in=nomination_ids, created_at__gt=now - TRENDING_WINDOW
+        nomination_id__in=nomination_ids, created_at__gt=now - TRENDING_WINDOW, **ON_BOARDS
     ).aggregate(oldest=Min("created_at"))["oldest"]
     return None if oldest is None else oldest + TRENDING_WINDOW
 

@@ -133,8 +133,12 @@ class Nomination(models.Model):
     status_before_hidden = models.CharField(
         max_length=16, choices=NominationStatus.choices, blank=True, default=""
     )
-    # Kept equal to the number of vote rows by the vote services, in the vote's transaction.
+    # Kept equal to the number of active (not voided) vote rows by the vote services, in the
+    # vote's transaction: the specification's raw count, trusted or not.
     vote_count = models.PositiveIntegerField(default=0)
+    # The active votes that count on the ranked boards (trusted accounts' votes): the votes
+    # behind ``trend``, so the last one's removal empties it.
+    counted_votes = models.PositiveIntegerField(default=0, db_default=0)
     # Raised by one in the same UPDATE as vote_count, and carried by vote.changed, so a client
     # never applies a count older than the one it shows (events may leave out of commit order).
     version = models.PositiveBigIntegerField(default=0)
@@ -189,16 +193,47 @@ class Nomination(models.Model):
         return f"Nomination {self.pk} of {self.player_id}"
 
 
+class VoteStatus(models.TextChoices):
+    ACTIVE = "active"
+    # Voided by an admin (project/integrity): out of every count, board and points, kept so
+    # the decision can be undone; its voter still sees it as their vote.
+    VOID = "void"
+
+
 class Vote(models.Model):
     nomination = models.ForeignKey(Nomination, on_delete=models.CASCADE, related_name="votes")
     user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="votes")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Whether the vote counts on the ranked boards and in the nominator's points (the voter's
+    # account was old enough when it was cast: TRUST_ACCOUNT_AGE_HOURS). Stored, so that its
+    # removal undoes exactly what casting it did, whatever the account's age by then.
+    counted = models.BooleanField(default=True, db_default=True)
+    status = models.CharField(
+        max_length=8, choices=VoteStatus.choices, default=VoteStatus.ACTIVE, db_default="active"
+    )
+    # IP-cluster id: a keyed hash of the voter's /24 or /48 (project/common/addresses.py),
+    # never the address; cleared after VOTE_PREFIX_RETENTION_DAYS (purge_vote_prefixes).
+    ip_prefix = models.CharField(max_length=16, blank=True, default="", db_default="")
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["nomination", "user"], name="vote_once_per_user")
+            models.UniqueConstraint(fields=["nomination", "user"], name="vote_once_per_user"),
+            choices_check("status", VoteStatus, "vote_status_valid"),
         ]
-        indexes = [models.Index(fields=["user", "nomination"], name="vote_user")]
+        indexes = [
+            models.Index(fields=["user", "nomination"], name="vote_user"),
+            # Live detection: one nomination's recent votes, and those of one cluster.
+            models.Index(fields=["nomination", "created_at"], name="vote_nomination_time"),
+            models.Index(
+                fields=["nomination", "ip_prefix", "created_at"],
+                condition=~models.Q(ip_prefix=""),
+                name="vote_nomination_prefix",
+            ),
+            # The retention purge reads the oldest votes that still hold a cluster id.
+            models.Index(
+                fields=["created_at"], condition=~models.Q(ip_prefix=""), name="vote_prefix_kept"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Vote {self.user_id} -> {self.nomination_id}"

@@ -17,6 +17,7 @@ import unicodedata
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, cast
 
+from django.conf import settings as django_settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, connection, connections, transaction
 from django.db.models import (
@@ -55,6 +56,7 @@ from project.scouting.models import (
     NotificationType,
     Player,
     Vote,
+    VoteStatus,
 )
 from realtime.publish import Event, publish, publish_summaries, publish_vote_count
 
@@ -599,11 +601,13 @@ def _nomination_for_vote(*, user: User, nomination_id: int) -> Nomination:
     return nomination
 
 
-def _counts_on_boards(*, voter: User, voted_at: datetime) -> bool:
-    """Whether a vote counts on the ranked boards (trending and weekly). Every vote does for
-    now. The one place to restrict it (trusted votes): the rule must depend on the voter and
-    the vote's time only, so that removing a vote undoes exactly what casting it did."""
-    return True
+def vote_is_trusted(*, voter: User, voted_at: datetime) -> bool:
+    """Whether a vote counts on the ranked boards (trending and weekly) and in its
+    nominator's points: its voter's account was at least TRUST_ACCOUNT_AGE_HOURS old (0
+    trusts every account). Decided once, when it is cast, and stored on the row
+    (``Vote.counted``), so that removing it undoes exactly what casting it did."""
+    hours = django_settings.TRUST_ACCOUNT_AGE_HOURS
+    return hours <= 0 or voter.date_joined <= voted_at - timedelta(hours=hours)
 
 
 def _trend_with(term: float) -> Case:
@@ -619,12 +623,11 @@ def _trend_with(term: float) -> Case:
 
 def _trend_without(term: float) -> Case:
     """The trend column with a vote of ``term`` taken out: log(exp(trend) - exp(term)), NULL
-    once no counted vote remains (every vote counts for now, so vote_count says how many do;
-    a restriction in ``_counts_on_boards`` needs its own count here) or when rounding left
+    once no counted vote remains (``counted_votes`` before this update) or when rounding left
     the term no smaller than the sum it belongs to (``boards.trend_remove``)."""
     return Case(
         When(
-            Q(vote_count__lte=1) | Q(trend__isnull=True) | Q(trend__lte=Value(term)),
+            Q(counted_votes__lte=1) | Q(trend__isnull=True) | Q(trend__lte=Value(term)),
             then=Value(None),
         ),
         default=F("trend") + Ln(Value(1.0) - Exp(Value(term) - F("trend"))),
@@ -644,35 +647,52 @@ def _unread_vote_received() -> Subquery:
     return Subquery(unread.order_by("-created_at", "-id").values("pk")[:1])
 
 
-def _vote_row_insert(*, nomination_id: int, user_id: int, voted_at: datetime) -> bool:
+def _vote_row_insert(
+    *, nomination_id: int, user_id: int, voted_at: datetime, counted: bool, ip_prefix: str
+) -> bool:
     """Insert the vote row; False when the user already voted (no savepoint needed)."""
     table = connection.ops.quote_name(Vote._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (nomination_id, user_id, created_at) VALUES (%s, %s, %s) "  # noqa: S608  (the model's table; values bound)
+            f"INSERT INTO {table} (nomination_id, user_id, created_at, counted, status, ip_prefix) "  # noqa: S608  (the model's table; values bound)
+            "VALUES (%s, %s, %s, %s, %s, %s) "
             "ON CONFLICT (nomination_id, user_id) DO NOTHING RETURNING id",
-            [nomination_id, user_id, connection.ops.adapt_datetimefield_value(voted_at)],
+            [
+                nomination_id,
+                user_id,
+                connection.ops.adapt_datetimefield_value(voted_at),
+                counted,
+                VoteStatus.ACTIVE,
+                ip_prefix,
+            ],
         )
         return cursor.fetchone() is not None
 
 
-def _vote_row_delete(*, nomination_id: int, user_id: int) -> datetime | None:
-    """Delete the vote row; its time, or None when there was none."""
+def db_datetime(value: Any) -> datetime:
+    """An aware datetime from a raw cursor's column: SQLite answers text (naive UTC) or a
+    naive datetime (by its column's converter)."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value, UTC)
+    return cast(datetime, value)
+
+
+def _vote_row_delete(*, nomination_id: int, user_id: int) -> tuple[datetime, bool, bool] | None:
+    """Delete the vote row; (its time, whether it counted, whether it was active), or None
+    when there was none."""
     table = connection.ops.quote_name(Vote._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"DELETE FROM {table} WHERE nomination_id = %s AND user_id = %s RETURNING created_at",  # noqa: S608  (the model's table; values bound)
+            f"DELETE FROM {table} WHERE nomination_id = %s AND user_id = %s "  # noqa: S608  (the model's table; values bound)
+            "RETURNING created_at, counted, status",
             [nomination_id, user_id],
         )
         row = cursor.fetchone()
     if row is None:
         return None
-    voted_at = row[0]
-    if isinstance(voted_at, str):  # SQLite answers text (naive UTC) ...
-        voted_at = datetime.fromisoformat(voted_at)
-    if timezone.is_naive(voted_at):  # ... or a naive datetime, by its column's converter
-        voted_at = timezone.make_aware(voted_at, UTC)
-    return voted_at
+    return db_datetime(row[0]), bool(row[1]), row[2] == VoteStatus.ACTIVE
 
 
 def _week_count_add(*, nomination: Nomination, voted_at: datetime) -> None:
@@ -715,27 +735,37 @@ def _settings_of(user: User) -> UserSettings | None:
 
 
 @transaction.atomic
-def vote_cast(*, user: User, nomination_id: int, today: date | None = None) -> Nomination:
-    """Vote for a live nomination: +1 vote_count and version, the trend and the week's
-    counter, +1 point and the streak for the voter, +2 points to the nominator (not for a
-    vote on one's own nomination), a vote_cast activity and a (coalesced) vote_received
-    notification. 409 when already voted, with nothing changed. Returns the nomination with
-    its new vote_count and version.
+def vote_cast(
+    *, user: User, nomination_id: int, today: date | None = None, ip_prefix: str = ""
+) -> Nomination:
+    """Vote for a live nomination: +1 vote_count and version, +1 point and the streak for the
+    voter, a vote_cast activity and a (coalesced) vote_received notification; and, when the
+    vote is trusted (``vote_is_trusted``), the trend, counted_votes, the week's counter and +2
+    points to the nominator (not for a vote on one's own nomination). ``ip_prefix`` is the
+    voter's IP-cluster id (project/common/addresses.py). 409 when already voted, with nothing
+    changed. Returns the nomination with its new vote_count and version.
 
     At most 7 statements: the lock, the vote row, the nomination's counters (which also
     answer the notification to coalesce into), the week's counter, both users' points and
     streaks, the activity, the notification."""
     nomination = _nomination_for_vote(user=user, nomination_id=nomination_id)
     voted_at = timezone.now()
-    if not _vote_row_insert(nomination_id=nomination.pk, user_id=user.pk, voted_at=voted_at):
+    counted = vote_is_trusted(voter=user, voted_at=voted_at)
+    if not _vote_row_insert(
+        nomination_id=nomination.pk,
+        user_id=user.pk,
+        voted_at=voted_at,
+        counted=counted,
+        ip_prefix=ip_prefix,
+    ):
         raise Conflict(ALREADY_VOTED, code="already_voted")
-    counted = _counts_on_boards(voter=user, voted_at=voted_at)
     own = nomination.nominated_by_id == user.pk
     settings = None if own else _settings_of(nomination.nominated_by)
     notify = not own and _notification_wanted(settings, NotificationType.VOTE_RECEIVED)
     changes: dict[str, Any] = {"vote_count": F("vote_count") + 1, "version": F("version") + 1}
     if counted:
         changes["trend"] = _trend_with(boards.trend_term(voted_at))
+        changes["counted_votes"] = F("counted_votes") + 1
     returning: dict[str, Any] = {"vote_count": F("vote_count"), "version": F("version")}
     if notify:
         returning["unread_id"] = _unread_vote_received()
@@ -747,7 +777,7 @@ def vote_cast(*, user: User, nomination_id: int, today: date | None = None) -> N
     points: dict[int, tuple[int, date | None]] = {
         user.pk: (VOTE_POINTS, today or timezone.localdate())
     }
-    if not own:
+    if counted and not own:
         points[nomination.nominated_by_id] = (VOTE_RECEIVED_POINTS, None)
     _progress(points)
     activity_create(
@@ -773,28 +803,37 @@ def vote_cast(*, user: User, nomination_id: int, today: date | None = None) -> N
 
 @transaction.atomic
 def vote_remove(*, user: User, nomination_id: int) -> Nomination:
-    """Take a vote back: -1 vote_count, +1 version, its term out of the trend and one out of
-    the week it was cast in, the voter's point and the nominator's 2 points (never below 0),
-    and its vote_cast activity. 404 when there is no such vote.
+    """Take a vote back: -1 vote_count, +1 version, the voter's point and its vote_cast
+    activity; when it counted, also its term out of the trend, one out of counted_votes and
+    out of the week it was cast in, and the nominator's 2 points (never below 0). A voided
+    vote (project/integrity) is already out of every count and its points: taking it back
+    deletes the row and the activity only (so an admin's restore can no longer bring it
+    back). 404 when there is no such vote.
 
     At most 6 statements: the lock, the vote row, the nomination's counters, the week's
     counter, both users' points, the activity."""
     nomination = _nomination_for_vote(user=user, nomination_id=nomination_id)
-    voted_at = _vote_row_delete(nomination_id=nomination.pk, user_id=user.pk)
-    if voted_at is None:
+    removed = _vote_row_delete(nomination_id=nomination.pk, user_id=user.pk)
+    if removed is None:
         raise NotFound(NOT_VOTED, code="vote_not_found")
-    counted = _counts_on_boards(voter=user, voted_at=voted_at)
-    changes: dict[str, Any] = {"vote_count": F("vote_count") - 1, "version": F("version") + 1}
+    voted_at, counted, active = removed
+    counted = counted and active
+    changes: dict[str, Any] = {"version": F("version") + 1}
+    if active:
+        changes["vote_count"] = F("vote_count") - 1
     if counted:
         changes["trend"] = _trend_without(boards.trend_term(voted_at))
+        changes["counted_votes"] = F("counted_votes") - 1
     returning = {"vote_count": F("vote_count"), "version": F("version")}
     (row,) = _update_returning(Nomination.objects.filter(pk=nomination.pk), changes, returning)
     nomination.vote_count = row["vote_count"]
     nomination.version = row["version"]
     if counted:
         _week_count_remove(nomination=nomination, voted_at=voted_at)
-    points: dict[int, tuple[int, date | None]] = {user.pk: (-VOTE_POINTS, None)}
-    if nomination.nominated_by_id != user.pk:
+    points: dict[int, tuple[int, date | None]] = {}
+    if active:
+        points[user.pk] = (-VOTE_POINTS, None)
+    if counted and nomination.nominated_by_id != user.pk:
         points[nomination.nominated_by_id] = (-VOTE_RECEIVED_POINTS, None)
     _progress(points)
     Activity.objects.filter(
@@ -804,15 +843,18 @@ def vote_remove(*, user: User, nomination_id: int) -> Nomination:
     return nomination
 
 
-def vote_counters_withdraw(*, voter: User, nomination_id: int, voted_at: datetime) -> str | None:
-    """Take a deleted vote row (``voted_at``) of ``voter`` out of its nomination's counters:
-    vote_count, version, trend and the week's counter, as ``vote_remove`` does, and publish
-    the new count (account deletion; the caller deletes the row and keeps the points).
+def vote_counters_withdraw(
+    *, voter: User, nomination_id: int, voted_at: datetime, counted: bool = True
+) -> str | None:
+    """Take a deleted active vote row (``voted_at``, ``counted``) of ``voter`` out of its
+    nomination's counters: vote_count, version and, when it counted, trend, counted_votes and
+    the week's counter, as ``vote_remove`` does, and publish the new count (account deletion;
+    the caller deletes the row and keeps the points; a voided row is out of them already).
     Locks the nomination. Returns its sport, or None when it is gone."""
     changes: dict[str, Any] = {"vote_count": F("vote_count") - 1, "version": F("version") + 1}
-    counted = _counts_on_boards(voter=voter, voted_at=voted_at)
     if counted:
         changes["trend"] = _trend_without(boards.trend_term(voted_at))
+        changes["counted_votes"] = F("counted_votes") - 1
     returning = {"vote_count": F("vote_count"), "version": F("version"), "sport": F("sport")}
     rows = _update_returning(Nomination.objects.filter(pk=nomination_id), changes, returning)
     if not rows:

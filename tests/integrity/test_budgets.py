@@ -71,9 +71,10 @@ def test_votes_per_day(budgets: dict[str, int], scout: User, scout_api: ApiClien
 def test_a_budget_is_per_user(budgets: dict[str, int], other_api: ApiClient) -> None:
     budgets["VOTES_PER_MINUTE"] = 1
     first, second = approved_nominations(2)
-    assert ApiClient().login(make_user()).post(
-        "/api/votes", {"nominationId": first.pk}
-    ).status_code == 201
+    assert (
+        ApiClient().login(make_user()).post("/api/votes", {"nominationId": first.pk}).status_code
+        == 201
+    )
     assert other_api.post("/api/votes", {"nominationId": second.pk}).status_code == 201
 
 
