@@ -122,17 +122,19 @@ def prepare(voters: int, watchers: int, nominations: int) -> Fixture:
 
     voting = User.objects.bulk_create([new_user(f"bench_voter_{i}") for i in range(voters)])
     watching = User.objects.bulk_create([new_user(f"bench_watcher_{i}") for i in range(watchers)])
-    nominator = User.objects.bulk_create([new_user("bench_nominator")])[0]
+    # Each nomination by a scout of its own: a vote also adds to its nominator's points, so
+    # one nominator for all would make every vote wait for that one user row.
+    nominators = User.objects.bulk_create(
+        [new_user(f"bench_nominator_{i}") for i in range(nominations + 1)]
+    )
     # The console e-mail backend would print one message per vote: not what is measured.
     UserSettings.objects.bulk_create(
-        [UserSettings(user=user, email_notifications=False) for user in [*voting, nominator]]
+        [UserSettings(user=user, email_notifications=False) for user in [*voting, *nominators]]
     )
-    created = approved_nominations(
-        nominator,
-        [SPORTS[i % 5] for i in range(nominations + 1)],
-        [f"bench player {i}" for i in range(nominations + 1)],
-        age=15,
-    )
+    created = [
+        approved_nominations(nominator, [SPORTS[i % 5]], [f"bench player {i}"], age=15)[0]
+        for i, nominator in enumerate(nominators)
+    ]
     *uniform, hot = created
     return Fixture(
         nominations={n.pk: n.sport for n in uniform},
