@@ -159,9 +159,13 @@ def free_port() -> int:
 
 
 def daphne_command(port: int) -> list[str]:
-    """One daphne process serving project.asgi on HOST:port."""
-    command = [sys.executable, "-m", "daphne", "-v", "0", "-b", HOST, "-p", str(port)]
-    return [*command, "project.asgi:application"]
+    """One daphne process serving project.asgi on HOST:port: the command the production
+    shape runs (project/ops/prodshape.py, which bench/votes.py starts whole)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from project.ops.prodshape import daphne
+
+    return daphne(port)
 
 
 @contextlib.contextmanager
