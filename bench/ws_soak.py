@@ -1,0 +1,293 @@
+"""Soak: 1,000 sockets on one daphne process taking 100 events a second for 10 minutes, and
+the wall display open in Chromium for 30 minutes under the same load.
+
+The sockets side reports the server's RSS after the warm-up and at the end (target: growth
+under 10%), its CPU per event minute by minute (steady: the last minutes cost what the first
+did) and whether every socket got every event (each client checks that its sport's sequence
+has no gap; `skipped` counts as an event; a close is counted, never silent). The browser side
+reads, after a forced garbage collection, the JS heap (`performance.memory`, Chromium's precise
+figures) and the number of DOM nodes at the start and at the end (targets: heap growth under
+10%, DOM nodes flat).
+
+    make bench                                       # 1,000 sockets 600 s, /wall 1,800 s
+    python bench/ws_soak.py --sockets 200 --duration 60 --browser-duration 60 --no-write
+
+Needs REDIS_URL (events are published from this process through Redis, as another process
+would); the database is DATABASE_URL's or the embedded SQLite file. The wall is the built SPA
+(frontend/dist) in Debian's Chromium. Exits 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from common import (
+    HOST,
+    ROOT,
+    approved_nominations,
+    daphne_command,
+    django_setup,
+    finish,
+    forget_keys,
+    free_port,
+    new_user,
+    server_process,
+    session_for,
+)
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+SECTION = "## Soak (bench/ws_soak.py)"
+SPORT = "soccer"
+GROUP = f"sport.{SPORT}"
+PREFIX = "soak"
+
+
+def rss(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Socket:
+    cursor: int | None = None
+    received: int = 0
+    gaps: int = 0
+    closes: list[int] = field(default_factory=list)
+
+
+async def hold(port: int, session: str, socket: Socket, stop: asyncio.Event) -> None:
+    origin = f"http://{HOST}:{port}"
+    async with connect(
+        f"ws://{HOST}:{port}/ws/",
+        origin=origin,  # type: ignore[arg-type]
+        additional_headers={"Cookie": f"sessionid={session}"},
+        open_timeout=30,
+        max_size=None,
+    ) as ws:
+        try:
+            async for raw in ws:
+                message = json.loads(raw)
+                if message["type"] == "hello":
+                    await ws.send(json.dumps({"type": "subscribe", "sport": SPORT}))
+                elif message["type"] == "subscribed":
+                    socket.cursor = message["groups"][GROUP]
+                elif message.get("group") == GROUP and "seq" in message:
+                    if message["type"] == "snapshot":
+                        continue
+                    if socket.cursor is not None and message["seq"] != socket.cursor + 1:
+                        socket.gaps += 1
+                    socket.cursor = message["seq"]
+                    socket.received += 1
+                if stop.is_set():
+                    return
+        except ConnectionClosed as closed:
+            socket.closes.append(closed.rcvd.code if closed.rcvd else 1006)
+
+
+def publisher(rate: float, stop_at: float, counter: list[int], board: dict[str, Any]) -> None:
+    """Publish ``rate`` events a second through the live layer (every tenth the sport's real
+    board with moving counts, the others votes on its nominations)."""
+    from realtime.broadcast import send
+    from realtime.events import Event
+
+    players: list[dict[str, Any]] = board["players"]
+    started, sent = time.monotonic(), 0
+    while time.monotonic() < stop_at:
+        due = int((time.monotonic() - started) * rate)
+        batch = []
+        while sent < due:
+            sent += 1
+            player = players[sent % len(players)]
+            if sent % 10 == 0:
+                player["voteCount"] = sent
+                board = {**board, "players": sorted(players, key=lambda p: -p["voteCount"])}
+                batch.append(Event("leaderboard.changed", board, sport=SPORT))
+            else:
+                votes = [{"nominationId": player["id"], "voteCount": sent, "version": sent}]
+                batch.append(Event("vote.changed", {"votes": votes}, sport=SPORT))
+        if batch:
+            send(*batch)
+            counter[0] = sent
+        time.sleep(0.02)
+
+
+def browser_soak(url: str, session: str, seconds: float, samples: list[dict[str, float]]) -> None:
+    from playwright.sync_api import sync_playwright
+
+    chromium = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+    args = ["--enable-precise-memory-info", "--js-flags=--expose-gc", "--no-sandbox"]
+    measure = """() => { window.gc(); return {
+        heap: performance.memory.usedJSHeapSize,
+        nodes: document.getElementsByTagName('*').length } }"""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=args)
+        context = browser.new_context(viewport={"width": 1920, "height": 1080}, base_url=url)
+        context.add_cookies([{"name": "sessionid", "value": session, "url": url}])
+        page = context.new_page()
+        page.goto(f"/wall?sport={SPORT}&board=all")  # one board: no rotation
+        page.get_by_title("Live updates: live").wait_for(timeout=30_000)
+        page.wait_for_timeout(5_000)
+        started = time.monotonic()
+        while True:
+            sample = page.evaluate(measure)
+            sample["at"] = time.monotonic() - started
+            samples.append(sample)
+            if time.monotonic() - started >= seconds:
+                break
+            page.wait_for_timeout(min(30_000, max(1_000, seconds * 1000 / 10)))
+        browser.close()
+
+
+async def run(
+    args: argparse.Namespace, sessions: list[str], env: dict[str, str], board: dict[str, Any]
+) -> tuple[str, bool]:
+    port = free_port()
+    with server_process(daphne_command(port), port, env) as process:
+        stop = asyncio.Event()
+        sockets = [Socket() for _ in sessions]
+        tasks = []
+        for socket, session in zip(sockets, sessions[1:], strict=False):
+            tasks.append(asyncio.ensure_future(hold(port, session, socket, stop)))
+            await asyncio.sleep(5 / len(sessions))
+        while sum(socket.cursor is not None for socket in sockets[: len(tasks)]) < len(tasks):
+            await asyncio.sleep(0.2)
+        total = max(args.duration, args.browser_duration) + args.warmup
+        counter = [0]
+        load = asyncio.ensure_future(
+            asyncio.to_thread(publisher, args.rate, time.monotonic() + total, counter, board)
+        )
+        samples: list[dict[str, float]] = []
+        browser = (
+            asyncio.ensure_future(
+                asyncio.to_thread(
+                    browser_soak,
+                    f"http://{HOST}:{port}",
+                    sessions[0],
+                    args.browser_duration,
+                    samples,
+                )
+            )
+            if args.browser_duration
+            else None
+        )
+        await asyncio.sleep(args.warmup)
+        rss_start, cpu_start, events_start = rss(process.pid), cpu_seconds(process.pid), counter[0]
+        minutes: list[float] = []
+        mark_cpu, mark_events = cpu_start, events_start
+        step = min(60.0, args.duration / 5)
+        started = time.monotonic()
+        while time.monotonic() - started < args.duration:
+            await asyncio.sleep(step)
+            cpu, events = cpu_seconds(process.pid), counter[0]
+            if events > mark_events:
+                minutes.append(1000 * (cpu - mark_cpu) / (events - mark_events))
+            mark_cpu, mark_events = cpu, events
+        rss_end = rss(process.pid)
+        await load
+        if browser is not None:
+            await browser
+        await asyncio.sleep(2)
+        stop.set()
+        published = counter[0]
+        final = max((socket.cursor or 0) for socket in sockets[: len(tasks)])
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    held = sockets[: len(tasks)]
+    behind = sum(1 for socket in held if (socket.cursor or 0) < final)
+    gaps = sum(socket.gaps for socket in held)
+    closes = sum(len(socket.closes) for socket in held)
+    growth = (rss_end - rss_start) / rss_start * 100
+    steady = max(minutes) / min(minutes) if minutes else float("nan")
+    ok = growth < 10 and behind == 0 and gaps == 0 and closes == 0
+    lines = [
+        SECTION,
+        "",
+        f"{len(held)} sockets on one daphne process, {args.rate:.0f} events/s "
+        f"(every tenth a board) for {args.duration:.0f} s after a {args.warmup:.0f} s warm-up.",
+        "",
+        "| figure | value |",
+        "|---|---:|",
+        f"| events published / last seq every socket reached | {published} / {final} |",
+        f"| sockets behind / gaps / closes | {behind} / {gaps} / {closes} |",
+        f"| server RSS after warm-up / at the end | {rss_start / 2**20:.1f} / "
+        f"{rss_end / 2**20:.1f} MiB ({growth:+.1f}%) |",
+        "| server CPU per event, each step (ms) | "
+        + ", ".join(f"{value:.2f}" for value in minutes)
+        + f" (max/min {steady:.2f}) |",
+    ]
+    if samples:
+        heap_growth = (samples[-1]["heap"] - samples[0]["heap"]) / samples[0]["heap"] * 100
+        nodes = [int(sample["nodes"]) for sample in samples]
+        lines.append(
+            f"| /wall for {samples[-1]['at']:.0f} s: JS heap after GC, first / last | "
+            f"{samples[0]['heap'] / 2**20:.1f} / {samples[-1]['heap'] / 2**20:.1f} MiB "
+            f"({heap_growth:+.1f}%) |"
+        )
+        lines.append(f"| /wall DOM nodes, each sample | {', '.join(map(str, nodes))} |")
+        ok = ok and heap_growth < 10 and max(nodes) - min(nodes) <= max(10, nodes[0] // 50)
+    lines += ["", "PASS" if ok else "FAIL"]
+    return "\n".join(lines), ok
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sockets", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=100, help="events per second")
+    parser.add_argument("--duration", type=float, default=600, help="seconds measured")
+    parser.add_argument("--browser-duration", type=float, default=1800, help="0: no browser")
+    parser.add_argument("--warmup", type=float, default=30)
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args()
+    if not os.environ.get("REDIS_URL"):
+        sys.exit("ws_soak.py needs REDIS_URL: events come from this process through Redis")
+    if args.browser_duration and not (ROOT / "frontend" / "dist" / "index.html").exists():
+        sys.exit("ws_soak.py needs the built SPA (make run or npm run build in frontend/)")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.sockets * 2 + 256)), hard))
+
+    def configure() -> None:
+        os.environ["REALTIME_PREFIX"] = PREFIX
+
+    django_setup(configure)
+    from project.accounts.models import User
+    from project.scouting.models import Player
+    from realtime.snapshot import compute
+
+    Player.objects.filter(name__startswith="Bench Player").delete()
+    User.objects.filter(username__startswith="soak_").delete()
+    users = User.objects.bulk_create([new_user(f"soak_{i}") for i in range(args.sockets + 1)])
+    sessions = [session_for(user) for user in users]
+    approved_nominations(users[0], [SPORT] * 10, [f"soak {i}|{SPORT}" for i in range(10)])
+    board = compute(SPORT)["leaderboards"]["all"]
+    forget_keys(f"{PREFIX}:*")
+    env = {**os.environ, "REALTIME_PREFIX": PREFIX, "DJANGO_DEBUG": "0", "LOG_LEVEL": "ERROR"}
+    try:
+        text, ok = asyncio.run(run(args, sessions, env, board))
+    finally:
+        Player.objects.filter(name__startswith="Bench Player").delete()
+        User.objects.filter(username__startswith="soak_").delete()
+        forget_keys(f"{PREFIX}:*")
+    finish(SECTION, text, ok, write=not args.no_write)
+
+
+if __name__ == "__main__":
+    main()
