@@ -13,6 +13,7 @@ import {
 import { nominationKeys } from '@/features/nominations/api/nomination-keys';
 import { isVoteInFlight } from '@/features/nominations/api/vote';
 import { profileKeys } from '@/features/profile/api/keys';
+import { removeNominationActivities } from '@/features/social/api/get-feed';
 import { feedKeys } from '@/features/social/api/keys';
 import { isSport } from '@/stores/sport';
 
@@ -43,6 +44,8 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent) {
       break;
     case 'nomination.removed':
       removeNomination(queryClient, event.data.id);
+      // Rejected, removed or taken down: the feed drops what it said about it at once.
+      removeNominationActivities(queryClient, event.data.id);
       break;
     case 'leaderboard.changed':
       if (sport) setLeaderboards(queryClient, sport, event.data);
@@ -66,7 +69,10 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent) {
       );
       break;
     case 'moderation.changed':
-      // Only the admin dashboard shows it; it listens on the live bus.
+    case 'report.created':
+    case 'takedown.created':
+    case 'modlog.created':
+      // Only the admin dashboard shows them; it listens on the live bus.
       break;
   }
 }

@@ -28,6 +28,7 @@ const SettingsPage = lazy(() => import('./routes/settings'));
 const DiscoverPage = lazy(() => import('./routes/scouts/discover'));
 const ScoutPage = lazy(() => import('./routes/scouts/scout'));
 const WallPage = lazy(() => import('./routes/wall'));
+const TakedownPage = lazy(() => import('./routes/takedown'));
 const NotFoundPage = lazy(() => import('./routes/not-found'));
 
 const signedIn = (Page: ComponentType): ReactNode => (
@@ -68,6 +69,7 @@ export const routes: RouteObject[] = [
       { path: 'how-it-works', element: <HowItWorksPage /> },
       { path: 'help', element: <HelpPage /> },
       { path: 'contact', element: <ContactPage /> },
+      { path: 'takedown', element: <TakedownPage /> },
       { path: 'profile', element: <ProfilePage /> },
       { path: 'settings', element: signedIn(SettingsPage) },
       { path: 'discover', element: signedIn(DiscoverPage) },

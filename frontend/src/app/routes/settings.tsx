@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { PageHeader } from '@/components/ui/page-header';
 import { authKeys } from '@/features/auth/api/auth-keys';
 import { useUser } from '@/features/auth/hooks/use-user';
+import { ExportDataSection } from '@/features/safety/components/export-data-section';
 import { SettingsView } from '@/features/settings/components/settings-view';
 
 /** Signed-in only (the router guards it), so the user is known here. */
@@ -26,6 +27,9 @@ export default function SettingsPage() {
         account={{ username: user?.username ?? '', email: user?.email ?? '' }}
         onAccountDeleted={endSession}
       />
+      <div className="mt-6">
+        <ExportDataSection />
+      </div>
     </>
   );
 }

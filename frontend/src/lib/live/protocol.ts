@@ -35,6 +35,10 @@ export type LiveEventMap = {
   'notification.created': Schemas['NotificationOut'];
   'profile.changed': { points: number; currentStreak: number; longestStreak: number };
   'moderation.changed': Record<string, unknown>;
+  /** Admins only: an item's open reports after a new one, a takedown request, a log row. */
+  'report.created': Schemas['ReportGroupOut'];
+  'takedown.created': Schemas['TakedownOut'];
+  'modlog.created': Schemas['ModlogEntryOut'];
 };
 
 export type LiveEventType = keyof LiveEventMap;

@@ -9,6 +9,8 @@ import {
   NominationProfile,
   NominationProfileSkeleton,
 } from '@/features/nominations/components/nomination-profile';
+import { ReportButton } from '@/features/safety/components/report-button';
+import { TakedownLink } from '@/features/safety/components/takedown-link';
 import { ApiError } from '@/lib/api-client';
 import { useWatchNomination } from '@/lib/live/presence';
 import { WatchingCount } from '@/lib/live/watching-count';
@@ -44,6 +46,13 @@ export default function NominationDetailPage() {
     <>
       <NominationProfile nomination={nomination} canEdit={canEdit} />
       <WatchingCount scope="nomination" id={nomination.id} className="mt-3" />
+      <div className="mt-6 flex flex-wrap items-center justify-between gap-3 border-t border-border pt-4">
+        <TakedownLink nominationId={nomination.id} />
+        <ReportButton
+          nominationId={nomination.id}
+          what={`the nomination of ${nomination.player.name}`}
+        />
+      </div>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useParams } from 'react-router';
 
 import { useUser } from '@/features/auth/hooks/use-user';
+import { ReportButton } from '@/features/safety/components/report-button';
 import { ScoutProfile } from '@/features/social/components/scout-profile';
 
 function parseId(value: string | undefined): number | null {
@@ -11,5 +12,15 @@ function parseId(value: string | undefined): number | null {
 export default function ScoutPage() {
   const { id } = useParams();
   const { user } = useUser();
-  return <ScoutProfile key={id} userId={parseId(id)} viewerId={user?.id ?? 0} />;
+  const userId = parseId(id);
+  return (
+    <>
+      <ScoutProfile key={id} userId={userId} viewerId={user?.id ?? 0} />
+      {userId !== null && userId !== user?.id && (
+        <div className="mt-6 flex justify-end border-t border-border pt-4">
+          <ReportButton userId={userId} what="this scout's profile" />
+        </div>
+      )}
+    </>
+  );
 }

@@ -1,4 +1,4 @@
-import type { Decision } from './types';
+import type { Decision, ModlogFilters } from './types';
 
 /** Every admin read lives under ['admin', ...], so a live resync can refresh them all at once. */
 export const adminKeys = {
@@ -8,4 +8,9 @@ export const adminKeys = {
   decided: (status: Decision) => [...adminKeys.all, 'nominations', status] as const,
   topScouts: () => [...adminKeys.all, 'top-scouts'] as const,
   users: () => [...adminKeys.all, 'users'] as const,
+  reports: () => [...adminKeys.all, 'reports'] as const,
+  takedowns: () => [...adminKeys.all, 'takedowns'] as const,
+  hidden: () => [...adminKeys.all, 'nominations', 'hidden'] as const,
+  modlogs: () => [...adminKeys.all, 'modlog'] as const,
+  modlog: (filters: ModlogFilters) => [...adminKeys.modlogs(), filters] as const,
 };

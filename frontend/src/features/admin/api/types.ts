@@ -37,3 +37,20 @@ export type ModerationChanged = {
 };
 
 export type AssignableRole = components['schemas']['RoleIn']['role'];
+
+export type ReportGroup = components['schemas']['ReportGroupOut'];
+export type ReportAction = components['schemas']['ReportResolveIn']['action'];
+export type Takedown = components['schemas']['TakedownOut'];
+export type TakedownDecision = components['schemas']['TakedownDecideIn']['decision'];
+export type ModlogEntry = components['schemas']['ModlogEntryOut'];
+export type ModlogAction = components['schemas']['ModlogAction'];
+
+/** The Log tab's filters, as GET /api/admin/modlog takes them (empty: not filtered). */
+export type ModlogFilters = {
+  actor?: number;
+  action?: ModlogAction;
+  targetType?: ModlogEntry['targetType'];
+  targetId?: number;
+  since?: string;
+  until?: string;
+};

@@ -4,13 +4,16 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 
 import { useAdminStats } from '../api/get-stats';
 import { useAdminUsers } from '../api/get-users';
+import { useReportGroups, useTakedowns } from '../api/safety';
 import { useAdminLive } from '../hooks/use-admin-live';
 import { useErrorToast } from '../hooks/use-error-toast';
 
 import { isAdminTab, type AdminTab } from './admin-tabs';
 import { DecidedTab } from './decided-tab';
+import { LogTab } from './log-tab';
 import { PendingTab } from './pending-tab';
 import type { RenderEditPlayer } from './pending-row';
+import { ReportsTab } from './reports-tab';
 import { StatCards } from './stat-cards';
 import { TopScoutsTab } from './top-scouts-tab';
 import { UsersTab } from './users-tab';
@@ -35,6 +38,9 @@ export function AdminDashboard({
   useErrorToast(stats.error, 'Failed to fetch admin statistics');
   const usersQuery = useAdminUsers();
   const users = usersQuery.data?.pages.flatMap((page) => page.items);
+  const reportGroups = useReportGroups().data;
+  const takedowns = useTakedowns().data;
+  const openItems = reportGroups && takedowns ? reportGroups.length + takedowns.length : undefined;
   const [searchParams, setSearchParams] = useSearchParams();
   const requested = searchParams.get('tab');
   const tab: AdminTab = isAdminTab(requested) ? requested : 'pending';
@@ -57,6 +63,8 @@ export function AdminDashboard({
           <TabsTrigger value="users">
             Users{count(users?.length, usersQuery.hasNextPage)}
           </TabsTrigger>
+          <TabsTrigger value="reports">Reports{count(openItems)}</TabsTrigger>
+          <TabsTrigger value="log">Log</TabsTrigger>
         </TabsList>
         <TabsContent value="pending" className="outline-none">
           <PendingTab renderEditPlayer={renderEditPlayer} />
@@ -72,6 +80,12 @@ export function AdminDashboard({
         </TabsContent>
         <TabsContent value="users" className="outline-none">
           <UsersTab viewerId={viewerId} />
+        </TabsContent>
+        <TabsContent value="reports" className="outline-none">
+          <ReportsTab />
+        </TabsContent>
+        <TabsContent value="log" className="outline-none">
+          <LogTab />
         </TabsContent>
       </Tabs>
     </>

@@ -1,4 +1,12 @@
-export const ADMIN_TABS = ['pending', 'approved', 'rejected', 'scouts', 'users'] as const;
+export const ADMIN_TABS = [
+  'pending',
+  'approved',
+  'rejected',
+  'scouts',
+  'users',
+  'reports',
+  'log',
+] as const;
 
 export type AdminTab = (typeof ADMIN_TABS)[number];
 

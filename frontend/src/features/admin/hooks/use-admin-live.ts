@@ -15,6 +15,7 @@ import {
   removeAllDecided,
   removeDecided,
 } from '../api/admin-cache';
+import { prependModlogEntry, refreshReports } from '../api/safety';
 import type { ModerationChanged } from '../api/types';
 
 /** How long an item another admin decided stays in the queue, greyed, with its mark. */
@@ -76,6 +77,13 @@ export function useAdminLive(viewerId: number | undefined) {
           applyVoteChanged(queryClient, nominationId, voteCount);
         }
         refreshStatsSoon();
+      }),
+      subscribeLiveEvents('report.created', () => refreshReports(queryClient)),
+      subscribeLiveEvents('takedown.created', () => refreshReports(queryClient)),
+      subscribeLiveEvents('modlog.created', ({ data }) => {
+        prependModlogEntry(queryClient, data);
+        // Another admin's resolution or decision closes items of the Reports tab.
+        refreshReports(queryClient);
       }),
       subscribeLiveResync(() => refreshAdmin(queryClient)),
     ];

@@ -6,6 +6,7 @@ import {
   RefreshCw,
   ThumbsUp,
   TrendingUp,
+  TriangleAlert,
   UserPlus,
   type LucideIcon,
 } from 'lucide-react';
@@ -20,6 +21,12 @@ const KINDS: Record<string, Kind> = {
   rank_changed: { title: 'Rank changed', icon: TrendingUp, tone: 'text-secondary' },
   new_follower: { title: 'New follower', icon: UserPlus, tone: 'text-purple' },
   player_update: { title: 'Player update', icon: RefreshCw, tone: 'text-secondary' },
+  nomination_removed: { title: 'Nomination removed', icon: CircleX, tone: 'text-destructive' },
+  moderation_warning: {
+    title: 'Warning from the moderators',
+    icon: TriangleAlert,
+    tone: 'text-warning',
+  },
 };
 
 const OTHER: Kind = { title: 'Notification', icon: Bell, tone: 'text-muted-foreground' };

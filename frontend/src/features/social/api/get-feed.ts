@@ -36,6 +36,21 @@ export function useFeed(filters: FeedFilters) {
   return useInfiniteQuery(feedQueryOptions(filters));
 }
 
+/** Takes the activity about a nomination that left the community out of every loaded feed. */
+export function removeNominationActivities(queryClient: QueryClient, nominationId: number) {
+  queryClient.setQueriesData<InfiniteData<Page<Activity>, string | null>>(
+    { queryKey: feedKeys.lists() },
+    (data) =>
+      data && {
+        ...data,
+        pages: data.pages.map((page) => ({
+          ...page,
+          items: page.items.filter((item) => item.relatedNominationId !== nominationId),
+        })),
+      },
+  );
+}
+
 /** Puts activities that arrived live at the top of a loaded feed, skipping any already shown. */
 export function prependActivities(
   queryClient: QueryClient,

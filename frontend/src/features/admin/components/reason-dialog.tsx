@@ -1,0 +1,107 @@
+import { useState, type ReactNode } from 'react';
+
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Field } from '@/components/ui/field';
+import { Textarea } from '@/components/ui/input';
+
+type Choice<T extends string> = { value: T; label: string };
+
+type ReasonDialogProps<T extends string> = {
+  title: string;
+  description: ReactNode;
+  choices: Choice<T>[];
+  submitLabel: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  pending: boolean;
+  onSubmit: (choice: T, reason: string) => void;
+};
+
+/**
+ * An admin decision with a required reason: the reason goes to the moderation log and to the
+ * person the decision affects.
+ */
+export function ReasonDialog<T extends string>({
+  title,
+  description,
+  choices,
+  submitLabel,
+  open,
+  onOpenChange,
+  pending,
+  onSubmit,
+}: ReasonDialogProps<T>) {
+  const [choice, setChoice] = useState<T>(choices[0].value);
+  const [reason, setReason] = useState('');
+  const changeOpen = (next: boolean) => {
+    if (!next) {
+      setReason('');
+      setChoice(choices[0].value);
+    }
+    onOpenChange(next);
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={changeOpen}>
+      <DialogContent>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (reason.trim()) onSubmit(choice, reason.trim());
+          }}
+        >
+          <DialogHeader>
+            <DialogTitle>{title}</DialogTitle>
+            <DialogDescription>{description}</DialogDescription>
+          </DialogHeader>
+          {choices.length > 1 && (
+            <fieldset className="mb-4 flex flex-col gap-2">
+              <legend className="mb-1 text-sm font-medium">Action</legend>
+              {choices.map((option) => (
+                <label key={option.value} className="flex items-center gap-2 text-sm">
+                  <input
+                    type="radio"
+                    name="decision-choice"
+                    value={option.value}
+                    checked={choice === option.value}
+                    onChange={() => setChoice(option.value)}
+                  />
+                  {option.label}
+                </label>
+              ))}
+            </fieldset>
+          )}
+          <Field id="decision-reason" label="Reason">
+            <Textarea
+              id="decision-reason"
+              rows={3}
+              maxLength={500}
+              required
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+            />
+          </Field>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="outline" disabled={pending}>
+                Cancel
+              </Button>
+            </DialogClose>
+            <Button type="submit" disabled={!reason.trim()} loading={pending}>
+              {submitLabel}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,42 @@
+import { useMutation } from '@tanstack/react-query';
+import { z } from 'zod';
+
+import { api } from '@/lib/api-client';
+
+import type { TakedownInput, TakedownReceived } from './types';
+
+/** A player's page address (…/nominations/12) or its number. */
+export function nominationIdOf(text: string): number | null {
+  const match = /(?:nominations\/)?(\d+)\/?\s*$/.exec(text.trim());
+  return match ? Number(match[1]) : null;
+}
+
+export const takedownFormSchema = z.object({
+  page: z
+    .string()
+    .refine((value) => nominationIdOf(value) !== null, 'Paste the address of the player page'),
+  relationship: z.enum(['athlete', 'parent_or_guardian'], { error: 'Tell us who you are' }),
+  kind: z.enum(['remove', 'correct']),
+  contactEmail: z.string().trim().pipe(z.email('Invalid email address')),
+  details: z.string().max(4000, 'Details must be at most 4000 characters'),
+});
+
+export type TakedownForm = z.infer<typeof takedownFormSchema>;
+
+export function toTakedownInput(form: TakedownForm): TakedownInput {
+  return {
+    nominationId: nominationIdOf(form.page) ?? 0,
+    relationship: form.relationship,
+    kind: form.kind,
+    contactEmail: form.contactEmail.trim(),
+    details: form.details.trim() || undefined,
+  };
+}
+
+/** POST /api/takedown-requests: no account needed (the client still sends the CSRF token). */
+export function useTakedownRequest() {
+  return useMutation({
+    mutationFn: (input: TakedownInput) =>
+      api.post<TakedownReceived>('/api/takedown-requests', input),
+  });
+}

@@ -1,0 +1,102 @@
+import { Flag } from 'lucide-react';
+import { useState } from 'react';
+
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
+import { Field } from '@/components/ui/field';
+import { Textarea } from '@/components/ui/input';
+
+import { useReport } from '../api/report';
+import { REPORT_REASONS, type ReportReason } from '../api/types';
+
+type ReportButtonProps =
+  | { nominationId: number; userId?: undefined; what: string }
+  | { userId: number; nominationId?: undefined; what: string };
+
+/** "Report": a member tells the moderators what is wrong with a nomination or a profile. */
+export function ReportButton({ nominationId, userId, what }: ReportButtonProps) {
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState<ReportReason | null>(null);
+  const [text, setText] = useState('');
+  const report = useReport();
+  const changeOpen = (next: boolean) => {
+    if (!next) {
+      setReason(null);
+      setText('');
+    }
+    setOpen(next);
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={changeOpen}>
+      <DialogTrigger asChild>
+        <Button variant="ghost" size="sm">
+          <Flag aria-hidden="true" />
+          Report
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!reason) return;
+            report.mutate(
+              { nominationId, userId, reason, text: text.trim() || undefined },
+              { onSettled: () => changeOpen(false) },
+            );
+          }}
+        >
+          <DialogHeader>
+            <DialogTitle>Report {what}</DialogTitle>
+            <DialogDescription>
+              Tell our moderators what is wrong. You can report an item once.
+            </DialogDescription>
+          </DialogHeader>
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-2 text-sm font-medium">Reason</legend>
+            {REPORT_REASONS.map((option) => (
+              <label key={option.value} className="flex items-center gap-2 text-sm">
+                <input
+                  type="radio"
+                  name="report-reason"
+                  value={option.value}
+                  checked={reason === option.value}
+                  onChange={() => setReason(option.value)}
+                />
+                {option.label}
+              </label>
+            ))}
+          </fieldset>
+          <Field id="report-text" label="Details (optional)" className="mt-4">
+            <Textarea
+              id="report-text"
+              rows={3}
+              maxLength={2000}
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+            />
+          </Field>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="outline" disabled={report.isPending}>
+                Cancel
+              </Button>
+            </DialogClose>
+            <Button type="submit" disabled={!reason} loading={report.isPending}>
+              Send report
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,153 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CircleCheck } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { fieldErrorId } from '@/components/ui/field-error-id';
+import { Input, Textarea } from '@/components/ui/input';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { toast } from '@/stores/toast';
+
+import {
+  takedownFormSchema,
+  toTakedownInput,
+  useTakedownRequest,
+  type TakedownForm,
+} from '../api/takedown';
+
+const RELATIONSHIPS = [
+  { value: 'athlete', label: 'I am the athlete' },
+  { value: 'parent_or_guardian', label: 'I am a parent or guardian of the athlete' },
+] as const;
+
+const KINDS = [
+  { value: 'remove', label: 'Remove the profile' },
+  { value: 'correct', label: 'Correct the profile' },
+] as const;
+
+/**
+ * The public takedown request: no account needed. Sending it takes the profile off the site at
+ * once, until our moderators decide; the reference comes by email.
+ */
+export function TakedownRequestForm({ nominationId }: { nominationId: number | null }) {
+  const takedown = useTakedownRequest();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<TakedownForm>({
+    resolver: zodResolver(takedownFormSchema),
+    defaultValues: {
+      page: nominationId ? `${window.location.origin}/nominations/${nominationId}` : '',
+      kind: 'remove',
+      contactEmail: '',
+      details: '',
+    },
+  });
+
+  const onSubmit = handleSubmit((form) =>
+    takedown.mutate(toTakedownInput(form), {
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 404) {
+          setError('page', { type: 'server', message: 'We could not find this player page' });
+        }
+        const email = error instanceof ApiError ? error.fields?.contactEmail : undefined;
+        if (email) setError('contactEmail', { type: 'server', message: email });
+        toast({
+          variant: 'destructive',
+          title: 'Error',
+          description: errorMessage(error, 'Failed to send your request. Please try again.'),
+        });
+      },
+    }),
+  );
+
+  if (takedown.data) {
+    return (
+      <div role="status" className="rounded-xl border border-border bg-surface p-6">
+        <CircleCheck className="size-8 text-success" aria-hidden="true" />
+        <h2 className="mt-3 text-lg font-semibold">We received your request</h2>
+        <p className="mt-2 text-sm">
+          Your reference is <strong>{takedown.data.reference}</strong>. The profile is hidden from
+          the site while our moderators review your request. We have sent the reference to your
+          email address and will write to you again when it is decided.
+        </p>
+      </div>
+    );
+  }
+
+  const described = (name: keyof TakedownForm, id: string) => ({
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? fieldErrorId(id) : undefined,
+  });
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="flex flex-col gap-5 rounded-xl border border-border bg-surface p-6"
+    >
+      <Field
+        id="takedown-page"
+        label="Which player? (the address of the player page)"
+        error={errors.page?.message}
+      >
+        <Input
+          id="takedown-page"
+          placeholder="https://…/nominations/12"
+          {...described('page', 'takedown-page')}
+          {...register('page')}
+        />
+      </Field>
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1 text-sm font-medium">Who are you?</legend>
+        {RELATIONSHIPS.map((option) => (
+          <label key={option.value} className="flex items-center gap-2 text-sm">
+            <input type="radio" value={option.value} {...register('relationship')} />
+            {option.label}
+          </label>
+        ))}
+        {errors.relationship && (
+          <p role="alert" className="text-sm text-destructive">
+            {errors.relationship.message}
+          </p>
+        )}
+      </fieldset>
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1 text-sm font-medium">What should we do?</legend>
+        {KINDS.map((option) => (
+          <label key={option.value} className="flex items-center gap-2 text-sm">
+            <input type="radio" value={option.value} {...register('kind')} />
+            {option.label}
+          </label>
+        ))}
+      </fieldset>
+      <Field id="takedown-email" label="Your email address" error={errors.contactEmail?.message}>
+        <Input
+          id="takedown-email"
+          type="email"
+          autoComplete="email"
+          {...described('contactEmail', 'takedown-email')}
+          {...register('contactEmail')}
+        />
+      </Field>
+      <Field
+        id="takedown-details"
+        label="What should change? (optional)"
+        error={errors.details?.message}
+      >
+        <Textarea
+          id="takedown-details"
+          rows={4}
+          {...described('details', 'takedown-details')}
+          {...register('details')}
+        />
+      </Field>
+      <Button type="submit" size="lg" loading={takedown.isPending}>
+        Send request
+      </Button>
+    </form>
+  );
+}
