@@ -1,0 +1,124 @@
+"""A PostgreSQL cluster of one test (or drill) only: Debian's initdb/pg_ctl binaries, a temporary
+directory, a free loopback port, trust auth. It can be stopped, started and restarted while a
+server process keeps using it, which is what the restart drills need."""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+
+def postgres_bin() -> Path | None:
+    """The newest installed server's bin directory (initdb, pg_ctl), if any."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class PrivatePostgres:
+    HOST = "127.0.0.1"
+
+    def __init__(self, database: str = "drill") -> None:
+        bindir = postgres_bin()
+        if bindir is None:
+            raise RuntimeError("no PostgreSQL server binaries (initdb)")
+        self.bindir = bindir
+        self.port = _free_port()
+        self.database = database
+        self.root = Path(tempfile.mkdtemp(prefix="scoutvote-pg-"))
+        self.data = self.root / "data"
+        self.url = f"postgres://postgres@{self.HOST}:{self.port}/{database}"
+        # initdb and postgres refuse to run as root: run them as the postgres user then.
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+            shutil.chown(self.root, user="postgres")
+
+    def _run(self, *command: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [*self.as_user, *command],
+            check=check,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            cwd=self.root,
+            timeout=120,
+        )
+
+    def create(self) -> None:
+        self._run(
+            str(self.bindir / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "--no-sync",
+            "-E",
+            "UTF8",
+        )
+        self.start()
+        self._createdb()
+
+    def _createdb(self) -> None:
+        import psycopg
+
+        with psycopg.connect(
+            f"postgres://postgres@{self.HOST}:{self.port}/postgres", autocommit=True
+        ) as conn:
+            conn.execute(f"CREATE DATABASE {self.database}")
+
+    def start(self) -> None:
+        options = (
+            f"-p {self.port} -c listen_addresses={self.HOST} -c unix_socket_directories={self.root}"
+            " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
+        self._run(
+            str(self.bindir / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.root / "log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def restart(self, down_for: float = 0.0) -> None:
+        """Stop (closing every connection), stay down ``down_for`` seconds, start again."""
+        self.stop()
+        time.sleep(down_for)
+        self.start()
+
+    def destroy(self) -> None:
+        with contextlib.suppress(Exception):
+            self._run(
+                str(self.bindir / "pg_ctl"),
+                "-D",
+                str(self.data),
+                "-m",
+                "immediate",
+                "stop",
+                check=False,
+            )
+        shutil.rmtree(self.root, ignore_errors=True)
