@@ -14,10 +14,13 @@ week in ``BOARD_WEEK_TIME_ZONE``.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from datetime import date, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.db import transaction
 
 
 def trend_lambda() -> float:
@@ -68,3 +71,37 @@ def next_week_start(moment: datetime) -> datetime:
     """The instant the week after ``moment``'s begins (aware, in the board's time zone)."""
     monday = week_of(moment) + timedelta(days=7)
     return datetime(monday.year, monday.month, monday.day, tzinfo=week_zone())
+
+
+@transaction.atomic
+def boards_rebuild(*, nomination_model: Any, vote_model: Any, week_model: Any) -> int:
+    """Recompute every nomination's counted votes, trending score and week counters from its
+    vote rows (active and counted), e.g. after BOARD_TRENDING_HALF_LIFE or
+    BOARD_WEEK_TIME_ZONE changed, or for votes cast before the columns existed. Takes the
+    model classes so a data migration can pass its historical ones. Returns the nominations
+    rebuilt."""
+    nominations = list(nomination_model.objects.select_for_update().only("id", "sport"))
+    sports = {nomination.pk: nomination.sport for nomination in nominations}
+    trends: dict[int, float | None] = dict.fromkeys(sports)
+    counted: Counter[int] = Counter()
+    weeks: Counter[tuple[int, date]] = Counter()
+    votes = vote_model.objects.filter(status="active", counted=True).values_list(
+        "nomination_id", "created_at"
+    )
+    for nomination_id, voted_at in votes.iterator(chunk_size=10_000):
+        trends[nomination_id] = trend_add(trends[nomination_id], trend_term(voted_at))
+        counted[nomination_id] += 1
+        weeks[(nomination_id, week_of(voted_at))] += 1
+    for nomination in nominations:
+        nomination.trend = trends[nomination.pk]
+        nomination.counted_votes = counted[nomination.pk]
+    nomination_model.objects.bulk_update(nominations, ["trend", "counted_votes"], batch_size=1_000)
+    week_model.objects.all().delete()
+    week_model.objects.bulk_create(
+        [
+            week_model(nomination_id=nomination_id, sport=sports[nomination_id], week=week, votes=n)
+            for (nomination_id, week), n in weeks.items()
+        ],
+        batch_size=1_000,
+    )
+    return len(nominations)

@@ -1,0 +1,70 @@
+"""``manage.py boards_rebuild`` recomputes from the vote rows exactly what the vote services
+keep, so a changed half-life or week zone, or votes from before the columns, can be redone."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+from django.core.management import call_command
+
+from project.scouting import services
+from project.scouting.models import Nomination, NominationWeek, Vote, VoteStatus
+from tests.helpers import make_user
+from tests.scouting.conftest import make_nomination
+
+pytestmark = pytest.mark.django_db
+
+MONDAY = datetime(2031, 6, 2, 12, 0, tzinfo=UTC)
+
+
+def board_columns() -> tuple[dict[int, tuple[float | None, int]], set[tuple[int, str, int]]]:
+    nominations = {n.pk: (n.trend, n.counted_votes) for n in Nomination.objects.all()}
+    weeks = {(w.nomination_id, w.week.isoformat(), w.votes) for w in NominationWeek.objects.all()}
+    return nominations, weeks
+
+
+def test_rebuild_gives_back_what_the_votes_built(settings: pytest.FixtureRequest) -> None:
+    settings.TRUST_ACCOUNT_AGE_HOURS = 0  # type: ignore[attr-defined]
+    nominator = make_user()
+    first, second, idle = (make_nomination(nominator, name=f"Player {n}") for n in range(3))
+    voters = [make_user() for _ in range(4)]
+    for day, (voter, nomination) in enumerate(
+        [(voters[0], first), (voters[1], first), (voters[2], second), (voters[3], first)]
+    ):
+        with time_machine.travel(MONDAY + timedelta(days=day * 3), tick=False):
+            services.vote_cast(user=voter, nomination_id=nomination.pk)
+    with time_machine.travel(MONDAY + timedelta(days=10), tick=False):
+        services.vote_remove(user=voters[1], nomination_id=first.pk)
+    built = board_columns()
+    assert built[0][idle.pk] == (None, 0)
+
+    Nomination.objects.update(trend=None, counted_votes=0)
+    NominationWeek.objects.all().delete()
+    call_command("boards_rebuild", verbosity=0)
+
+    rebuilt = board_columns()
+    assert rebuilt[1] == built[1]
+    for pk, (trend, counted) in built[0].items():
+        assert rebuilt[0][pk][1] == counted
+        assert (rebuilt[0][pk][0] is None) == (trend is None)
+        if trend is not None:
+            assert rebuilt[0][pk][0] == pytest.approx(trend, abs=1e-9)
+
+
+def test_rebuild_leaves_out_void_and_uncounted_votes() -> None:
+    nomination = make_nomination(make_user())
+    for status, counted in [
+        (VoteStatus.ACTIVE, True),
+        (VoteStatus.VOID, True),
+        (VoteStatus.ACTIVE, False),
+    ]:
+        Vote.objects.create(nomination=nomination, user=make_user(), status=status, counted=counted)
+
+    call_command("boards_rebuild", verbosity=0)
+
+    nomination.refresh_from_db()
+    assert nomination.counted_votes == 1
+    assert nomination.trend is not None
+    assert NominationWeek.objects.get(nomination=nomination).votes == 1
