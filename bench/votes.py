@@ -176,17 +176,28 @@ Arrivals = list[tuple[float, list[tuple[int, int]]]]
 
 
 async def _watch(url: str, session: str, sport: str, log: Arrivals, ready: asyncio.Event) -> None:
+    """One watching screen: connects (again, with a growing pause, as the SPA does when a
+    handshake fails), subscribes to its sport and records the vote.changed it is pushed."""
     from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidHandshake, InvalidStatus
 
-    async with connect(
-        url,
-        additional_headers={"Cookie": f"sessionid={session}"},
-        origin=url.replace("ws://", "http://").removesuffix("/ws/"),  # type: ignore[arg-type]
-        compression=None,
-        ping_interval=None,
-        max_queue=None,
-        open_timeout=60,
-    ) as ws:
+    pause = 0.5
+    while True:
+        try:
+            ws = await connect(
+                url,
+                additional_headers={"Cookie": f"sessionid={session}"},
+                origin=url.replace("ws://", "http://").removesuffix("/ws/"),  # type: ignore[arg-type]
+                compression=None,
+                ping_interval=None,
+                max_queue=None,
+                open_timeout=60,
+            )
+            break
+        except (OSError, InvalidHandshake, InvalidStatus, TimeoutError):
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 8)
+    async with ws:
         await ws.send(json.dumps({"type": "subscribe", "sport": sport}))
         async for text in ws:
             head = text[:40]
@@ -204,9 +215,9 @@ async def _watchers(url: str, sockets: list[tuple[str, str]], pipe: Connection) 
     tasks = []
     for i, (session, sport) in enumerate(sockets):
         tasks.append(asyncio.create_task(_watch(url, session, sport, logs[i], readies[i])))
-        if i % 50 == 49:
-            await asyncio.sleep(0.05)  # a crowd arriving, not one SYN flood
-    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+        if i % 20 == 19:
+            await asyncio.sleep(0.1)  # a crowd arriving, not one SYN flood
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 300)
     pipe.send(("ready", len(sockets)))
     loop = asyncio.get_running_loop()
     while True:
@@ -285,7 +296,7 @@ class Watchers:
             target=watcher_main, args=(url, sockets, child), daemon=True
         )
         self.process.start()
-        self._expect("ready", 180)
+        self._expect("ready", 360)
 
     def _expect(self, answer: str, timeout: float) -> Any:
         if not self.pipe.poll(timeout):

@@ -96,7 +96,9 @@ class Shape:
         # temp directories in the run directory: keep them as the user who started it.
         user = f"user {pwd.getpwuid(os.geteuid()).pw_name};\n" if os.geteuid() == 0 else ""
         http = "\n".join(f"        server {HOST}:{p};" for p in self.http_ports)
-        ws = "\n".join(f"        server {HOST}:{p};" for p in self.ws_ports)
+        # max_fails=0: one handshake that fails (a socket reset while its process is busy)
+        # must not take the process out of the pool for everyone else.
+        ws = "\n".join(f"        server {HOST}:{p} max_fails=0;" for p in self.ws_ports)
         proxy = """            proxy_http_version 1.1;
             proxy_set_header Host $http_host;
             proxy_set_header X-Real-IP $remote_addr;
