@@ -20,6 +20,7 @@ from project.common.errors import (
     ApplicationError,
     is_database_unavailable,
 )
+from project.integrity.api import router as integrity_router
 from project.media.api import router as media_router
 from project.moderation.api import community_router as safety_router
 from project.moderation.api import router as moderation_router
@@ -44,6 +45,7 @@ api.add_router("/users", users_router)
 api.add_router("/profile", profile_router)
 api.add_router("/settings", settings_router)
 api.add_router("/admin", moderation_router)
+api.add_router("/admin", integrity_router)  # /integrity/..., voter lists
 api.add_router("", media_router)  # /objects/upload, /profile/avatar
 api.add_router("", safety_router)  # /reports, /takedown-requests, /profile/export
 api.add_router("", scouting_router)  # nominations, players, votes, leaderboard, feed, follow...

@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "project.scouting",
     "project.moderation",
     "project.modlog",
+    "project.integrity",
     "project.media",
     "project.ops",
     "realtime",

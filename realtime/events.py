@@ -33,6 +33,8 @@ CATALOGUE: dict[str, frozenset[Audience]] = {
     "report.created": frozenset({"admins"}),
     "takedown.created": frozenset({"admins"}),
     "modlog.created": frozenset({"admins"}),
+    # The Integrity tab: a vote-ring flag raised or grown by live detection (project/integrity).
+    "integrity.flagged": frozenset({"admins"}),
 }
 
 # hasVoted depends on who looks: a broadcast copy would tell everyone what one user did.

@@ -22,6 +22,8 @@ class ModlogAction(models.TextChoices):
     USER_DELETE = "user_delete"
     REPORT_RESOLVE = "report_resolve"
     TAKEDOWN_DECIDE = "takedown_decide"
+    VOTES_VOID = "votes_void"
+    VOTES_RESTORE = "votes_restore"
 
 
 class ModlogTarget(models.TextChoices):

@@ -18,6 +18,7 @@ from project.common.budgets import budget_spend
 from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
+from project.integrity import services as integrity
 from project.scouting import board_selectors, selectors, services
 from project.scouting.board_schemas import (
     BoardEntryOut,
@@ -184,6 +185,7 @@ def vote_cast(request: HttpRequest, payload: VoteIn) -> Status[dict[str, Any]]:
         nomination_id=payload.nomination_id,
         ip_prefix=prefix_key(client_ip(request)),
     )
+    integrity.vote_inspect(voter_id=user.pk, nomination_id=nomination.pk)
     return Status(201, _vote_state(nomination, has_voted=True))
 
 

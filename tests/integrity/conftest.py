@@ -1,0 +1,1 @@
+from tests.scouting.conftest import events  # noqa: F401  (the live-event recorder fixture)
