@@ -65,6 +65,20 @@ export function useWallLive(sport: Sport) {
           pushActivity(activities, event.data),
         );
       }),
+      subscribeLiveEvents('nomination.removed', (event) => {
+        if (!ours(event.sport)) return;
+        // Rejected, removed or taken down: nothing on the wall may name it any more (the
+        // boards' own leaderboard.changed follows).
+        const { id } = event.data;
+        queryClient.setQueryData<WallActivity[]>(wallKeys.activity(sport), (activities) =>
+          activities?.filter((activity) => activity.relatedNominationId !== id),
+        );
+        for (const board of ['all', 'trending', 'weekly'] as const) {
+          queryClient.setQueryData<WallEntry[]>(wallKeys.players(sport, board), (players) =>
+            players?.filter((player) => player.id !== id),
+          );
+        }
+      }),
       subscribeLiveResync((groups) => {
         if (groups.includes(`sport.${sport}`)) refresh();
       }),
