@@ -135,7 +135,8 @@ def seed(env: dict[str, str], *, voters: int, nominations: int) -> list[int]:
 
 
 @contextlib.contextmanager
-def daphne(env: dict[str, str]) -> Iterator[int]:
+def daphne(env: dict[str, str]) -> Iterator[tuple[int, int]]:
+    """A daphne process serving project.asgi with ``env``; yields (port, pid)."""
     port = free_port()
     command = [sys.executable, "-m", "daphne", "-v", "0", "-b", HOST, "-p", str(port)]
     process = subprocess.Popen(
@@ -154,7 +155,7 @@ def daphne(env: dict[str, str]) -> Iterator[int]:
             assert process.poll() is None, "daphne exited"
             assert time.monotonic() < deadline, "daphne did not start"
             time.sleep(0.1)
-        yield port
+        yield port, process.pid
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
@@ -316,20 +317,22 @@ def postgres_restart_drill(
     *,
     voters: int = 6,
     seconds: float = 8.0,
-    restart_at: float = 2.5,
+    restart_at: float | None = 2.5,
     down_for: float = 3.0,
     watchers: int = 0,
+    name: str = "PostgreSQL restart under votes",
 ) -> Figures:
     """Votes from ``voters`` threads while the private PostgreSQL stops for ``down_for`` seconds
-    and starts again. Recovery: from the server's return to the last failed answer."""
-    figures = Figures("PostgreSQL restart under votes")
+    and starts again (``restart_at=None``: no fault, a soak). Recovery: from the server's
+    return to the last failed answer."""
+    figures = Figures(name)
     pg = PrivatePostgres()
     started = time.monotonic()
     try:
         pg.create()
         env = _env(pg.url)
         nominations = seed(env, voters=voters, nominations=4)
-        with daphne(env) as port:
+        with daphne(env) as (port, _):
             clients = [signed_in(port, f"drill{i}") for i in range(voters)]
             rec = Recorder()
             begin = time.monotonic()
@@ -345,11 +348,13 @@ def postgres_restart_drill(
             ]
             for thread in threads:
                 thread.start()
-            time.sleep(max(0.0, begin + restart_at - time.monotonic()))
-            pg.stop()
-            time.sleep(down_for)
-            pg.start()
-            back = time.monotonic()
+            back = begin
+            if restart_at is not None:
+                time.sleep(max(0.0, begin + restart_at - time.monotonic()))
+                pg.stop()
+                time.sleep(down_for)
+                pg.start()
+                back = time.monotonic()
             for thread in threads:
                 thread.join()
             if watching is not None:
@@ -406,21 +411,33 @@ def redis_outage_drill(
     seconds: float = 6.0,
     stop_at: float = 1.5,
     down_for: float = 3.0,
+    watchers: int = 0,
 ) -> Figures:
     """Sign-ins and password changes while the private Redis (the throttle's cache and the live
-    layer) is stopped for ``down_for`` seconds. ``redis`` has start(), stop() and url."""
+    layer) is stopped for ``down_for`` seconds. ``redis`` has start(), stop() and url. With
+    ``watchers``, that many signed-in sockets (accounts of their own) count their reconnects:
+    the hub closes every socket when it loses Redis."""
     figures = Figures("Redis outage: sign-in, password change")
     pg = PrivatePostgres()
     started = time.monotonic()
     try:
         pg.create()
         env = _env(pg.url, redis.url)
-        seed(env, voters=users, nominations=1)
-        with daphne(env) as port:
+        seed(env, voters=users + watchers, nominations=1)
+        with daphne(env) as (port, _):
             rec = Recorder()
             attempts: Counter[str] = Counter()
             begin = time.monotonic()
             until = begin + seconds
+            reconnects = [0] * watchers
+            watching = None
+            if watchers:
+                sessions = []
+                for i in range(users, users + watchers):
+                    with signed_in(port, f"drill{i}") as client:
+                        sessions.append(client.cookies["sessionid"])
+                seen: list[Seen] = [{} for _ in range(watchers)]
+                watching = _watchers(port, sessions, until, reconnects, seen)
             threads = [
                 threading.Thread(target=_account_loop, args=(port, i, until, rec, attempts))
                 for i in range(users)
@@ -437,6 +454,9 @@ def redis_outage_drill(
             back = time.monotonic()
             for thread in threads:
                 thread.join()
+            if watching is not None:
+                watching.join(15)
+                figures.reconnects_per_client = round(sum(reconnects) / watchers, 2)
         figures.requests = sum(rec.statuses.values()) + rec.transport_errors
         figures.statuses = rec.statuses
         figures.transport_errors = rec.transport_errors
@@ -447,4 +467,97 @@ def redis_outage_drill(
     finally:
         pg.destroy()
     figures.seconds = time.monotonic() - started
+    return figures
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+def hashing_memory_drill(*, parallel: int = 100, concurrency: int = 4) -> dict[str, Any]:
+    """Peak RSS of one daphne process while ``parallel`` registrations, then as many sign-ins,
+    arrive at once (each hashes a password once). Returns MiB figures."""
+    pg = PrivatePostgres()
+    figures: dict[str, Any] = {"parallel": parallel, "hash concurrency": concurrency}
+    try:
+        pg.create()
+        env = _env(pg.url, PASSWORD_HASH_CONCURRENCY=str(concurrency))
+        env["DB_POOL_TIMEOUT"] = "60"
+        env["LOGIN_THROTTLE_LIMIT"] = "1000"
+        seed(env, voters=0, nominations=0)
+        with daphne(env) as (port, pid):
+            origin = f"http://{HOST}:{port}"
+            # Warm up: the first request imports and connects.
+            with httpx.Client(base_url=origin, timeout=60) as warm:
+                warm.get("/api/auth/csrf")
+            idle = rss_bytes(pid)
+            peak = idle
+            stop = threading.Event()
+
+            def sample() -> None:
+                nonlocal peak
+                while not stop.is_set():
+                    peak = max(peak, rss_bytes(pid))
+                    time.sleep(0.01)
+
+            sampler = threading.Thread(target=sample)
+            sampler.start()
+            statuses: Counter[str] = Counter()
+            lock = threading.Lock()
+
+            def burst(kind: str) -> float:
+                barrier = threading.Barrier(parallel)
+
+                def one(n: int) -> None:
+                    with httpx.Client(
+                        base_url=origin, timeout=120, headers={"Origin": origin}
+                    ) as client:
+                        client.headers["X-CSRFToken"] = client.get("/api/auth/csrf").json()[
+                            "csrfToken"
+                        ]
+                        barrier.wait()
+                        if kind == "register":
+                            body = {
+                                "username": f"mem{n}",
+                                "email": f"mem{n}@drill.example",
+                                "password": PASSWORD,
+                                "name": f"Mem {n}",
+                            }
+                            response = client.post("/api/auth/register", json=body)
+                        else:
+                            body = {"username": f"mem{n}", "password": PASSWORD}
+                            response = client.post("/api/auth/login", json=body)
+                        with lock:
+                            statuses[f"{kind} {response.status_code}"] += 1
+
+                threads = [threading.Thread(target=one, args=(n,)) for n in range(parallel)]
+                started = time.monotonic()
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join()
+                return time.monotonic() - started
+
+            register_s = burst("register")
+            register_peak = peak
+            login_s = burst("login")
+            stop.set()
+            sampler.join()
+        mib = 1 << 20
+        figures.update(
+            {
+                "idle MiB": round(idle / mib, 1),
+                "peak MiB (registrations)": round(register_peak / mib, 1),
+                "peak MiB (sign-ins)": round(peak / mib, 1),
+                "growth MiB": round((peak - idle) / mib, 1),
+                "registrations s": round(register_s, 2),
+                "sign-ins s": round(login_s, 2),
+                "answers": dict(sorted(statuses.items())),
+            }
+        )
+    finally:
+        pg.destroy()
     return figures
