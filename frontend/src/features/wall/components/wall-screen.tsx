@@ -98,39 +98,40 @@ export function WallScreen({
 
   return (
     <div className="fixed inset-0 flex flex-col gap-[2vh] overflow-hidden bg-slate-950 px-[2.5vw] py-[2.5vh] text-white">
-      <header className="flex shrink-0 items-center justify-between gap-[2vw]">
-        <h1 className="flex min-w-0 items-center gap-[1vw] text-[clamp(1.5rem,5.5vh,5rem)] leading-none font-black tracking-tight">
-          <SportIcon className="size-[1.1em] shrink-0 text-secondary" aria-hidden="true" />
-          <span className="truncate">{label} Leaderboard</span>
-        </h1>
-        <div className="flex shrink-0 items-center gap-[2vw]">
-          <WatchingCount
-            scope="sport"
-            id={sport}
-            className="text-[clamp(0.8rem,2vh,1.75rem)] text-slate-300"
-          />
-          <ConnectionIndicator className="gap-[0.5vw] text-[clamp(0.8rem,2vh,1.75rem)] text-slate-300 [&>span:first-child]:size-[1.6vh]" />
-          <Clock />
+      <header className="flex shrink-0 flex-col gap-[2vh]">
+        <div className="flex items-center justify-between gap-[2vw]">
+          <h1 className="flex min-w-0 items-center gap-[1vw] text-[clamp(1.5rem,5.5vh,5rem)] leading-none font-black tracking-tight">
+            <SportIcon className="size-[1.1em] shrink-0 text-secondary" aria-hidden="true" />
+            <span className="truncate">{label} Leaderboard</span>
+          </h1>
+          <div className="flex shrink-0 items-center gap-[2vw]">
+            <WatchingCount
+              scope="sport"
+              id={sport}
+              className="text-[clamp(0.8rem,2vh,1.75rem)] text-slate-300"
+            />
+            <ConnectionIndicator className="gap-[0.5vw] text-[clamp(0.8rem,2vh,1.75rem)] text-slate-300 [&>span:first-child]:size-[1.6vh]" />
+            <Clock />
+          </div>
+        </div>
+        <div className="flex items-center justify-between gap-[2vw] text-[clamp(0.8rem,2.2vh,1.9rem)] text-slate-300">
+          <ol aria-label="Boards" className="flex gap-[0.8vw]">
+            {boards.map((kind) => (
+              <li
+                key={kind}
+                aria-current={kind === board ? 'true' : undefined}
+                className={cn(
+                  'rounded-full px-[1.1vw] py-[0.5vh] font-bold transition-colors duration-500',
+                  kind === board ? 'bg-secondary text-white' : 'bg-slate-900 text-slate-300',
+                )}
+              >
+                {BOARD_TEXT[kind].label}
+              </li>
+            ))}
+          </ol>
+          <WeeklyReset sport={sport} className="shrink-0" />
         </div>
       </header>
-
-      <div className="flex shrink-0 items-center justify-between gap-[2vw] text-[clamp(0.8rem,2.2vh,1.9rem)] text-slate-300">
-        <ol aria-label="Boards" className="flex gap-[0.8vw]">
-          {boards.map((kind) => (
-            <li
-              key={kind}
-              aria-current={kind === board ? 'true' : undefined}
-              className={cn(
-                'rounded-full px-[1.1vw] py-[0.5vh] font-bold transition-colors duration-500',
-                kind === board ? 'bg-secondary text-white' : 'bg-slate-900 text-slate-300',
-              )}
-            >
-              {BOARD_TEXT[kind].label}
-            </li>
-          ))}
-        </ol>
-        <WeeklyReset sport={sport} className="shrink-0" />
-      </div>
 
       {offline && (
         <div
