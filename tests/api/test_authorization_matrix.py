@@ -422,6 +422,30 @@ CALLS: list[Call] = [
         setup=_pending_player_taken_down,
     ),
     Call("the moderation log", "GET", "/api/admin/modlog", ADMIN_ONLY_200),
+    # Vote integrity (issue 15).
+    Call("vote-integrity flags", "GET", "/api/admin/integrity/flags", ADMIN_ONLY_200),
+    Call("who opened voter lists", "GET", "/api/admin/integrity/views", ADMIN_ONLY_200),
+    Call(
+        "a nomination's voters",
+        "GET",
+        "/api/admin/nominations/{approved}/votes",
+        ADMIN_ONLY_200,
+    ),
+    Call("a user's votes", "GET", "/api/admin/users/{owner}/votes", ADMIN_ONLY_200),
+    Call(
+        "void the votes between two users",
+        "POST",
+        "/api/admin/integrity/void",
+        ADMIN_ONLY_200,
+        {"userIds": ["{owner}", "{other}"], "reason": "Trading votes"},
+    ),
+    Call(
+        "restore the votes between two users",
+        "POST",
+        "/api/admin/integrity/restore",
+        ADMIN_ONLY_200,
+        {"userIds": ["{owner}", "{other}"], "reason": "A mistake"},
+    ),
     Call(
         "report a nomination",
         "POST",
