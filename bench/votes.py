@@ -41,6 +41,7 @@ import os
 import platform
 import random
 import resource
+import signal
 import statistics
 import sys
 import tempfile
@@ -195,7 +196,7 @@ async def _watch(url: str, session: str, sport: str, log: Arrivals, ready: async
             )
             break
         except (OSError, InvalidHandshake, InvalidStatus, TimeoutError):
-            await asyncio.sleep(pause)
+            await asyncio.sleep(pause * random.uniform(0.5, 1.5))
             pause = min(pause * 2, 8)
     async with ws:
         await ws.send(json.dumps({"type": "subscribe", "sport": sport}))
@@ -215,8 +216,8 @@ async def _watchers(url: str, sockets: list[tuple[str, str]], pipe: Connection) 
     tasks = []
     for i, (session, sport) in enumerate(sockets):
         tasks.append(asyncio.create_task(_watch(url, session, sport, logs[i], readies[i])))
-        if i % 20 == 19:
-            await asyncio.sleep(0.1)  # a crowd arriving, not one SYN flood
+        if i % 10 == 9:
+            await asyncio.sleep(0.1)  # a crowd arriving (100 a second), not one SYN flood
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 300)
     pipe.send(("ready", len(sockets)))
     loop = asyncio.get_running_loop()
@@ -828,6 +829,8 @@ def parse_args() -> argparse.Namespace:
 
 
 def main() -> None:
+    # SIGTERM as Ctrl-C: the servers, the watching process and the database are cleaned up.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     args = parse_args()
     url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
     if not url or not redis_url:

@@ -55,7 +55,10 @@ def nginx_binary() -> str:
 def daphne(port: int) -> list[str]:
     """One daphne process serving project.asgi on HOST:port behind the proxy."""
     # No --proxy-headers: the app reads the forwarded address itself, from TRUSTED_PROXIES.
-    command = [sys.executable, "-m", "daphne", "-v", "0"]
+    # A handshake may wait up to 30 s (daphne's default: 5) for the application to accept:
+    # when a crowd (re)connects at once, a slow accept beats a reset that makes every client
+    # of it reconnect again.
+    command = [sys.executable, "-m", "daphne", "-v", "0", "--websocket_connect_timeout", "30"]
     return [*command, "-b", HOST, "-p", str(port), "project.asgi:application"]
 
 
