@@ -634,10 +634,13 @@ def profile_export_take(*, user: User) -> dict[str, Any]:
     """The user's data export, at most once an hour (429 with Retry-After before)."""
     key = f"export:{user.pk}"
     now = time.time()
+    # The time taken is what counts (the cache's expiry only cleans up after it).
     if not cache.add(key, now, timeout=EXPORT_WINDOW):
-        taken = float(cache.get(key) or now)
-        wait = max(1, int(EXPORT_WINDOW - (now - taken)))
-        raise Throttled(EXPORT_TOO_SOON.format(minutes=max(1, round(wait / 60))), retry_after=wait)
+        wait = int(EXPORT_WINDOW - (now - float(cache.get(key) or 0)))
+        if wait > 0:
+            minutes = max(1, round(wait / 60))
+            raise Throttled(EXPORT_TOO_SOON.format(minutes=minutes), retry_after=wait)
+        cache.set(key, now, timeout=EXPORT_WINDOW)
     try:
         return profile_export(user=user)
     except Exception:
