@@ -265,3 +265,34 @@ def test_a_rejected_nomination_of_the_player_comes_back_rejected(
     )
     assert Nomination.objects.get(pk=rejected.pk).status == NominationStatus.REJECTED
     assert Nomination.objects.get(pk=child.pk).status == NominationStatus.APPROVED
+
+
+SPEC_PLAYER_FIELDS = {
+    "id",
+    "name",
+    "age",
+    "graduationYear",
+    "position",
+    "nationality",
+    "club",
+    "sport",
+    "skills",
+    "videoLink",
+    "verified",
+}
+
+
+def test_members_get_no_more_than_the_spec_player_fields(
+    child: Nomination, other_api: ApiClient
+) -> None:
+    """Data minimisation: nothing about a minor beyond the spec's player read shape (no
+    identity key, no takedown state, no claim)."""
+    players = [
+        other_api.get(f"/api/nominations/{child.pk}").json()["player"],
+        *(item["player"] for item in other_api.get("/api/nominations").json()),
+        *(item["player"] for item in other_api.get("/api/nominations/recent").json()),
+        *(item["player"] for item in other_api.get("/api/leaderboard/players").json()),
+    ]
+    assert len(players) == 4
+    for player in players:
+        assert set(player) == SPEC_PLAYER_FIELDS, player
