@@ -1,12 +1,16 @@
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.db.models import Count
+from django.utils import timezone
 
 from project.accounts.models import User
+from project.integrity.models import IntegrityFlag
+from project.ops.management.commands.seed_demo import RING_SIZE
 from project.scouting.models import Activity, Follow, Nomination, Notification, Player, Vote
 
 
@@ -38,7 +42,14 @@ def test_seed_demo_is_idempotent_and_covers_the_product() -> None:
     assert snapshot() == first
 
     assert User.objects.filter(username="admin", role="admin").exists()
-    assert User.objects.count() == 30
+    assert User.objects.count() == 30 + RING_SIZE
+    # The demo ring is flagged for the Integrity tab (one network, one nomination).
+    (flag,) = IntegrityFlag.objects.filter(rule="shared_prefix")
+    assert flag.evidence["accounts"] == RING_SIZE
+    # Scouts are old enough to be trusted: their votes fill the trending and weekly boards.
+    assert not User.objects.filter(
+        username="scout1", date_joined__gt=timezone.now() - timedelta(days=2)
+    ).exists()
     assert Player.objects.count() >= 55
     statuses = set(Nomination.objects.values_list("status", flat=True))
     assert statuses == {"pending", "approved", "rejected"}

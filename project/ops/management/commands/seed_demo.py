@@ -19,10 +19,18 @@ from django.utils import timezone
 
 from project.accounts.models import Role, User
 from project.accounts.services import user_create
+from project.common.addresses import prefix_key
 from project.common.choices import SELECTABLE_SPORTS
 from project.common.errors import ApplicationError
+from project.integrity.services import vote_inspect
 from project.moderation.services import nomination_approve, nomination_reject
-from project.scouting.models import LIVE_STATUSES, Activity, Nomination, Player
+from project.scouting.models import (
+    LIVE_STATUSES,
+    Activity,
+    Nomination,
+    NominationStatus,
+    Player,
+)
 from project.scouting.services import (
     follow_player_create,
     follow_user_create,
@@ -35,6 +43,8 @@ ADMIN_USERNAME = "admin"
 ADMIN_PASSWORD = "scoutvote-admin"
 SCOUT_PASSWORD = "scoutvote-demo"
 SCOUT_COUNT = 29
+# Fresh accounts of one network voting one nomination: the Integrity tab's demo ring.
+RING_SIZE = 8
 DEMO_VIDEO = "https://www.youtube.com/watch?v=dQw4w9WgXcQ"
 PLAYERS_PER_SPORT = 12
 
@@ -206,6 +216,7 @@ class Command(BaseCommand):
             for index in range(PLAYERS_PER_SPORT):
                 created += self._nomination(sport, index, scouts, admin, rng)
         self._follows(scouts, rng)
+        self._ring()
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready: {User.objects.count()} users, {Player.objects.count()} players, "
@@ -233,8 +244,36 @@ class Command(BaseCommand):
             f"Scouting {sport} talent for {rng.randint(3, 20)} years. Always at the touchline."
         )
         user.location = rng.choice(LOCATIONS)
-        user.save(update_fields=["bio", "location"])
+        # Old enough to be trusted (TRUST_ACCOUNT_AGE_HOURS), so their votes fill the boards.
+        user.date_joined = timezone.now() - timedelta(days=90)
+        user.save(update_fields=["bio", "location", "date_joined"])
         return user
+
+    def _ring(self) -> None:
+        """A vote ring for the Integrity tab: RING_SIZE accounts made today, all on one
+        network, voting for one nomination (flagged live: shared network, new accounts)."""
+        if User.objects.filter(username="ring1").exists():
+            return
+        target = (
+            Nomination.objects.filter(status=NominationStatus.APPROVED, sport=SELECTABLE_SPORTS[0])
+            .order_by("id")
+            .first()
+        )
+        if target is None:
+            return
+        for number in range(1, RING_SIZE + 1):
+            member = user_create(
+                username=f"ring{number}",
+                email=f"ring{number}@scoutvote.example",
+                password=SCOUT_PASSWORD,
+                name=f"Fan Account {number}",
+                favorite_sport=target.sport,
+                role=Role.SCOUT,
+            )
+            vote_cast(
+                user=member, nomination_id=target.pk, ip_prefix=prefix_key(f"203.0.113.{number}")
+            )
+            vote_inspect(voter_id=member.pk, nomination_id=target.pk)
 
     def _nomination(
         self, sport: str, index: int, scouts: list[User], admin: User, rng: random.Random
