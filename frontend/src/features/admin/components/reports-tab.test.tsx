@@ -1,0 +1,167 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+
+import { routes } from '@/app/router';
+import { publishLiveEvent } from '@/lib/live/event-bus';
+import type { LiveEvent } from '@/lib/live/protocol';
+import { mockFetch, type MockResponse, type RecordedRequest } from '@/testing/fetch-mock';
+import { makeNomination } from '@/testing/nomination-factory';
+import { admin, renderRoutes } from '@/testing/render';
+
+import type { ModlogEntry, ReportGroup, Takedown } from '../api/types';
+
+const reporter = { id: 11, name: 'Sam Scout', username: 'sam' };
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+
+const takedown: Takedown = {
+  id: 4,
+  reference: 'TD-0A1B2C3D',
+  status: 'pending',
+  relationship: 'parent_or_guardian',
+  kind: 'remove',
+  contactEmail: 'parent@example.com',
+  details: 'She is 12.',
+  createdAt: minutesAgo(5),
+  decidedAt: null,
+  decidedBy: null,
+  decisionReason: '',
+  nominationId: 7,
+  player: makeNomination(7, { player: { name: 'Tia Minor' } }).player,
+};
+
+function group(count: number): ReportGroup {
+  const { hasVoted: _hasVoted, ...nomination } = makeNomination(3);
+  return {
+    targetType: 'nomination',
+    targetId: 3,
+    nomination,
+    user: null,
+    count,
+    firstReportedAt: minutesAgo(30),
+    lastReportedAt: minutesAgo(1),
+    reports: Array.from({ length: count }, (_, index) => ({
+      id: index + 1,
+      reason: 'not_real',
+      text: index === 0 ? 'No such club' : '',
+      createdAt: minutesAgo(30 - index),
+      reporter: { ...reporter, id: 11 + index, username: `sam${index}` },
+    })),
+  };
+}
+
+const entry = (id: number, action: ModlogEntry['action'], label: string): ModlogEntry => ({
+  id,
+  actorId: admin.id,
+  actorName: 'Ada Admin',
+  action,
+  targetType: 'nomination',
+  targetId: id,
+  targetLabel: label,
+  reason: id === 1 ? 'Duplicate' : '',
+  changes: { status: ['pending', 'rejected'] },
+  createdAt: minutesAgo(2),
+});
+
+function api(overrides: Record<string, MockResponse | ((r: RecordedRequest) => MockResponse)>) {
+  return mockFetch({
+    'GET /api/admin/stats': {
+      body: {
+        pendingNominations: 0,
+        approvedNominations: 0,
+        rejectedNominations: 0,
+        totalVotes: 0,
+        activeScouts: 1,
+        totalNominations: 0,
+      },
+    },
+    'GET /api/admin/users': { body: [] },
+    'GET /api/admin/nominations/pending': { body: [] },
+    'GET /api/nominations': { body: [] },
+    'GET /api/admin/reports': { body: [] },
+    'GET /api/admin/takedown-requests': { body: [] },
+    'GET /api/admin/modlog': { body: [] },
+    ...overrides,
+  });
+}
+
+function live<T extends LiveEvent['type']>(type: T, data: Extract<LiveEvent, { type: T }>['data']) {
+  act(() => publishLiveEvent({ type, group: 'admins', seq: 1, data } as LiveEvent));
+}
+
+async function openTab(path: string) {
+  renderRoutes(routes, { path, user: admin });
+  await screen.findByRole('heading', { name: 'Admin Dashboard' }, { timeout: 5000 });
+}
+
+beforeEach(() => {
+  document.cookie = 'csrftoken=t; path=/';
+});
+
+describe('Reports tab', () => {
+  it('shows takedowns with their age and reports grouped per item, and follows live events', async () => {
+    let groups = [group(1)];
+    api({
+      'GET /api/admin/reports': () => ({ body: groups }),
+      'GET /api/admin/takedown-requests': { body: [takedown] },
+    });
+    await openTab('/admin/dashboard?tab=reports');
+
+    expect(await screen.findByText(/Takedown TD-0A1B2C3D: Tia Minor/)).toBeVisible();
+    expect(screen.getByText(/waiting 5 minutes/)).toBeVisible();
+    expect(screen.getByText(/Nomination of Player 3/)).toBeVisible();
+    expect(screen.getByLabelText('1 reports')).toBeVisible();
+    expect(screen.getByRole('tab', { name: 'Reports (2)' })).toBeVisible();
+
+    groups = [group(2)];
+    live('report.created', group(2));
+    expect(await screen.findByLabelText('2 reports')).toBeVisible();
+  }, 15_000);
+
+  it('resolves an item with an action and a reason', async () => {
+    const { requests } = api({
+      'GET /api/admin/reports': { body: [group(1)] },
+      'POST /api/admin/reports/resolve': { body: { resolved: 1, action: 'hide_nomination' } },
+    });
+    await openTab('/admin/dashboard?tab=reports');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Resolve' }));
+    const dialog = screen.getByRole('dialog');
+    await user.click(within(dialog).getByLabelText('Hide the nomination'));
+    const submit = within(dialog).getByRole('button', { name: 'Resolve' });
+    expect(submit).toBeDisabled();
+    await user.type(within(dialog).getByLabelText('Reason'), 'No such player');
+    await user.click(submit);
+
+    await waitFor(() =>
+      expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
+        nominationId: 3,
+        action: 'hide_nomination',
+        reason: 'No such player',
+      }),
+    );
+  }, 15_000);
+});
+
+describe('Log tab', () => {
+  it('lists the log, filters it and takes new rows live', async () => {
+    const { requests } = api({
+      'GET /api/admin/modlog': { body: [entry(1, 'nomination_reject', 'Player 1')] },
+    });
+    await openTab('/admin/dashboard?tab=log');
+    const log = await screen.findByRole('list', { name: 'Moderation log' });
+    expect(log).toHaveTextContent('Ada Admin rejected a nomination: Player 1');
+    expect(log).toHaveTextContent('Reason: Duplicate');
+    expect(log).toHaveTextContent('status: "pending" → "rejected"');
+
+    live('modlog.created', entry(2, 'player_verify', 'Player 2'));
+    expect(await screen.findByText('verified a player', { exact: false })).toBeVisible();
+    expect(within(log).getAllByRole('listitem')).toHaveLength(2);
+
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText('Action'), 'user_delete');
+    await waitFor(() =>
+      expect(requests.some((r) => r.url.includes('action=user_delete'))).toBe(true),
+    );
+  }, 15_000);
+});

@@ -1,0 +1,61 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+
+import { routes } from '@/app/router';
+import { mockFetch } from '@/testing/fetch-mock';
+import { renderRoutes } from '@/testing/render';
+
+import { nominationIdOf } from '../api/takedown';
+
+beforeEach(() => {
+  document.cookie = 'csrftoken=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
+});
+
+describe('takedown request', () => {
+  it('reads a player page address or number', () => {
+    expect(nominationIdOf('https://scoutvote.example/nominations/12')).toBe(12);
+    expect(nominationIdOf('/nominations/7/')).toBe(7);
+    expect(nominationIdOf(' 42 ')).toBe(42);
+    expect(nominationIdOf('the girl with the red boots')).toBeNull();
+  });
+
+  it('is sent without an account, with the CSRF token, and shows the reference', async () => {
+    const { requests } = mockFetch({
+      'GET /api/auth/csrf': {
+        body: { csrfToken: 'abc' },
+        headers: { 'Set-Cookie': 'csrftoken=abc' },
+      },
+      'POST /api/takedown-requests': {
+        status: 201,
+        body: { reference: 'TD-12AB34CD', status: 'pending' },
+      },
+    });
+    renderRoutes(routes, { path: '/takedown?nomination=12', user: null });
+    const page = await screen.findByLabelText(/Which player/, {}, { timeout: 5000 });
+    expect(page).toHaveValue(`${window.location.origin}/nominations/12`);
+    const user = userEvent.setup();
+
+    await user.click(screen.getByRole('button', { name: 'Send request' }));
+    expect(await screen.findByText('Tell us who you are')).toBeVisible();
+    expect(screen.getByText('Invalid email address')).toBeVisible();
+    expect(requests.some((request) => request.method === 'POST')).toBe(false);
+
+    await user.click(screen.getByLabelText('I am a parent or guardian of the athlete'));
+    await user.click(screen.getByLabelText('Correct the profile'));
+    await user.type(screen.getByLabelText('Your email address'), 'parent@example.com');
+    await user.type(screen.getByLabelText(/What should change/), 'Wrong club');
+    await user.click(screen.getByRole('button', { name: 'Send request' }));
+
+    expect(await screen.findByText('TD-12AB34CD')).toBeVisible();
+    const sent = requests.find((request) => request.method === 'POST');
+    expect(sent?.body).toEqual({
+      nominationId: 12,
+      relationship: 'parent_or_guardian',
+      kind: 'correct',
+      contactEmail: 'parent@example.com',
+      details: 'Wrong club',
+    });
+    await waitFor(() => expect(sent?.headers['X-CSRFToken']).toBeTruthy());
+  }, 15_000);
+});
