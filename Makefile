@@ -119,6 +119,7 @@ bench: install-dev frontend nginx
 	$(PY) bench/ws_soak.py
 	$(PY) bench/reads.py
 	$(PY) bench/votes.py
+	$(PY) bench/drills.py
 
 clean:
 	rm -rf $(VENV) $(FRONTEND)/node_modules $(FRONTEND)/dist staticfiles

@@ -427,15 +427,16 @@ def redis_outage_drill(
         with daphne(env) as (port, _):
             rec = Recorder()
             attempts: Counter[str] = Counter()
+            sessions = []
+            for i in range(users, users + watchers):
+                client = signed_in(port, f"drill{i}")
+                sessions.append(client.cookies["sessionid"])
+                client.close()
             begin = time.monotonic()
             until = begin + seconds
             reconnects = [0] * watchers
             watching = None
             if watchers:
-                sessions = []
-                for i in range(users, users + watchers):
-                    with signed_in(port, f"drill{i}") as client:
-                        sessions.append(client.cookies["sessionid"])
                 seen: list[Seen] = [{} for _ in range(watchers)]
                 watching = _watchers(port, sessions, until, reconnects, seen)
             threads = [

@@ -122,3 +122,45 @@ class PrivatePostgres:
                 check=False,
             )
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+class PrivateRedis:
+    """A redis-server of one drill only, on a loopback port, without persistence (the same as
+    tests/realtime/test_redis_outage.py's, importable without Django set up)."""
+
+    def __init__(self) -> None:
+        self.port = _free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        import redis
+
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--appendonly", "no", "--daemonize", "no"]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5, socket_timeout=0.5)
+        deadline = time.monotonic() + 10
+        try:
+            while True:
+                with contextlib.suppress(redis.exceptions.ConnectionError):
+                    if client.ping():
+                        return
+                assert self.process.poll() is None, "redis-server exited"
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+        finally:
+            client.close()
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+        self.process = None

@@ -12,8 +12,7 @@ import pytest
 
 from tests.drills import postgres_restart_drill, redis_outage_drill
 from tests.helpers import unless_available
-from tests.private_postgres import postgres_bin
-from tests.realtime.test_redis_outage import PrivateRedis
+from tests.private_postgres import PrivateRedis, postgres_bin
 
 pytestmark = [
     pytest.mark.slow,
