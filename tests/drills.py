@@ -249,7 +249,8 @@ def screens_off(database_url: str, seen: list[Seen]) -> int:
     import psycopg
 
     with psycopg.connect(database_url) as conn:
-        counts = dict(conn.execute("SELECT id, vote_count FROM scouting_nomination").fetchall())
+        rows = conn.execute("SELECT id, vote_count FROM scouting_nomination").fetchall()
+    counts: dict[int, int] = {int(row[0]): int(row[1]) for row in rows}
     return sum(
         1
         for shown in seen

@@ -83,7 +83,7 @@ class User(AbstractUser):
     # NULL, not "": rows written by bulk_create before it sets keys, and pre-key duplicates.
     username_key = models.TextField(unique=True, null=True, editable=False)  # noqa: DJ001
 
-    objects: ClassVar[ScoutUserManager] = ScoutUserManager()  # type: ignore[assignment]
+    objects: ClassVar[ScoutUserManager] = ScoutUserManager()
 
     class Meta:
         constraints = [

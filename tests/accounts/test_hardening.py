@@ -127,7 +127,7 @@ def test_hashing_at_once_is_bounded_per_process(
 
 
 def request_from(remote: str, forwarded: str | None = None, real_ip: str | None = None) -> Any:
-    meta: dict[str, str] = {"REMOTE_ADDR": remote}
+    meta: dict[str, Any] = {"REMOTE_ADDR": remote}
     if forwarded is not None:
         meta["HTTP_X_FORWARDED_FOR"] = forwarded
     if real_ip is not None:
