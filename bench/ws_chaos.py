@@ -169,6 +169,7 @@ class Client:
         self.connected = asyncio.Event()
         self.last_code: int | None = None
         self.closing: asyncio.Future[None] | None = None
+        self.failures = 0  # failed connections since the last subscribed (the backoff)
 
     # -- protocol --
 
@@ -232,6 +233,7 @@ class Client:
                         await ws.send(json.dumps({"type": "resume", "cursors": behind}))
                     if kind == "subscribed":
                         self.connected.set()
+                        self.failures = 0
                 elif kind == "resumed":
                     resuming.difference_update(message["groups"])
                 elif kind == "resync":
@@ -289,13 +291,16 @@ class Client:
             self.connected.clear()
             if self.last_code is not None:
                 self.tally.closes[self.last_code] = self.tally.closes.get(self.last_code, 0) + 1
+            # The SPA's reconnect delays (frontend/src/lib/live/protocol.ts).
             if self.last_code == 4001:
                 self.cursors.clear()
                 await asyncio.sleep(0.1 + random.random() * 0.4)
             elif self.last_code in (4503, 4429):
                 await asyncio.sleep(4 + random.random())
             elif not stop.is_set():
-                await asyncio.sleep(0.5 + random.random())
+                ceiling = min(30.0, 2.0**self.failures)
+                self.failures += 1
+                await asyncio.sleep(ceiling * (0.5 + random.random() / 2))
 
     def drop(self, seconds: float) -> None:
         """Go away (network lost, phone asleep) for ``seconds``."""
