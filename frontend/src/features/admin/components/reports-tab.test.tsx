@@ -31,11 +31,10 @@ const takedown: Takedown = {
 };
 
 function group(count: number): ReportGroup {
-  const { hasVoted: _hasVoted, ...nomination } = makeNomination(3);
   return {
     targetType: 'nomination',
     targetId: 3,
-    nomination,
+    nomination: makeNomination(3),
     user: null,
     count,
     firstReportedAt: minutesAgo(30),
