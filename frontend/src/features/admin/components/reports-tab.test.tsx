@@ -90,7 +90,7 @@ function live<T extends LiveEvent['type']>(type: T, data: Extract<LiveEvent, { t
 
 async function openTab(path: string) {
   renderRoutes(routes, { path, user: admin });
-  await screen.findByRole('heading', { name: 'Admin Dashboard' }, { timeout: 5000 });
+  await screen.findByRole('heading', { name: 'Admin Dashboard' }, { timeout: 10_000 });
 }
 
 beforeEach(() => {
@@ -115,7 +115,7 @@ describe('Reports tab', () => {
     groups = [group(2)];
     live('report.created', group(2));
     expect(await screen.findByLabelText('2 reports')).toBeVisible();
-  }, 15_000);
+  }, 20_000);
 
   it('resolves an item with an action and a reason', async () => {
     const { requests } = api({
@@ -139,7 +139,7 @@ describe('Reports tab', () => {
         reason: 'No such player',
       }),
     );
-  }, 15_000);
+  }, 20_000);
 });
 
 describe('Log tab', () => {
@@ -162,5 +162,5 @@ describe('Log tab', () => {
     await waitFor(() =>
       expect(requests.some((r) => r.url.includes('action=user_delete'))).toBe(true),
     );
-  }, 15_000);
+  }, 20_000);
 });

@@ -32,7 +32,7 @@ describe('takedown request', () => {
       },
     });
     renderRoutes(routes, { path: '/takedown?nomination=12', user: null });
-    const page = await screen.findByLabelText(/Which player/, {}, { timeout: 5000 });
+    const page = await screen.findByLabelText(/Which player/, {}, { timeout: 10_000 });
     expect(page).toHaveValue(`${window.location.origin}/nominations/12`);
     const user = userEvent.setup();
 
@@ -57,5 +57,5 @@ describe('takedown request', () => {
       details: 'Wrong club',
     });
     await waitFor(() => expect(sent?.headers['X-CSRFToken']).toBeTruthy());
-  }, 15_000);
+  }, 20_000);
 });
