@@ -1,12 +1,16 @@
 import '@testing-library/jest-dom/vitest';
 
-import { act, cleanup } from '@testing-library/react';
+import { act, cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 
 import { DEFAULT_SPORT, useSportStore } from '@/stores/sport';
 import { useToastStore } from '@/stores/toast';
 
 import { installFakeWebSocket } from './fake-websocket';
+
+// Lazy route chunks load through Vite's transform; on a busy two-core machine the first one
+// takes longer than findBy's default second.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no layout: the router's scroll restoration has nothing to scroll.
 window.scrollTo = vi.fn() as typeof window.scrollTo;

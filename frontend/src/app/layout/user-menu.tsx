@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { Avatar } from '@/components/ui/avatar';
 import { useLogout } from '@/features/auth/api/logout';
 import type { AuthUser } from '@/features/auth/api/types';
+import { initials } from '@/lib/display';
 
 const itemClasses =
   'flex cursor-pointer items-center gap-2 rounded-md px-2 py-2 text-sm outline-none select-none data-[highlighted]:bg-muted';
@@ -14,9 +15,11 @@ export function UserMenu({ user }: { user: AuthUser }) {
   const logout = useLogout({ onSuccess: () => navigate('/login') });
 
   return (
-    <DropdownMenu.Root>
+    // Not modal: a modal menu hides the page with aria-hidden while its links stay focusable.
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger
-        aria-label="Open user menu"
+        // The visible initials are part of the name (WCAG 2.5.3, label in name; axe ignores a parenthetical).
+        aria-label={`Open user menu: ${initials(user.name)}`}
         className="rounded-full shadow-sm transition-opacity hover:opacity-90"
       >
         <Avatar src={user.avatarUrl} name={user.name} fallback="initials" size="sm" />

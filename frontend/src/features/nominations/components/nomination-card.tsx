@@ -13,12 +13,22 @@ import { PlayerAvatar } from './player-avatar';
 import { VoteButton } from './vote-button';
 import { VoteCount } from './vote-count';
 
+type HeadingLevel = 2 | 3;
+
 /**
  * A nominated player: name, position, age (or graduation), club, nationality, votes, skills,
  * who nominated them, a link to the profile and the VOTE / VOTED button.
  */
-export function NominationCard({ nomination }: { nomination: Nomination }) {
+export function NominationCard({
+  nomination,
+  headingLevel = 3,
+}: {
+  nomination: Nomination;
+  /** 2 where the cards sit right under the page's h1, 3 under a section's h2. */
+  headingLevel?: HeadingLevel;
+}) {
   const { player, nominatedBy } = nomination;
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const { age, graduation } = displayAge(player);
   const headingId = `nomination-${nomination.id}-name`;
   return (
@@ -30,7 +40,7 @@ export function NominationCard({ nomination }: { nomination: Nomination }) {
       <div className="flex items-start gap-3 p-5 pb-3">
         <PlayerAvatar name={player.name} />
         <div className="min-w-0 flex-1">
-          <h3
+          <Heading
             id={headingId}
             className="flex items-center gap-1.5 text-lg leading-tight font-semibold"
           >
@@ -38,7 +48,7 @@ export function NominationCard({ nomination }: { nomination: Nomination }) {
             {player.verified && (
               <BadgeCheck className="size-4 shrink-0 text-primary" aria-label="Verified player" />
             )}
-          </h3>
+          </Heading>
           <p className="mt-0.5 truncate text-sm text-muted-foreground">{player.position}</p>
         </div>
         <VoteCount count={nomination.voteCount} />
@@ -117,12 +127,18 @@ export function NominationCardSkeleton() {
 const gridClasses = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
 
 /** Cards in a responsive grid: one column on phones, two on tablets, three on desktops. */
-export function NominationGrid({ nominations }: { nominations: Nomination[] }) {
+export function NominationGrid({
+  nominations,
+  headingLevel,
+}: {
+  nominations: Nomination[];
+  headingLevel?: HeadingLevel;
+}) {
   return (
     <ul className={gridClasses} aria-label="Nominations">
       {nominations.map((nomination) => (
         <li key={nomination.id} className="flex [&>*]:w-full">
-          <NominationCard nomination={nomination} />
+          <NominationCard nomination={nomination} headingLevel={headingLevel} />
         </li>
       ))}
     </ul>

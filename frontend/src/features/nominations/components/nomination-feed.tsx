@@ -74,7 +74,7 @@ export function NominationFeed({
           className={cn('transition-opacity', query.isPlaceholderData && 'opacity-60')}
           aria-busy={query.isPlaceholderData || undefined}
         >
-          <NominationGrid nominations={shown} />
+          <NominationGrid nominations={shown} headingLevel={2} />
         </div>
       ) : hasNextPage ? (
         <NominationGridSkeleton count={3} />

@@ -33,7 +33,7 @@ export function ProfileView({ onUserChanged, signInAction }: ProfileViewProps) {
     return (
       <div className="rounded-xl border border-border bg-surface p-8 text-center shadow-sm">
         <DocumentTitle title="Your Profile" />
-        <p className="font-semibold">Your profile could not be loaded.</p>
+        <h1 className="font-semibold">Your profile could not be loaded.</h1>
         <p className="mt-1 text-sm text-muted-foreground">{profile.error.message}</p>
         <Button variant="outline" className="mt-4" onClick={() => void profile.refetch()}>
           Try again
@@ -49,7 +49,7 @@ export function ProfileView({ onUserChanged, signInAction }: ProfileViewProps) {
         <span className="flex size-14 items-center justify-center rounded-full bg-muted text-muted-foreground">
           <UserRound className="size-7" aria-hidden="true" />
         </span>
-        <p className="mt-4 text-lg font-semibold">Please log in to view your profile</p>
+        <h1 className="mt-4 text-lg font-semibold">Please log in to view your profile</h1>
         {signInAction}
       </div>
     );

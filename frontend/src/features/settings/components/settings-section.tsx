@@ -31,6 +31,7 @@ export function SettingsSection({
     >
       <CardHeader>
         <CardTitle
+          level={2}
           id={`${id}-title`}
           className={cn('flex items-center gap-2', danger && 'text-destructive')}
         >

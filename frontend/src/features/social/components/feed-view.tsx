@@ -30,7 +30,7 @@ export function FeedView({ viewerId, subscribe }: FeedViewProps) {
   const [following, setFollowing] = useState(false);
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
       <section aria-labelledby="feed-heading" className="min-w-0">
         <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
           <h2 id="feed-heading" className="text-lg font-semibold">
@@ -71,7 +71,7 @@ export function FeedView({ viewerId, subscribe }: FeedViewProps) {
       </section>
       <aside
         aria-label="Your network"
-        className="order-first flex flex-col gap-6 lg:sticky lg:top-24 lg:order-none"
+        className="order-first flex min-w-0 flex-col gap-6 lg:sticky lg:top-24 lg:order-none"
       >
         <YourNetworkCard />
         <SuggestedScoutsCard viewerId={viewerId} />

@@ -47,7 +47,7 @@ export function Board({
     <section aria-label={title} className="flex min-h-0 flex-col">
       <h2 className="mb-[1.2vh] flex items-baseline justify-between text-[clamp(1rem,3vh,2.5rem)] font-bold tracking-wide text-slate-300 uppercase">
         {title}
-        <span className="text-[clamp(0.75rem,1.7vh,1.4rem)] font-semibold text-slate-500">
+        <span className="text-[clamp(0.75rem,1.7vh,1.4rem)] font-semibold text-slate-400">
           {valueLabel}
         </span>
       </h2>

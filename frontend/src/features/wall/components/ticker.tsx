@@ -16,7 +16,7 @@ export function Ticker({ activities }: { activities: WallActivity[] }) {
       aria-label="Recent activity"
       className="flex h-[7vh] shrink-0 items-center gap-[1.5vw] overflow-hidden rounded-[1vh] bg-slate-900 px-[1.5vw]"
     >
-      <span className="flex shrink-0 items-center gap-[0.6vw] text-[clamp(0.8rem,2.2vh,1.9rem)] font-black tracking-widest text-secondary uppercase">
+      <span className="flex shrink-0 items-center gap-[0.6vw] text-[clamp(0.8rem,2.2vh,1.9rem)] font-black tracking-widest text-orange-400 uppercase">
         <Activity className="size-[1.2em]" aria-hidden="true" />
         Live
       </span>
