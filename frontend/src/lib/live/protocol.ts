@@ -39,6 +39,8 @@ export type LiveEventMap = {
   'report.created': Schemas['ReportGroupOut'];
   'takedown.created': Schemas['TakedownOut'];
   'modlog.created': Schemas['ModlogEntryOut'];
+  /** Admins only: a vote-integrity flag raised, grown, voided or reopened. */
+  'integrity.flagged': Schemas['FlagOut'];
 };
 
 export type LiveEventType = keyof LiveEventMap;

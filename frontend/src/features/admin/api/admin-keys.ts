@@ -11,6 +11,7 @@ export const adminKeys = {
   reports: () => [...adminKeys.all, 'reports'] as const,
   takedowns: () => [...adminKeys.all, 'takedowns'] as const,
   hidden: () => [...adminKeys.all, 'nominations', 'hidden'] as const,
+  integrityFlags: () => [...adminKeys.all, 'integrity', 'flags'] as const,
   modlogs: () => [...adminKeys.all, 'modlog'] as const,
   modlog: (filters: ModlogFilters) => [...adminKeys.modlogs(), filters] as const,
 };

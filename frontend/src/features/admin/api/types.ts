@@ -9,6 +9,8 @@ export type AdminScout = components['schemas']['AdminLeaderboardOut'];
 export type Player = components['schemas']['PlayerOut'];
 export type UserRef = components['schemas']['UserRefOut'];
 export type DecisionConflict = components['schemas']['DecisionConflictOut'];
+export type IntegrityFlag = components['schemas']['FlagOut'];
+export type VoteSelectionResult = components['schemas']['VoteSelectionOut'];
 
 /**
  * A nomination as the admin lists show it. REST adds hasVoted, live events leave it out; the

@@ -4,12 +4,14 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 
 import { useAdminStats } from '../api/get-stats';
 import { useAdminUsers } from '../api/get-users';
+import { useIntegrityFlags } from '../api/integrity';
 import { useReportGroups, useTakedowns } from '../api/safety';
 import { useAdminLive } from '../hooks/use-admin-live';
 import { useErrorToast } from '../hooks/use-error-toast';
 
 import { isAdminTab, type AdminTab } from './admin-tabs';
 import { DecidedTab } from './decided-tab';
+import { IntegrityTab } from './integrity-tab';
 import { LogTab } from './log-tab';
 import { PendingTab } from './pending-tab';
 import type { RenderEditPlayer } from './pending-row';
@@ -40,6 +42,8 @@ export function AdminDashboard({
   const users = usersQuery.data?.pages.flatMap((page) => page.items);
   const reportGroups = useReportGroups().data;
   const takedowns = useTakedowns().data;
+  const flags = useIntegrityFlags().data;
+  const openFlags = flags?.filter((flag) => flag.status === 'open').length;
   const openItems = reportGroups && takedowns ? reportGroups.length + takedowns.length : undefined;
   const [searchParams, setSearchParams] = useSearchParams();
   const requested = searchParams.get('tab');
@@ -65,6 +69,7 @@ export function AdminDashboard({
           </TabsTrigger>
           <TabsTrigger value="reports">Reports{count(openItems)}</TabsTrigger>
           <TabsTrigger value="log">Log</TabsTrigger>
+          <TabsTrigger value="integrity">Integrity{count(openFlags)}</TabsTrigger>
         </TabsList>
         <TabsContent value="pending" className="outline-none">
           <PendingTab renderEditPlayer={renderEditPlayer} />
@@ -86,6 +91,9 @@ export function AdminDashboard({
         </TabsContent>
         <TabsContent value="log" className="outline-none">
           <LogTab />
+        </TabsContent>
+        <TabsContent value="integrity" className="outline-none">
+          <IntegrityTab />
         </TabsContent>
       </Tabs>
     </>

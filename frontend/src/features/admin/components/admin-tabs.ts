@@ -6,6 +6,7 @@ export const ADMIN_TABS = [
   'users',
   'reports',
   'log',
+  'integrity',
 ] as const;
 
 export type AdminTab = (typeof ADMIN_TABS)[number];

@@ -20,6 +20,8 @@ const ACTION_LABELS: Record<ModlogAction, string> = {
   user_delete: 'deleted a user',
   report_resolve: 'resolved reports',
   takedown_decide: 'decided a takedown request',
+  votes_void: 'voided votes',
+  votes_restore: 'restored voided votes',
 };
 
 function changesText(changes: ModlogEntry['changes']) {

@@ -15,6 +15,7 @@ import {
   removeAllDecided,
   removeDecided,
 } from '../api/admin-cache';
+import { applyIntegrityFlag } from '../api/integrity';
 import { prependModlogEntry, refreshReports } from '../api/safety';
 import type { ModerationChanged } from '../api/types';
 
@@ -85,6 +86,7 @@ export function useAdminLive(viewerId: number | undefined) {
         // Another admin's resolution or decision closes items of the Reports tab.
         refreshReports(queryClient);
       }),
+      subscribeLiveEvents('integrity.flagged', ({ data }) => applyIntegrityFlag(queryClient, data)),
       subscribeLiveResync(() => refreshAdmin(queryClient)),
     ];
 
