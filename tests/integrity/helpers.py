@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.utils import timezone
 
@@ -15,14 +16,14 @@ from tests.helpers import make_user
 from tests.scouting.conftest import make_nomination
 
 
-def aged_user(hours: float = 100, **fields: object) -> User:
+def aged_user(hours: float = 100, **fields: Any) -> User:
     user = make_user(**fields)
     User.objects.filter(pk=user.pk).update(date_joined=timezone.now() - timedelta(hours=hours))
     user.refresh_from_db()
     return user
 
 
-def approved(nominator: User, **fields: object) -> Nomination:
+def approved(nominator: User, **fields: Any) -> Nomination:
     return make_nomination(nominator, status=NominationStatus.APPROVED, **fields)
 
 
