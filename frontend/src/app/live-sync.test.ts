@@ -8,7 +8,7 @@ import { nominationKeys, voteMutationKey } from '@/features/nominations/api/nomi
 import { flattenPages, type PagedData } from '@/features/nominations/api/paged';
 import type { Nomination, ScoutRank, Stats } from '@/features/nominations/api/types';
 import { profileKeys } from '@/features/profile/api/keys';
-import { feedKeys } from '@/features/social/api/keys';
+import { feedKeys, followKeys } from '@/features/social/api/keys';
 import { queryConfig } from '@/lib/query-client';
 import { makeNomination } from '@/testing/nomination-factory';
 import { paged } from '@/testing/paged';
@@ -286,5 +286,53 @@ describe('resyncLiveGroups', () => {
     resyncLiveGroups(fresh, ['user.90']);
     expect(fresh.getQueryState(mineKey)!.isInvalidated).toBe(true);
     expect(fresh.getQueryState(listKey)!.isInvalidated).toBe(false);
+  });
+});
+
+describe('the reader’s own events from another tab', () => {
+  it('vote.own sets VOTE/VOTED and the count in every cached copy, older versions ignored', () => {
+    applyLiveEvent(
+      queryClient,
+      event('vote.own', { nominationId: 7, voteCount: 1, version: 20, hasVoted: false }, 'user.90'),
+    );
+    for (const copy of copiesOfTarget())
+      expect(copy).toMatchObject({ voteCount: 1, hasVoted: false });
+
+    // An older state arriving late changes nothing.
+    applyLiveEvent(
+      queryClient,
+      event('vote.own', { nominationId: 7, voteCount: 2, version: 19, hasVoted: true }, 'user.90'),
+    );
+    for (const copy of copiesOfTarget())
+      expect(copy).toMatchObject({ voteCount: 1, hasVoted: false });
+
+    applyLiveEvent(
+      queryClient,
+      event('vote.own', { nominationId: 7, voteCount: 2, version: 21, hasVoted: true }, 'user.90'),
+    );
+    for (const copy of copiesOfTarget())
+      expect(copy).toMatchObject({ voteCount: 2, hasVoted: true });
+    expect(queryClient.getQueryData<Nomination[]>(recentKey)![0]).toBe(other);
+  });
+
+  it('follow.own sets the player’s or the scout’s Follow state', () => {
+    const playerKey = ['follow', 'status', { playerId: 3 }];
+    const scoutKey = followKeys.userStatus(12);
+    queryClient.setQueryData(playerKey, { isFollowing: false });
+    queryClient.setQueryData(scoutKey, { isFollowing: true });
+
+    applyLiveEvent(
+      queryClient,
+      event('follow.own', { playerId: 3, userId: null, following: true }, 'user.90'),
+    );
+    expect(queryClient.getQueryData(playerKey)).toEqual({ isFollowing: true });
+    expect(queryClient.getQueryData(scoutKey)).toEqual({ isFollowing: true });
+
+    applyLiveEvent(
+      queryClient,
+      event('follow.own', { playerId: null, userId: 12, following: false }, 'user.90'),
+    );
+    expect(queryClient.getQueryData(playerKey)).toEqual({ isFollowing: true });
+    expect(queryClient.getQueryData(scoutKey)).toEqual({ isFollowing: false });
   });
 });

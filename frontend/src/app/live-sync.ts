@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 
 import type { LiveEvent } from '@/lib/live/protocol';
-import { currentVoteCounts } from '@/lib/live/vote-versions';
+import { currentVoteCounts, isCurrentVoteCount } from '@/lib/live/vote-versions';
 import {
   insertNomination,
   removeNomination,
@@ -9,12 +9,14 @@ import {
   setLeaderboards,
   setStats,
   setVoteCount,
+  setVoteState,
 } from '@/features/nominations/api/nomination-cache';
 import { nominationKeys } from '@/features/nominations/api/nomination-keys';
+import { followKeys as playerFollowKeys } from '@/features/nominations/api/refresh';
 import { isVoteInFlight } from '@/features/nominations/api/vote';
 import { profileKeys } from '@/features/profile/api/keys';
 import { removeNominationActivities } from '@/features/social/api/get-feed';
-import { feedKeys } from '@/features/social/api/keys';
+import { feedKeys, followKeys, scoutKeys } from '@/features/social/api/keys';
 import { isSport } from '@/stores/sport';
 
 type Points = { points?: number };
@@ -34,6 +36,34 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent) {
           setVoteCount(queryClient, nominationId, voteCount);
         }
       }
+      break;
+    }
+    case 'vote.own': {
+      // The reader voted or took a vote back in another tab: VOTE/VOTED and the count follow,
+      // in every cached copy. This tab's own call, if one is on its way, has the last word.
+      const { nominationId, voteCount, hasVoted } = event.data;
+      if (
+        isCurrentVoteCount(queryClient, event.data) &&
+        !isVoteInFlight(queryClient, nominationId)
+      ) {
+        setVoteState(queryClient, { nominationId, voteCount, hasVoted });
+      }
+      break;
+    }
+    case 'follow.own': {
+      // The reader followed or unfollowed in another tab: the Follow buttons here follow.
+      const { playerId, userId, following } = event.data;
+      if (playerId !== null) {
+        queryClient.setQueryData(playerFollowKeys.playerStatus(playerId), {
+          isFollowing: following,
+        });
+      }
+      if (userId !== null) {
+        queryClient.setQueryData(followKeys.userStatus(userId), { isFollowing: following });
+        void queryClient.invalidateQueries({ queryKey: scoutKeys.detail(userId) });
+      }
+      void queryClient.invalidateQueries({ queryKey: followKeys.followingLists() });
+      void queryClient.invalidateQueries({ queryKey: feedKeys.all, refetchType: 'none' });
       break;
     }
     case 'nomination.created':

@@ -22,6 +22,8 @@ export type LiveEventMap = {
   'vote.changed': { votes: VoteCount[] };
   /** The reader's own vote, from another of their tabs (their user group only). */
   'vote.own': VoteCount & { hasVoted: boolean };
+  /** The reader's own follow or unfollow, from another of their tabs (their user group only). */
+  'follow.own': { playerId: number | null; userId: number | null; following: boolean };
   'nomination.created': Omit<Schemas['NominationOut'], 'hasVoted'>;
   'nomination.updated': Omit<Schemas['NominationOut'], 'hasVoted'>;
   'nomination.removed': { id: number };

@@ -85,6 +85,35 @@ async function renderGrid() {
 }
 
 describe('optimistic voting', () => {
+  it('keeps the keyboard focus on the button while its call runs and after', async () => {
+    const { server } = await renderGrid();
+    const user = userEvent.setup();
+
+    buttonOf('Ada').focus();
+    await user.keyboard('{Enter}');
+    expect(buttonOf('Ada')).toHaveFocus();
+    expect(buttonOf('Ada')).toHaveAttribute('aria-pressed', 'true');
+    await user.keyboard('{Enter}'); // ignored while the call runs
+    expect(server.pending).toHaveLength(1);
+    await server.answer('POST', '/api/votes', 201, {
+      nominationId: 1,
+      voteCount: 4,
+      hasVoted: true,
+    });
+    expect(buttonOf('Ada')).toHaveFocus();
+    expect(buttonOf('Ada')).not.toHaveAttribute('aria-disabled');
+
+    await user.keyboard('{Enter}'); // Enter again takes the vote back
+    expect(buttonOf('Ada')).toHaveTextContent(/^VOTE$/);
+    expect(buttonOf('Ada')).toHaveAttribute('aria-pressed', 'false');
+    await server.answer('DELETE', '/api/votes/1', 200, {
+      nominationId: 1,
+      voteCount: 3,
+      hasVoted: false,
+    });
+    expect(buttonOf('Ada')).toHaveFocus();
+  });
+
   it('moves at once, never flickers under concurrent clicks, and ends as the server says', async () => {
     const { server, queryClient } = await renderGrid();
     const user = userEvent.setup();
@@ -92,7 +121,8 @@ describe('optimistic voting', () => {
     await user.click(within(cardOf('Ada')).getByRole('button', { name: 'VOTE' }));
     expect(countOf('Ada')).toBe('4');
     expect(buttonOf('Ada')).toHaveTextContent('VOTED');
-    expect(buttonOf('Ada')).toBeDisabled();
+    // Held, not disabled: a disabled button would drop the keyboard focus.
+    expect(buttonOf('Ada')).toHaveAttribute('aria-disabled', 'true');
     expect(buttonOf('Ada')).toHaveAttribute('aria-busy', 'true');
     expect(isVoteInFlight(queryClient, 1)).toBe(true);
 

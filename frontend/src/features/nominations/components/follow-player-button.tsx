@@ -16,6 +16,7 @@ export function FollowPlayerButton({ player }: { player: Pick<Player, 'id' | 'na
       aria-pressed={following}
       disabled={status.isPending}
       loading={follow.isPending}
+      keepFocus
       onClick={() =>
         follow.mutate({ playerId: player.id, playerName: player.name, follow: !following })
       }

@@ -24,6 +24,7 @@ export function VoteButton({ nomination, size = 'md', className }: VoteButtonPro
       variant={voted ? 'secondary' : 'primary'}
       aria-pressed={voted}
       loading={inFlight}
+      keepFocus
       title={voted ? `Remove your vote for ${nomination.player.name}` : undefined}
       onClick={() =>
         toggle.mutate({

@@ -38,8 +38,10 @@ export function FollowScoutButton({
       variant={isFollowing ? 'outline' : 'primary'}
       className={cn('tracking-wide uppercase', className)}
       loading={follow.isPending}
+      keepFocus
       disabled={status.isPending}
       aria-label={`${label} ${name}`}
+      aria-pressed={isFollowing}
       onClick={() => follow.mutate({ userId, name, isFollowing })}
     >
       {!follow.isPending &&
