@@ -80,7 +80,11 @@ export function useAdminLive(viewerId: number | undefined) {
         refreshStatsSoon();
       }),
       subscribeLiveEvents('report.created', () => refreshReports(queryClient)),
-      subscribeLiveEvents('takedown.created', () => refreshReports(queryClient)),
+      subscribeLiveEvents('takedown.created', () => {
+        refreshReports(queryClient);
+        // The player's nominations left the pending and approved counts.
+        refreshStats(queryClient);
+      }),
       subscribeLiveEvents('modlog.created', ({ data }) => {
         prependModlogEntry(queryClient, data);
         // Another admin's resolution or decision closes items of the Reports tab.
