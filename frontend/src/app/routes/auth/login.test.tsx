@@ -7,6 +7,8 @@ import { useSportStore } from '@/stores/sport';
 import { mockFetch } from '@/testing/fetch-mock';
 import { LocationProbe, renderRoutes, scout } from '@/testing/render';
 
+import { safeReturnTo } from '@/features/auth/hooks/use-return-to';
+
 import LoginPage from './login';
 
 function renderLogin(path = '/login?returnTo=%2Fvote') {
@@ -30,6 +32,35 @@ beforeEach(() => {
 });
 
 describe('LoginPage', () => {
+  it('goes straight on to returnTo when already signed in', async () => {
+    mockFetch({});
+    renderRoutes(
+      [
+        { path: '/login', element: <LoginPage /> },
+        { path: '*', element: <LocationProbe /> },
+      ],
+      { path: '/login?returnTo=%2Fresults', user: scout },
+    );
+    expect(await screen.findByTestId('location')).toHaveTextContent(/^\/results$/);
+  });
+
+  it('accepts only a same-origin path without control characters as returnTo', () => {
+    expect(safeReturnTo('/vote?sport=hockey')).toBe('/vote?sport=hockey');
+    for (const unsafe of [
+      'https://evil.example',
+      '//evil.example',
+      '/\\evil.example',
+      '/\t/evil.example',
+      '/\n/evil.example',
+      '/a\u0000b',
+      '/a\u007fb',
+      '',
+      null,
+    ]) {
+      expect(safeReturnTo(unsafe)).toBe('/');
+    }
+  });
+
   it('requires a username and a password', async () => {
     const { requests } = mockFetch({});
     renderLogin();

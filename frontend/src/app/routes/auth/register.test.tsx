@@ -86,7 +86,7 @@ describe('RegisterPage', () => {
       email: 'jane@example.com',
       favoriteSport: 'soccer',
     });
-    expect(screen.getByText('Welcome to the product, Jane Doe!')).toBeInTheDocument();
+    expect(screen.getByText('Welcome to ScoutVote, Jane Doe!')).toBeInTheDocument();
     expect(queryClient.getQueryData(authKeys.me())).toEqual(scout);
     expect(useSportStore.getState().sport).toBe('soccer');
     expect(JSON.parse(localStorage.getItem('selectedSport')!).state.sport).toBe('soccer');

@@ -1,13 +1,17 @@
-import { useNavigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
 
 import { RegisterForm } from '@/features/auth/components/register-form';
 import { useReturnTo } from '@/features/auth/hooks/use-return-to';
+import { useUser } from '@/features/auth/hooks/use-user';
 
 import { AuthPageShell } from './auth-page-shell';
 
 export default function RegisterPage() {
   const returnTo = useReturnTo();
   const navigate = useNavigate();
+  const { user } = useUser();
+  // Already signed in: on to where the link was going.
+  if (user) return <Navigate to={returnTo} replace />;
   return (
     <AuthPageShell
       title="Create your account"

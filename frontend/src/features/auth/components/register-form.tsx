@@ -7,6 +7,7 @@ import { Field } from '@/components/ui/field';
 import { fieldErrorId } from '@/components/ui/field-error-id';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api-client';
+import { APP_NAME } from '@/lib/site';
 import { SPORTS, useSport } from '@/stores/sport';
 import { toast } from '@/stores/toast';
 
@@ -47,7 +48,7 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
       onSuccess: (user) => {
         setSport(values.favoriteSport);
         // Worded exactly as the product specification gives it.
-        toast({ title: `Welcome to the product, ${user.name}!` });
+        toast({ title: `Welcome to ${APP_NAME}, ${user.name}!` });
         onSuccess();
       },
       onError: (error) => {

@@ -1,8 +1,19 @@
 import { useSearchParams } from 'react-router';
 
+// A tab or newline inside a URL is dropped by the URL parser ("/\t/evil.example" becomes
+// "//evil.example"): no control character is accepted anywhere.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 /** Only same-origin paths are accepted, so a crafted link cannot send a user elsewhere. */
 export function safeReturnTo(value: string | null | undefined, fallback = '/'): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) {
+  if (
+    !value ||
+    !value.startsWith('/') ||
+    value.startsWith('//') ||
+    value.startsWith('/\\') ||
+    CONTROL.test(value)
+  ) {
     return fallback;
   }
   return value;
