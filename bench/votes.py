@@ -681,7 +681,9 @@ def compare_http(args: argparse.Namespace, own_url: str, fixture: Fixture) -> No
     rows = []
     ids = list(fixture.nominations)
     concurrency = args.concurrency[0]
-    for server in ("gthread", "uvicorn", "daphne"):
+    # A, B, C, C, B, A: a load that drifts during the run weighs on every server alike.
+    servers = ("gthread", "uvicorn", "daphne")
+    for server in [*servers, *reversed(servers)][: 3 * args.compare_passes]:
         stack = start_stack(own_url, server, {})
         try:
             watchers = Watchers(stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers)
@@ -705,7 +707,9 @@ def compare_http(args: argparse.Namespace, own_url: str, fixture: Fixture) -> No
         f"Machine: {machine()}. Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by "
         "`bench/votes.py --compare-http`; the same stack but for the HTTP pool (nginx, two "
         f"daphne processes for /ws/ with {len(fixture.watchers):,} sockets watching), one "
-        f"after the other at concurrency {concurrency}.",
+        f"after the other at concurrency {concurrency} in the order of the rows ({args.votes:,} "
+        "votes a row), so a load drifting during the run weighs on each server alike; the "
+        "last rows are each server's means.",
         "",
         "| HTTP pool | `GET /api/health` req/s | votes/s | vote p50 / p99 ms | "
         "vote-to-screen p99 ms | votes/s / constant | load |",
@@ -717,6 +721,15 @@ def compare_http(args: argparse.Namespace, own_url: str, fixture: Fixture) -> No
             f"| {names[server]} | {base.rate():.0f} | **{a.rate():.0f}** | "
             f"{statistics.median(a.latencies_ms):.0f} / {percentile(a.latencies_ms, 99):.0f} | "
             f"{r.screen['p99']:.0f} | {a.rate() / base.rate():.2f} | {load:.1f} |"
+        )
+    for server in servers:
+        mine = [(base, r) for name, base, r, _ in rows if name == server]
+        lines.append(
+            f"| **mean: {server}** | {statistics.mean(b.rate() for b, _ in mine):.0f} | "
+            f"**{statistics.mean(r.answers.rate() for _, r in mine):.0f}** | "
+            f"- / {statistics.mean(percentile(r.answers.latencies_ms, 99) for _, r in mine):.0f}"
+            f" | {statistics.mean(r.screen['p99'] for _, r in mine):.0f} | "
+            f"{statistics.mean(r.answers.rate() / b.rate() for b, r in mine):.2f} | |"
         )
     text = "\n".join(lines) + "\n"
     print(text)
@@ -821,6 +834,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--constant-requests", type=int, default=3000)
     parser.add_argument("--http", default="gthread", choices=("gthread", "uvicorn", "daphne"))
     parser.add_argument("--compare-http", action="store_true")
+    parser.add_argument("--compare-passes", type=int, default=2, help="--compare-http: 1 or 2")
     parser.add_argument("--compare-gc", action="store_true")
     parser.add_argument("--database", default="scouting_bench_votes")
     parser.add_argument("--no-write", action="store_true", help="do not update RESULTS.md")
@@ -841,7 +855,9 @@ def main() -> None:
     os.environ.update(server_env(own_url))
     django_setup()
     sys.path.insert(0, str(ROOT))
-    rounds = 3 if (args.compare_http or args.compare_gc) else len(args.concurrency)
+    rounds = len(args.concurrency)
+    if args.compare_http or args.compare_gc:
+        rounds = 3 * args.compare_passes
     voters = rounds * (args.votes // args.votes_per_voter) + args.hot_votes
     print(f"Preparing {voters:,} voters and {args.watchers:,} watchers...", flush=True)
     fixture = prepare(voters, args.watchers, args.nominations)
