@@ -30,20 +30,24 @@ def address_key(address: str) -> str:
 
 
 def prefix_of(address: str) -> str | None:
-    """The /24 (IPv4) or /48 (IPv6) network of an address, or None when it is not one."""
+    """The /24 (IPv4) or /48 (IPv6) network of an address; None when it is not an address or
+    is loopback (this machine, or a proxy missing from TRUSTED_PROXIES: clustering every vote
+    under it would flag everyone)."""
     try:
         ip = ipaddress.ip_address(address.strip())
     except ValueError:
         return None
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return None
     bits = IPV4_PREFIX if ip.version == 4 else IPV6_PREFIX
     return str(ipaddress.ip_network(f"{ip}/{bits}", strict=False))
 
 
 def prefix_key(address: str) -> str:
     """A keyed hash of the address's /24 or /48 (its IP-cluster id); "" when the address is
-    not an IP address (a test client, a unix socket)."""
+    not a client's network (``prefix_of``)."""
     prefix = prefix_of(address)
     if prefix is None:
         return ""

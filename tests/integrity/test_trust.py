@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from project.accounts.models import User
 from project.accounts.services import user_delete
+from project.common.addresses import prefix_key
 from project.scouting.models import Nomination, NominationStatus, NominationWeek, Vote
 from tests.helpers import ApiClient, make_user
 from tests.scouting.conftest import make_nomination
@@ -51,7 +52,9 @@ def test_a_new_accounts_vote_moves_vote_count_only() -> None:
     nomination = make_nomination(nominator, status=NominationStatus.APPROVED)
     before = points(nominator)
     newcomer = ApiClient().login(make_user())
-    response = newcomer.post("/api/votes", {"nominationId": nomination.pk})
+    response = newcomer.post(
+        "/api/votes", {"nominationId": nomination.pk}, REMOTE_ADDR="198.51.100.23"
+    )
     assert response.status_code == 201
     assert response.json()["voteCount"] == 1
 
@@ -65,7 +68,15 @@ def test_a_new_accounts_vote_moves_vote_count_only() -> None:
     vote = Vote.objects.get(nomination=nomination)
     assert vote.counted is False
     # The IP-cluster id is a keyed hash, never the address.
-    assert len(vote.ip_prefix) == 16 and "127" not in vote.ip_prefix
+    assert len(vote.ip_prefix) == 16 and "198" not in vote.ip_prefix
+    assert vote.ip_prefix == prefix_key("198.51.100.1")
+
+
+def test_loopback_is_no_network() -> None:
+    assert prefix_key("127.0.0.1") == prefix_key("::1") == ""
+    assert prefix_key("::ffff:198.51.100.9") == prefix_key("198.51.100.1")
+    assert prefix_key("2001:db8:1:2::1") == prefix_key("2001:db8:1:ffff::9")
+    assert prefix_key("2001:db8:1:2::1") != prefix_key("2001:db8:2::1")
 
 
 def test_an_aged_accounts_vote_counts_everywhere() -> None:
