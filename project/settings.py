@@ -265,8 +265,6 @@ LOGIN_THROTTLE_WINDOW = int(os.environ.get("LOGIN_THROTTLE_WINDOW", "300"))
 # and X-Real-IP are read only from these; the client is the right-most address in
 # X-Forwarded-For that is not one of them. Empty: the peer address is the client.
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
-# Takedown requests (no account needed) accepted per client address per hour.
-BUDGET_TAKEDOWN_PER_HOUR = int(os.environ.get("BUDGET_TAKEDOWN_PER_HOUR", "5"))
 
 # --- Budgets, trust and vote integrity (project/common/budgets.py, project/integrity) ------
 # Writes allowed per subject (a user, or a client address's keyed hash) per window, counted in
@@ -280,6 +278,8 @@ BUDGET_DEFAULTS = {
     "REGISTRATIONS_PER_HOUR": 20,
     "FOLLOWS_PER_MINUTE": 30,
     "PLAYER_EDITS_PER_MINUTE": 10,
+    # Takedown requests, made without an account, per client address.
+    "TAKEDOWNS_PER_HOUR": 5,
 }
 BUDGETS = {
     name: int(os.environ.get(f"BUDGET_{name}", str(default)))

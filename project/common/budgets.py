@@ -35,6 +35,7 @@ MESSAGES = {
     "FOLLOWS": "You are following faster than we allow. Please wait {wait} and try again.",
     "PLAYER_EDITS": "You are editing players faster than we allow. "
     "Please wait {wait} and try again.",
+    "TAKEDOWNS": "Too many requests come from your network. Please wait {wait} and try again.",
 }
 
 

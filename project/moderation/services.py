@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 import time
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
@@ -17,6 +14,8 @@ from django.utils import timezone
 from project.accounts.models import Role, User
 from project.accounts.selectors import scout_get
 from project.accounts.services import admins_lock, refuse_last_admin, user_delete
+from project.common.addresses import address_key
+from project.common.budgets import budget_spend
 from project.common.errors import Conflict, NotFound, Throttled, ValidationFailed
 from project.moderation.models import (
     Report,
@@ -319,8 +318,6 @@ def _email_after_commit(*, address: str, subject: str, message: str) -> None:
 
 # --- Takedown requests --------------------------------------------------------------------
 
-TAKEDOWN_WINDOW = 3600
-TAKEDOWN_TOO_MANY = "Too many requests from your network. Please try again in an hour."
 TAKEDOWN_ALREADY_DECIDED = "This request was already decided"
 PLAYER_NOT_HIDDEN = "This player is not taken down"
 TAKEDOWN_STILL_PENDING = "Decide the pending takedown request for this player first"
@@ -344,24 +341,6 @@ DECISIONS = {
 }
 
 
-def _takedown_budget_spend(client_address: str) -> None:
-    """At most BUDGET_TAKEDOWN_PER_HOUR requests per client address an hour (429 with
-    Retry-After beyond), counted in the cache that every process shares; the address is
-    kept only as a keyed hash."""
-    digest = hmac.new(
-        settings.SECRET_KEY.encode(), client_address.encode(), hashlib.sha256
-    ).hexdigest()
-    key = f"budget:takedown:{digest}"
-    cache.add(key, 0, timeout=TAKEDOWN_WINDOW)
-    try:
-        spent = int(cache.incr(key))
-    except ValueError:  # expired between add() and incr()
-        cache.set(key, 1, timeout=TAKEDOWN_WINDOW)
-        spent = 1
-    if spent > settings.BUDGET_TAKEDOWN_PER_HOUR:
-        raise Throttled(TAKEDOWN_TOO_MANY, retry_after=TAKEDOWN_WINDOW)
-
-
 @transaction.atomic
 def takedown_request_create(
     *,
@@ -375,7 +354,9 @@ def takedown_request_create(
     """An athlete's or a parent's request, without an account, to remove or correct the
     player of a page. The player is hidden at once, pending review; the requester gets an
     email with the reference; admins see the request live."""
-    _takedown_budget_spend(client_address)
+    # The integrity budget per client address (BUDGET_TAKEDOWNS_PER_HOUR), counted under a
+    # keyed hash of the address: 429 with Retry-After beyond it.
+    budget_spend("TAKEDOWNS", address_key(client_address), "HOUR")
     player_id = Nomination.objects.filter(pk=nomination_id).values_list("player_id", flat=True)
     player = Player.objects.select_for_update().filter(pk__in=player_id).first()
     if player is None:

@@ -201,7 +201,8 @@ def test_a_second_pending_request_keeps_the_player_hidden(
 
 
 def test_requests_are_bounded_per_address(child: Nomination, settings: Any) -> None:
-    settings.BUDGET_TAKEDOWN_PER_HOUR = 2
+    settings.BUDGETS_ENABLED = True
+    settings.BUDGETS = {**settings.BUDGETS, "TAKEDOWNS_PER_HOUR": 2}
     assert takedown(child.pk)[1].status_code == 201
     assert takedown(child.pk)[1].status_code == 201
     _, refused = takedown(child.pk)
