@@ -51,6 +51,7 @@ from project.scouting.models import (
     ActivityType,
     Follow,
     Nomination,
+    NominationStatus,
     NominationWeek,
     Notification,
     NotificationType,
@@ -595,7 +596,13 @@ def _nomination_for_vote(*, user: User, nomination_id: int) -> Nomination:
     if nomination is None:
         raise NotFound(selectors.NOMINATION_NOT_FOUND)
     if nomination.status not in LIVE_STATUSES:
-        if not (user.is_admin or nomination.nominated_by_id == user.pk):
+        # Only those who may see it learn that voting is closed; a hidden (taken-down)
+        # nomination is seen by admins alone, its nominator included in the "not found".
+        sees_it = user.is_admin or (
+            nomination.nominated_by_id == user.pk
+            and nomination.status != NominationStatus.HIDDEN
+        )
+        if not sees_it:
             raise NotFound(selectors.NOMINATION_NOT_FOUND)
         raise ValidationFailed(VOTING_CLOSED, code="voting_closed")
     return nomination

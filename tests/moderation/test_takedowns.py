@@ -102,6 +102,7 @@ def test_a_takedown_hides_the_player_everywhere_at_once(
     assert stats["nominations"] == 0 and stats["votes"] == 0
     # Nor can it be voted for, followed, edited by its nominator or nominated again.
     assert other_api.post("/api/votes", {"nominationId": child.pk}).status_code == 404
+    assert scout_api.post("/api/votes", {"nominationId": child.pk}).status_code == 404
     assert scout_api.post(f"/api/follow/player/{child.player_id}").status_code == 404
     edit = {
         "name": NAME,
