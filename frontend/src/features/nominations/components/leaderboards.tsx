@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { RankMovement } from '@/components/rank-movement';
 import { Skeleton } from '@/components/ui/skeleton';
 import { BOARD_TEXT, type BoardEntry, type BoardKind } from '@/lib/boards';
+import { rank } from '@/lib/ranks';
 import type { Sport } from '@/stores/sport';
 
 import { LEADERBOARD_SIZE } from '../api/constants';
@@ -51,12 +52,12 @@ function placed(board: BoardKind, entries: Nomination[] | undefined): Placed[] {
       .map((entry) => ({ nomination: entry, ...entry }));
   }
   const sorted = [...entries].sort(byVotes).slice(0, LEADERBOARD_SIZE);
-  let rank = 0;
-  return sorted.map((nomination, index) => {
-    if (index === 0 || sorted[index - 1].voteCount !== nomination.voteCount) rank = index + 1;
-    const movement = (nomination as Partial<BoardEntry>).movement;
-    return { nomination, rank, score: nomination.voteCount, movement };
-  });
+  return rank(sorted, (nomination) => nomination.voteCount).map(
+    ({ item: nomination, rank: place }) => {
+      const movement = (nomination as Partial<BoardEntry>).movement;
+      return { nomination, rank: place, score: nomination.voteCount, movement };
+    },
+  );
 }
 
 const EMPTY: Record<BoardKind, { title: string; description: string }> = {
@@ -166,13 +167,13 @@ export function TopScouts({ sport }: { sport: Sport }) {
   }
   return (
     <ol aria-label="Top Scouts" className="flex flex-col gap-3">
-      {scouts.map((scout, index) => (
+      {rank(scouts, (scout) => scout.nominationCount).map(({ item: scout, rank: place }) => (
         <li key={scout.id}>
           <Link
             to={`/scout/${scout.id}`}
             className={`${rowClasses} transition hover:-translate-y-0.5 hover:shadow-md`}
           >
-            <RankBadge rank={index + 1} />
+            <RankBadge rank={place} />
             <div className="min-w-0 flex-1">
               <p className="truncate font-semibold">{scout.name}</p>
               <p className="truncate text-sm text-muted-foreground">@{scout.username}</p>
