@@ -37,7 +37,7 @@ from redis.backoff import NoBackoff
 from redis.connection import parse_url
 
 from realtime.connection import state_name
-from realtime.events import Envelope
+from realtime.events import COMMAND_MARK, Envelope
 
 if TYPE_CHECKING:
     from realtime.hub import Hub
@@ -103,8 +103,6 @@ redis.call('EXPIRE', KEYS[5], ARGV[4])
 redis.call('PUBLISH', ARGV[1], epoch .. ' ' .. seq .. ' ' .. text)
 return seq
 """
-
-COMMAND_MARK = "!"
 
 
 @dataclass(frozen=True)

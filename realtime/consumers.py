@@ -19,7 +19,6 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from project.accounts.models import Role
 from project.common.choices import Sport
 from realtime.backend import get_backend
 from realtime.connection import SCOPE_KEY, DirectSocket, Outgoing, SocketQueue
@@ -88,7 +87,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.queue = SocketQueue(DirectSocket(protocol), settings.REALTIME_SOCKET_MAX_PENDING)
         groups = [user_group(user.pk)]
         self.user_id, self.user_name = user.pk, user.name or user.username
-        self.admin = user.role == Role.ADMIN
+        self.admin = bool(user.is_admin)
         if self.admin:
             groups.append(ADMINS_GROUP)
 

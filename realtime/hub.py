@@ -12,8 +12,8 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from realtime.backend import COMMAND_MARK
 from realtime.connection import Outgoing
+from realtime.events import COMMAND_MARK
 from realtime.presence import Presence
 from realtime.snapshot import Snapshots
 

@@ -16,7 +16,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 
 from realtime.events import sport_group
-from realtime.summaries import compute_summaries
+from realtime.summary_source import compute_summaries
 
 Snapshot = dict[str, Any]
 

@@ -21,8 +21,8 @@ So a group gets at most one ``leaderboard.changed`` per board (``all``, ``trendi
 ``weekly``, named by ``data.board``) and one ``stats.changed`` per window
 (``REALTIME_SUMMARY_INTERVAL``, 0.25 s: at most 4 a second each).
 
-What the summaries are comes from the domain (``DEFAULT_SOURCE`` names a
-:class:`SummarySource`): the live layer imports no domain app.
+What the summaries are comes from the domain, which registers its source
+(:mod:`realtime.summary_source`): the live layer imports no domain app.
 """
 
 from __future__ import annotations
@@ -31,71 +31,17 @@ import logging
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, Protocol
 
 from django.conf import settings
-from django.db import connections
-from django.utils.module_loading import import_string
 
 from realtime.backend import Guard, Outbound, get_backend
-from realtime.events import Event
+from realtime.summary_source import compute_summaries, summary_source
 
 logger = logging.getLogger(__name__)
 
 RETRY_FIRST = 0.5  # seconds before the first retry of a failed computation, then doubled
 RETRY_MAX = 10.0
 WAKE_AT_LEAST_EVERY = 30.0  # wall-clock deadlines are checked again at least this often
-
-
-class SportSummariesData(Protocol):
-    boards: dict[str, dict[str, Any]]  # board kind -> leaderboard.changed data
-    stats: dict[str, int]
-    refresh_at: datetime  # when the boards next change by time alone
-
-
-class SummarySource(Protocol):
-    def sport_summaries(self, sport: str) -> SportSummariesData: ...
-
-    def sports(self) -> Sequence[str]: ...
-
-    def next_week_start(self) -> datetime: ...
-
-
-# The domain's source, by name: the live layer imports no domain app. Tests name their own
-# in settings.REALTIME_SUMMARIES.
-DEFAULT_SOURCE = "project.scouting.board_selectors.SUMMARIES"
-
-
-def summary_source() -> SummarySource:
-    source: SummarySource = import_string(getattr(settings, "REALTIME_SUMMARIES", DEFAULT_SOURCE))
-    return source
-
-
-@dataclass(frozen=True)
-class Summaries:
-    """A sport's summary events, each with its coalescing slot (one per board), and when they
-    next change by time alone (Unix seconds)."""
-
-    events: list[tuple[str, Event]]
-    refresh_at: float
-
-
-def compute_summaries(sport: str) -> Summaries:
-    """The events that tell ``sport``'s boards and stats as they are now (a subscribe
-    snapshot reuses this). Raises when they cannot be read."""
-    try:
-        data = summary_source().sport_summaries(sport)
-    finally:
-        # This thread is not a request: hand its connection back (to the pool) right away.
-        connections.close_all()
-    events = [
-        (f"leaderboard.changed:{kind}", Event("leaderboard.changed", board, sport=sport))
-        for kind, board in data.boards.items()
-    ]
-    events.append(("stats.changed", Event("stats.changed", data.stats, sport=sport)))
-    return Summaries(events=events, refresh_at=data.refresh_at.timestamp())
 
 
 def send_summaries(sport: str) -> float:

@@ -284,7 +284,7 @@ def weekly_history(
 
 
 class BoardSummaries:
-    """What the live layer pushes about the boards (settings.REALTIME_SUMMARIES)."""
+    """What the live layer pushes about the boards (registered in ScoutingConfig.ready())."""
 
     def sport_summaries(self, sport: str) -> SportSummaries:
         return sport_summaries(sport)

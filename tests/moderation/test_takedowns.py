@@ -14,7 +14,7 @@ from project.moderation.models import TakedownRequest, TakedownStatus
 from project.modlog.models import ModlogEntry
 from project.scouting.models import Nomination, NominationStatus
 from project.scouting.services import follow_player_create
-from realtime.summaries import summary_source
+from realtime.summary_source import summary_source
 from tests.accounts.factories import nominate, vote
 from tests.helpers import ApiClient, assert_error, make_user
 
