@@ -240,3 +240,20 @@ def test_no_serious_axe_violation_as_an_admin(pages: Any, world: World) -> None:
         expect(page.get_by_role("dialog")).to_be_visible()
         problems += axe_problems(page, f"{label} dashboard / reject dialog")
     assert not problems, "\n".join(problems)
+
+
+def test_ties_are_numbered_the_same_on_results_and_the_wall(pages: Any, world: World) -> None:
+    """Votes 3, 3, 2, 1, 0 read ranks 1, 1, 3, 4, 5 on both (a pending nomination is on the
+    board too)."""
+    page = pages()
+    log_in(page, "alex", to="/results")
+    players = page.get_by_role("list", name="Top Players").get_by_role("listitem")
+    expect(players).to_have_count(5)
+    expect(players).to_have_text([re.compile(rf"^Rank {n}\D") for n in (1, 1, 3, 4, 5)])
+
+    page.goto("/wall")
+    rows = page.get_by_role("region", name="Top Players").get_by_role("listitem")
+    expect(rows.first).to_be_visible()
+    expect(rows).to_have_count(5)
+    ranks = [re.match(r"\d+", text) for text in rows.all_inner_texts()]
+    assert [int(m.group()) for m in ranks if m] == [1, 1, 3, 4, 5]
