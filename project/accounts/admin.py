@@ -4,8 +4,9 @@ from django import forms
 from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm
 
-from project.accounts.models import User, UserSettings
+from project.accounts.models import User, UserSettings, username_key
 from project.accounts.throttle import forget_login_attempts, register_login_attempt
 from project.common.errors import Throttled
 
@@ -31,8 +32,20 @@ class ThrottledAdminAuthenticationForm(AdminAuthenticationForm):
 admin.site.login_form = ThrottledAdminAuthenticationForm
 
 
+class UserCreationByKeyForm(AdminUserCreationForm):
+    """The admin's "add user" refuses a name confusable with an existing one (same key), as
+    registration does, instead of failing on the unique key."""
+
+    def clean_username(self) -> str:
+        username: str = super().clean_username()
+        if username and User.objects.filter(username_key=username_key(username)).exists():
+            raise forms.ValidationError("Username is already taken", code="unique")
+        return username
+
+
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
+    add_form = UserCreationByKeyForm
     list_display = ("username", "name", "email", "role", "points", "current_streak", "created_at")
     list_filter = ("role", "is_active")
     search_fields = ("username", "name", "email")

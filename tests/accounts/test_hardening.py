@@ -356,3 +356,24 @@ def test_connect_src_is_own_origin_only(api: ApiClient) -> None:
     policy = api.get("/api/health")["Content-Security-Policy"]
     connect = next(part for part in policy.split(";") if part.strip().startswith("connect-src"))
     assert connect.split() == ["connect-src", "'self'"]
+
+
+def test_the_django_admin_refuses_a_confusable_new_user_name(admin_user: User) -> None:
+    make_user(username="strasse14")
+    client = Client()
+    client.force_login(admin_user)
+    admin_user.is_superuser = True
+    admin_user.save(update_fields=["is_superuser"])
+    response = client.post(
+        "/admin-django/accounts/user/add/",
+        {
+            # Django's own check (NFKC, then iexact) does not fold "\u00df" to "ss".
+            "username": "stra\u00dfe14",
+            "password1": "a-long-pass-1",
+            "password2": "a-long-pass-1",
+            "usable_password": "true",
+        },
+    )
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors == {"username": ["Username is already taken"]}
+    assert User.objects.count() == 2
