@@ -99,7 +99,7 @@ export function WallScreen({
   return (
     <div className="fixed inset-0 flex flex-col gap-[2vh] overflow-hidden bg-slate-950 px-[2.5vw] py-[2.5vh] text-white">
       <header className="flex shrink-0 flex-col gap-[2vh]">
-        <div className="flex items-center justify-between gap-[2vw]">
+        <div className="flex flex-wrap items-center justify-between gap-[2vw]">
           <h1 className="flex min-w-0 items-center gap-[1vw] text-[clamp(1.5rem,5.5vh,5rem)] leading-none font-black tracking-tight">
             <SportIcon className="size-[1.1em] shrink-0 text-secondary" aria-hidden="true" />
             <span className="truncate">{label} Leaderboard</span>
