@@ -382,5 +382,8 @@ LOGGING = {
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
         "daphne": {"level": "WARNING"},
+        # daphne's access log already has one line per request, 4xx included; django.request
+        # would repeat every 4xx as a warning. Errors (5xx, with their traceback) still show.
+        "django.request": {"level": "ERROR"},
     },
 }
