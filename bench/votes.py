@@ -40,6 +40,7 @@ import multiprocessing
 import os
 import platform
 import random
+import re
 import resource
 import signal
 import statistics
@@ -176,12 +177,34 @@ def raise_file_limit(needed: int) -> None:
 Arrivals = list[tuple[float, list[tuple[int, int]]]]
 
 
-async def _watch(url: str, session: str, sport: str, log: Arrivals, ready: asyncio.Event) -> None:
-    """One watching screen: connects (again, with a growing pause, as the SPA does when a
-    handshake fails), subscribes to its sport and records the vote.changed it is pushed."""
-    from websockets.asyncio.client import connect
-    from websockets.exceptions import InvalidHandshake, InvalidStatus
+SEQ = re.compile(r'"group": "([^"]+)", "seq": (\d+)')
 
+
+@dataclass
+class Reconnects:
+    """Sockets the server closed (e.g. 4008: the client fell behind) and how they came back."""
+
+    closed: int = 0
+    resumed: int = 0
+    resynced: int = 0
+
+
+async def _watch(
+    url: str,
+    session: str,
+    sport: str,
+    log: Arrivals,
+    ready: asyncio.Event,
+    again: Reconnects,
+) -> None:
+    """One watching screen, as the SPA's live client: connects (again, with a growing pause,
+    when a handshake fails or the server closes it), subscribes to its sport, resumes from the
+    last seq it applied after a reconnect, and records the vote.changed it is pushed."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+    group = f"sport.{sport}"
+    cursor: int | None = None
     pause = 0.5
     while True:
         try:
@@ -194,28 +217,57 @@ async def _watch(url: str, session: str, sport: str, log: Arrivals, ready: async
                 max_queue=None,
                 open_timeout=60,
             )
-            break
-        except (OSError, InvalidHandshake, InvalidStatus, TimeoutError):
+        except (OSError, InvalidHandshake, TimeoutError):
             await asyncio.sleep(pause * random.uniform(0.5, 1.5))
             pause = min(pause * 2, 8)
-    async with ws:
-        await ws.send(json.dumps({"type": "subscribe", "sport": sport}))
-        async for text in ws:
-            head = text[:40]
-            if '"vote.changed"' in head:
-                now = time.perf_counter()
-                votes = json.loads(text)["data"]["votes"]
-                log.append((now, [(int(v["nominationId"]), int(v["voteCount"])) for v in votes]))
-            elif '"subscribed"' in head:
-                ready.set()
+            continue
+        pause = 0.5
+        try:
+            async with ws:
+                await ws.send(json.dumps({"type": "subscribe", "sport": sport}))
+                async for message in ws:
+                    text = message if isinstance(message, str) else message.decode()
+                    head = text[:60]
+                    found = SEQ.search(text, 0, 120)
+                    if found and found.group(1) == group:
+                        seq = int(found.group(2))
+                        if cursor is not None and seq <= cursor:
+                            continue  # already applied (a replay overlapping what came live)
+                        cursor = seq
+                        if '"vote.changed"' in head:
+                            now = time.perf_counter()
+                            votes = json.loads(text)["data"]["votes"]
+                            log.append(
+                                (
+                                    now,
+                                    [(int(v["nominationId"]), int(v["voteCount"])) for v in votes],
+                                )
+                            )
+                    elif '"subscribed"' in head:
+                        if cursor is None:
+                            cursor = int(json.loads(text)["groups"][group])
+                            ready.set()
+                        else:
+                            await ws.send(
+                                json.dumps({"type": "resume", "cursors": {group: cursor}})
+                            )
+                    elif '"resumed"' in head:
+                        again.resumed += 1
+                    elif '"resync"' in head:
+                        again.resynced += 1
+                        cursor = int(json.loads(text)["cursors"][group])
+        except ConnectionClosed:
+            pass
+        again.closed += 1
 
 
 async def _watchers(url: str, sockets: list[tuple[str, str]], pipe: Connection) -> None:
     logs: list[Arrivals] = [[] for _ in sockets]
+    again = Reconnects()
     readies = [asyncio.Event() for _ in sockets]
     tasks = []
     for i, (session, sport) in enumerate(sockets):
-        tasks.append(asyncio.create_task(_watch(url, session, sport, logs[i], readies[i])))
+        tasks.append(asyncio.create_task(_watch(url, session, sport, logs[i], readies[i], again)))
         if i % 10 == 9:
             await asyncio.sleep(0.1)  # a crowd arriving (100 a second), not one SYN flood
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 300)
@@ -230,11 +282,11 @@ async def _watchers(url: str, sockets: list[tuple[str, str]], pipe: Connection) 
         elif command == "measure":
             pipe.send(("measured", _screen_times(logs, sockets, argument)))
         elif command == "stop":
-            failed = sum(1 for t in tasks if t.done())
+            failed = sum(1 for t in tasks if t.done())  # a socket that gave up: none should
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            pipe.send(("stopped", failed))
+            pipe.send(("stopped", (failed, again.closed, again.resumed, again.resynced)))
             return
 
 
@@ -316,9 +368,10 @@ class Watchers:
 
     def stop(self) -> int:
         self.pipe.send(("stop", None))
-        failed = int(self._expect("stopped", 30))
+        failed, *again = self._expect("stopped", 30)
         self.process.join(10)
-        return failed
+        self.again = Reconnects(*again)
+        return int(failed)
 
 
 # --- Load -------------------------------------------------------------------------------
@@ -497,7 +550,7 @@ def machine() -> str:
     )
 
 
-def checks(fixture: Fixture, rounds: list[Round], watched: list[dict[str, Any]]) -> list[str]:
+def checks(fixture: Fixture, rounds: list[Round], watched: list[dict[int, int]]) -> list[str]:
     """The none-lost checks over the whole run; an empty list when everything holds."""
     state = database_state()
     created = sum(r.answers.statuses.get(201, 0) for r in rounds)
@@ -561,8 +614,8 @@ def main_run(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
         forget_keys(f"{PREFIX}*", f":*:{PREFIX}*", f"*{PREFIX}*")
     problems = checks(fixture, rounds, last_counts)
     if dropped:
-        problems.append(f"{dropped} watching sockets closed during the run")
-    text, ok = report(args, rounds, constants, problems)
+        problems.append(f"{dropped} watching sockets gave up during the run")
+    text, ok = report(args, rounds, constants, problems, watchers.again)
     finish(SECTION, text, ok, write=not args.no_write)
 
 
@@ -576,6 +629,7 @@ def report(
     rounds: list[Round],
     constants: dict[int, Answers],
     problems: list[str],
+    again: Reconnects,
 ) -> tuple[str, bool]:
     load = os.getloadavg()
     uniform = {r.concurrency: r for r in rounds if r.name == "uniform"}
@@ -663,6 +717,10 @@ def report(
         "- vote-to-screen: from sending the request to the first `vote.changed` at a socket "
         "carrying the vote's count or a later one, for every vote and every socket of its "
         "sport.",
+        f"- Sockets the server closed during the run (a client fallen behind: 4008) and that "
+        f"came back as the SPA does: {again.closed:,}; resumed from their cursor: "
+        f"{again.resumed:,}; told to resync: {again.resynced:,} (a resync refetches, so its "
+        "votes count as never shown).",
         f"- Checks over the whole run: {'none lost' if not problems else '; '.join(problems)} "
         "(every answer 201; vote rows = sum of counters = 201 answers; every socket's last "
         "pushed count of every nomination of its sport = the counter; every vote shown at "
@@ -678,7 +736,7 @@ def report(
 
 
 def compare_http(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
-    rows = []
+    rows: list[tuple[str, Answers, Round, float]] = []
     ids = list(fixture.nominations)
     concurrency = args.concurrency[0]
     # A, B, C, C, B, A: a load that drifts during the run weighs on every server alike.
@@ -738,7 +796,7 @@ def compare_http(args: argparse.Namespace, own_url: str, fixture: Fixture) -> No
 
 
 def compare_gc(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
-    rows = []
+    rows: list[tuple[str, Round, list[float], list[float], float]] = []
     ids = list(fixture.nominations)
     concurrency = args.concurrency[0]
     for label, env in (("stock (threshold 700,10,10, nothing frozen)", STOCK_GC), ("tuned", {})):
