@@ -177,7 +177,8 @@ def raise_file_limit(needed: int) -> None:
 Arrivals = list[tuple[float, list[tuple[int, int]]]]
 
 
-SEQ = re.compile(r'"group": "([^"]+)", "seq": (\d+)')
+# An event's envelope starts {"type":...,"group":"sport.soccer","seq":1043 (realtime/events.py).
+SEQ = re.compile(r'"group": ?"([^"]+)", ?"seq": ?(\d+)')
 
 
 @dataclass
