@@ -19,14 +19,23 @@ beforeEach(() => {
 });
 
 describe('routes', () => {
-  it('shows the not-found page for unknown paths and for footer links without a route', async () => {
+  it('shows the not-found page for unknown paths; the footer links lead to real pages', async () => {
     mockFetch({});
     const { router } = renderApp('/no/such/page', null);
     expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
     expect(screen.getByText('Did you forget to add the page to the router?')).toBeInTheDocument();
 
     await router.navigate('/privacy');
-    expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Privacy Policy' })).toBeInTheDocument();
+    expect(screen.getByText(/many of them are minors/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Request a takedown' })).toHaveAttribute(
+      'href',
+      '/takedown',
+    );
+    await router.navigate('/terms');
+    expect(await screen.findByRole('heading', { name: 'Terms of Service' })).toBeInTheDocument();
+    await router.navigate('/sports');
+    expect(await screen.findByRole('heading', { name: 'Sports', level: 1 })).toBeInTheDocument();
   });
 
   it('sends signed-out visitors of a member page to login with returnTo', async () => {

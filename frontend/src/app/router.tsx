@@ -23,6 +23,9 @@ const AboutPage = lazy(() => import('./routes/info/about'));
 const HowItWorksPage = lazy(() => import('./routes/info/how-it-works'));
 const HelpPage = lazy(() => import('./routes/info/help'));
 const ContactPage = lazy(() => import('./routes/info/contact'));
+const PrivacyPage = lazy(() => import('./routes/info/privacy'));
+const TermsPage = lazy(() => import('./routes/info/terms'));
+const SportsPage = lazy(() => import('./routes/info/sports'));
 const ProfilePage = lazy(() => import('./routes/profile'));
 const SettingsPage = lazy(() => import('./routes/settings'));
 const DiscoverPage = lazy(() => import('./routes/scouts/discover'));
@@ -69,6 +72,9 @@ export const routes: RouteObject[] = [
       { path: 'how-it-works', element: <HowItWorksPage /> },
       { path: 'help', element: <HelpPage /> },
       { path: 'contact', element: <ContactPage /> },
+      { path: 'privacy', element: <PrivacyPage /> },
+      { path: 'terms', element: <TermsPage /> },
+      { path: 'sports', element: <SportsPage /> },
       { path: 'takedown', element: <TakedownPage /> },
       { path: 'profile', element: <ProfilePage /> },
       { path: 'settings', element: signedIn(SettingsPage) },
