@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import cache
 
 from project.accounts.models import Role, User
-from tests.helpers import SERVICE_SKIP, ApiClient, make_user
+from tests.helpers import SERVICE_SKIP, ApiClient, EventRecorder, make_user
 
 if os.environ.get("CI") and not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
     raise pytest.UsageError(
@@ -85,3 +85,13 @@ def other_api(other_scout: User) -> ApiClient:
 @pytest.fixture
 def admin_api(admin_user: User) -> ApiClient:
     return ApiClient().login(admin_user)
+
+
+@pytest.fixture
+def events(monkeypatch: pytest.MonkeyPatch) -> EventRecorder:
+    """Every test that checks published events uses this one recorder."""
+    recorder = EventRecorder()
+    recorder.settle()  # nothing held from an earlier test lands in this one
+    recorder.events.clear()
+    monkeypatch.setattr("realtime.broadcast.broadcast", recorder.record)
+    return recorder

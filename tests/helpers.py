@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import json
 import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -18,6 +20,8 @@ else:
 
 from project.accounts.models import Role, User
 from project.accounts.services import user_create
+from realtime.merge import get_merger
+from realtime.publish import Event
 
 _counter = itertools.count(1)
 PASSWORD = "secret-pass-1"
@@ -111,3 +115,46 @@ def unless_available(missing: bool, *, reason: str) -> pytest.MarkDecorator:
     """Skip a test that needs a service the embedded mode lacks (PostgreSQL, Redis,
     redis-server) when run by hand; under CI nothing is skipped, so a missing service fails."""
     return pytest.mark.skipif(missing and not os.environ.get("CI"), reason=SERVICE_SKIP + reason)
+
+
+@dataclass
+class EventRecorder:
+    """The events the services published, as the transport receives them: after the commit
+    (tests run a write's on-commit callbacks with ``django_capture_on_commit_callbacks``, so
+    a write that rolled back publishes nothing) and after the live layer's vote window
+    (realtime/merge.py). Reads like a list of events."""
+
+    events: list[Event] = field(default_factory=list)
+
+    def record(self, event: Event) -> None:
+        self.events.append(event)
+
+    def settle(self) -> None:
+        assert get_merger().drain(), "vote counts still held"
+
+    def types(self) -> list[str]:
+        return [event.type for event in self]
+
+    def of_type(self, event_type: str) -> list[Event]:
+        return [event for event in self if event.type == event_type]
+
+    def one(self, event_type: str) -> Event:
+        found = self.of_type(event_type)
+        assert len(found) == 1, self.types()
+        return found[0]
+
+    def clear(self) -> None:
+        self.settle()
+        self.events.clear()
+
+    def __iter__(self) -> Iterator[Event]:
+        self.settle()
+        return iter(list(self.events))
+
+    def __len__(self) -> int:
+        self.settle()
+        return len(self.events)
+
+    def __getitem__(self, index: int) -> Event:
+        self.settle()
+        return self.events[index]

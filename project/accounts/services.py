@@ -1,10 +1,9 @@
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Callable
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
 from django.middleware.csrf import rotate_token
 from django.utils import timezone
@@ -12,22 +11,7 @@ from django.utils import timezone
 from project.accounts.models import Role, User, UserSession, UserSettings, username_key
 from project.accounts.throttle import forget_login_attempts, register_login_attempt
 from project.common.errors import Conflict, NotAuthenticated, PermissionDenied, ValidationFailed
-from project.scouting.models import (
-    Activity,
-    Follow,
-    Nomination,
-    Notification,
-    Player,
-    Vote,
-    VoteStatus,
-)
-from project.scouting.services import (
-    VOTE_POINTS,
-    VOTE_RECEIVED_POINTS,
-    user_points_add,
-    vote_counters_withdraw,
-)
-from realtime.publish import Event, close_user_sockets, publish, publish_summaries
+from realtime.publish import close_user_sockets
 
 INVALID_CREDENTIALS = "Invalid username or password"
 
@@ -179,81 +163,28 @@ def user_password_change(
     return settings
 
 
+# What other apps keep about a user goes with the account, in the same transaction: each app
+# above accounts registers how (its AppConfig.ready()), so accounts imports none of them.
+UserDeletionStep = Callable[[User], None]
+_deletion_steps: list[UserDeletionStep] = []
+
+
+def register_user_deletion_step(step: UserDeletionStep) -> None:
+    if step not in _deletion_steps:
+        _deletion_steps.append(step)
+
+
 @transaction.atomic
 def user_delete(*, user: User) -> None:
-    """Delete a user and everything that is theirs, keeping every counter equal to its rows.
-
-    Removes their nominations (and the players no one else nominated, and the votes others
-    cast on them: each such voter loses the point that vote earned), their votes (each
-    voted nomination loses one vote and its nominator the 2 points that vote gave), follows
-    by and of them, activity, notifications and sessions, then the user. Live clients learn
-    of every nomination removed and every vote count changed, and the leaderboards and stats
-    of the sports touched are recomputed.
-
-    Lock order: the user's own nominations (by id), then the user row, then the nominations
-    they voted for, then nominators' and voters' rows by id. The vote services lock a
-    nomination before the users whose points they change, so this order does not deadlock
-    with them; and with the user row locked no vote or nomination of theirs can be inserted
-    meanwhile.
-    """
-    own = list(
-        Nomination.objects.select_for_update()
-        .filter(nominated_by=user)
-        .order_by("pk")
-        .values_list("pk", "sport", "player_id")
-    )
-    User.objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
-
-    # Voided votes are out of every counter and their points already (project/integrity).
-    voted = list(
-        Vote.objects.filter(user=user, status=VoteStatus.ACTIVE)
-        .exclude(nomination__nominated_by=user)
-        .order_by("nomination_id")
-        .values_list("nomination_id", "nomination__nominated_by_id", "created_at", "counted")
-    )
-    Vote.objects.filter(user=user).delete()
-    sports = {sport for _, sport, _ in own}
-    for nomination_id, _, voted_at, counted in voted:
-        sport = vote_counters_withdraw(
-            voter=user, nomination_id=nomination_id, voted_at=voted_at, counted=counted
-        )
-        if sport is not None:
-            sports.add(sport)
-    # Points given for votes that no longer exist are taken back: each nominator they voted
-    # for loses the 2 a vote gave, and each voter on the user's own nominations (deleted with
-    # them below) the 1 point their vote earned. One update per user, in id order.
-    deltas: Counter[int] = Counter()
-    for _, nominator_id, _, counted in voted:
-        if counted:  # an untrusted vote gave its nominator nothing
-            deltas[nominator_id] -= VOTE_RECEIVED_POINTS
-    own_ids = [nomination_id for nomination_id, _, _ in own]
-    for voter_id in (
-        Vote.objects.filter(nomination_id__in=own_ids, status=VoteStatus.ACTIVE)
-        .exclude(user=user)
-        .values_list("user_id", flat=True)
-    ):
-        deltas[voter_id] -= VOTE_POINTS
-    for changed_id in sorted(deltas):
-        if deltas[changed_id]:
-            user_points_add(user_id=changed_id, delta=deltas[changed_id])
-
-    player_ids = {player_id for _, _, player_id in own}
-    nominated_by_others = Nomination.objects.filter(player=OuterRef("pk")).exclude(
-        nominated_by=user
-    )
-    Player.objects.filter(pk__in=player_ids).exclude(Exists(nominated_by_others)).delete()
-    Nomination.objects.filter(nominated_by=user).delete()
-    Follow.objects.filter(Q(follower=user) | Q(followed_user=user)).delete()
-    Activity.objects.filter(Q(user=user) | Q(related_user=user)).delete()
-    Notification.objects.filter(user=user).delete()
+    """Delete a user and everything that is theirs, in one transaction: first what each
+    registered app keeps about them (scouting: nominations, votes, follows, activity,
+    notifications, keeping every counter equal to its rows), then their sessions and the user,
+    whose sockets are closed after the commit."""
+    for step in _deletion_steps:
+        step(user)
     UserSession.objects.filter(user_id=user.pk).delete()
     user_id = user.pk
     user.delete()
-
-    for nomination_id, sport, _ in own:
-        publish(Event("nomination.removed", {"id": nomination_id}, sport=sport, admins=True))
-    for sport in sorted(sports):
-        publish_summaries(sport)
     close_user_sockets(user_id, reason="account_deleted")
 
 

@@ -7,8 +7,12 @@ class ScoutingConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from project.accounts.services import register_user_deletion_step
         from project.scouting.board_selectors import SUMMARIES
+        from project.scouting.services import user_scouting_data_delete
         from realtime.summary_source import register_summary_source
+
+        register_user_deletion_step(user_scouting_data_delete)
 
         # The live layer pushes the boards and stats this app computes, without importing it.
         register_summary_source(SUMMARIES)

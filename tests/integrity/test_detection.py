@@ -17,9 +17,8 @@ from project.common.addresses import prefix_key
 from project.integrity.models import FlagRule, IntegrityFlag
 from project.integrity.services import vote_inspect
 from project.scouting.models import Nomination, NominationStatus, Player, Vote
-from tests.helpers import ApiClient, make_user
+from tests.helpers import ApiClient, EventRecorder, make_user
 from tests.integrity.helpers import aged_user, approved, vote
-from tests.scouting.conftest import EventRecorder
 
 pytestmark = pytest.mark.django_db
 

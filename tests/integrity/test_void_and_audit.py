@@ -13,9 +13,8 @@ from project.accounts.models import User
 from project.integrity.models import FlagStatus, IntegrityFlag, VoterListView
 from project.modlog.models import ModlogEntry
 from project.scouting.models import Nomination, NominationWeek, Vote, VoteStatus
-from tests.helpers import ApiClient, assert_error
+from tests.helpers import ApiClient, EventRecorder, assert_error
 from tests.integrity.helpers import aged_user, approved, vote
-from tests.scouting.conftest import EventRecorder
 
 pytestmark = pytest.mark.django_db
 

@@ -11,18 +11,10 @@ from django.db import connection
 
 from project.accounts.models import Role, User, UserSettings
 from project.scouting.models import Nomination, Notification
-from realtime.publish import Event
 from tests.accounts.factories import nominate
-from tests.helpers import ApiClient, assert_error, make_user
+from tests.helpers import ApiClient, EventRecorder, assert_error, make_user
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def events(monkeypatch: pytest.MonkeyPatch) -> list[Event]:
-    published: list[Event] = []
-    monkeypatch.setattr("project.moderation.services.publish", published.append)
-    return published
 
 
 @pytest.fixture
@@ -57,12 +49,18 @@ def read_shape(nomination: Nomination, *, status: str, has_voted: bool = False) 
 
 
 def test_approve(
-    admin_api: ApiClient, admin_user: User, scout: User, pending: Nomination, events: list[Event]
+    admin_api: ApiClient,
+    admin_user: User,
+    scout: User,
+    pending: Nomination,
+    events: EventRecorder,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     scout.refresh_from_db()
     points = scout.points
 
-    response = admin_api.post(f"/api/admin/nominations/{pending.pk}/approve")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_api.post(f"/api/admin/nominations/{pending.pk}/approve")
 
     assert response.status_code == 200, response.content
     assert response.json() == read_shape(pending, status="approved")
@@ -78,7 +76,10 @@ def test_approve(
     item = {key: value for key, value in read_shape(pending, status="approved").items()}
     del item["hasVoted"]
     by = {"id": admin_user.pk, "name": "Ada Admin", "username": admin_user.username}
-    assert [(e.type, e.sport, e.user_ids, e.admins, e.data) for e in events] == [
+    assert events.one("modlog.created").admins
+    assert events.one("notification.created").user_ids == (scout.pk,)
+    queue = [e for e in events if e.type.startswith(("moderation.", "nomination."))]
+    assert [(e.type, e.sport, e.user_ids, e.admins, e.data) for e in queue] == [
         (
             "moderation.changed",
             None,
@@ -98,11 +99,17 @@ def test_approve(
 
 
 def test_reject_with_a_reason(
-    admin_api: ApiClient, admin_user: User, scout: User, pending: Nomination, events: list[Event]
+    admin_api: ApiClient,
+    admin_user: User,
+    scout: User,
+    pending: Nomination,
+    events: EventRecorder,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
-    response = admin_api.post(
-        f"/api/admin/nominations/{pending.pk}/reject", {"reason": "  Video link is broken  "}
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_api.post(
+            f"/api/admin/nominations/{pending.pk}/reject", {"reason": "  Video link is broken  "}
+        )
 
     assert response.status_code == 200, response.content
     assert response.json() == read_shape(pending, status="rejected")
@@ -113,15 +120,17 @@ def test_reject_with_a_reason(
     assert notification.message == (
         "Your nomination of Jordan Quick was rejected. Reason: Video link is broken"
     )
-    kinds = [(e.type, e.sport, e.user_ids, e.admins) for e in events]
+    assert events.one("modlog.created").admins
+    queue = [e for e in events if e.type.startswith(("moderation.", "nomination."))]
+    kinds = [(e.type, e.sport, e.user_ids, e.admins) for e in queue]
     assert kinds == [
         ("moderation.changed", None, (), True),
         ("nomination.removed", "basketball", (), False),
         ("nomination.updated", None, (scout.pk,), True),
     ]
-    assert events[0].data["action"] == "rejected"
-    assert (events[0].data["pending"], events[0].data["rejected"]) == (0, 1)
-    assert events[1].data == {"id": pending.pk}
+    assert queue[0].data["action"] == "rejected"
+    assert (queue[0].data["pending"], queue[0].data["rejected"]) == (0, 1)
+    assert queue[1].data == {"id": pending.pk}
 
 
 @pytest.mark.parametrize("body", [None, {}, {"reason": ""}, {"reason": "   "}, {"reason": None}])

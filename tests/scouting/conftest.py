@@ -1,16 +1,11 @@
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
 from typing import Any
-
-import pytest
 
 from project.accounts.models import User
 from project.scouting import services
 from project.scouting.models import Nomination, NominationStatus
-from realtime.merge import get_merger
-from realtime.publish import Event
 from tests.helpers import ApiClient
 
 _names = itertools.count(1)
@@ -58,41 +53,3 @@ def make_nomination(
         Nomination.objects.filter(pk=nomination.pk).update(status=status)
         nomination.status = status
     return nomination
-
-
-@dataclass
-class EventRecorder:
-    """The events the publishing services handed to the transport, in order."""
-
-    events: list[Event] = field(default_factory=list)
-
-    def record(self, event: Event) -> None:
-        self.events.append(event)
-
-    def settle(self) -> None:
-        """Wait for the vote counts the live layer holds for its window (realtime/merge.py)."""
-        assert get_merger().drain(), "vote counts still held"
-
-    def types(self) -> list[str]:
-        self.settle()
-        return [event.type for event in self.events]
-
-    def of_type(self, event_type: str) -> list[Event]:
-        self.settle()
-        return [event for event in self.events if event.type == event_type]
-
-    def one(self, event_type: str) -> Event:
-        found = self.of_type(event_type)
-        assert len(found) == 1, self.types()
-        return found[0]
-
-    def clear(self) -> None:
-        self.events.clear()
-
-
-@pytest.fixture
-def events(monkeypatch: pytest.MonkeyPatch) -> EventRecorder:
-    recorder = EventRecorder()
-    recorder.settle()  # nothing held from an earlier test lands in this one
-    monkeypatch.setattr("realtime.broadcast.broadcast", recorder.record)
-    return recorder

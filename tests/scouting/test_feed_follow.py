@@ -8,8 +8,8 @@ from django.test.utils import CaptureQueriesContext
 
 from project.accounts.models import User
 from project.scouting.models import Activity, Follow, NominationStatus, Notification
-from tests.helpers import ApiClient, assert_error, make_user
-from tests.scouting.conftest import EventRecorder, make_nomination
+from tests.helpers import ApiClient, EventRecorder, assert_error, make_user
+from tests.scouting.conftest import make_nomination
 
 pytestmark = pytest.mark.django_db
 

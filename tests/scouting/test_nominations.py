@@ -11,8 +11,8 @@ from project.accounts.models import User
 from project.scouting import services
 from project.scouting.models import Activity, Nomination, NominationStatus, Player
 from project.scouting.services import player_identity
-from tests.helpers import ApiClient, assert_error, make_user
-from tests.scouting.conftest import EventRecorder, make_nomination, nominate, nomination_body
+from tests.helpers import ApiClient, EventRecorder, assert_error, make_user
+from tests.scouting.conftest import make_nomination, nominate, nomination_body
 
 pytestmark = pytest.mark.django_db
 

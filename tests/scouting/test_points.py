@@ -7,7 +7,8 @@ import pytest
 
 from project.accounts.models import User
 from project.scouting import services
-from tests.scouting.conftest import EventRecorder, make_nomination
+from tests.helpers import EventRecorder
+from tests.scouting.conftest import make_nomination
 
 pytestmark = pytest.mark.django_db
 
