@@ -60,6 +60,7 @@ test: install-dev frontend browser nginx
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy project realtime tests
+	$(VENV)/bin/lint-imports
 	cd $(FRONTEND) && npm run lint && npm run format:check && npm run typecheck && npm test
 	$(PY) -m pytest
 
