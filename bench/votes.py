@@ -642,13 +642,13 @@ def report(
     base_p99 = percentile(base.answers.latencies_ms, 99)
     figures = [
         (
-            "votes/s, concurrency 32, 1,000 sockets watching",
+            f"votes/s, concurrency {first}, {len(args.watchers_list):,} sockets watching",
             f"{base.answers.rate():.0f}",
             f">= {TARGETS['votes_per_s']}",
             base.answers.rate() >= TARGETS["votes_per_s"],
         ),
         (
-            "vote request p99 at concurrency 32",
+            f"vote request p99 at concurrency {first}",
             f"{base_p99:.0f} ms",
             f"<= {TARGETS['p99_ms']} ms",
             base_p99 <= TARGETS["p99_ms"],
