@@ -15,7 +15,8 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
+from django.core.cache.backends.redis import RedisCache
 
 from project.common.errors import Throttled
 
@@ -56,13 +57,20 @@ def budget_limit(what: str, window: str) -> int:
     return int(settings.BUDGETS.get(f"{what}_PER_{window}", 0))
 
 
+_clients: dict[int, Any] = {}
+
+
 def _redis_client(key: str) -> Any | None:
-    """The raw redis-py client behind Django's Redis cache, None for other caches."""
-    backend = getattr(cache, "_cache", None)
-    get_client = getattr(backend, "get_client", None)
-    if get_client is None or type(cache).__name__ != "RedisCache":
+    """The raw redis-py client behind Django's Redis cache, None for other caches. Kept per
+    cache backend: Django builds a new client object on every call (about 0.1 ms here), while
+    one client shares the process's connection pool safely across threads."""
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    if not isinstance(backend, RedisCache):
         return None
-    return get_client(key, write=True)
+    client = _clients.get(id(backend._cache))
+    if client is None:
+        client = _clients[id(backend._cache)] = backend._cache.get_client(key, write=True)
+    return client
 
 
 def _count(counters: list[tuple[str, int]]) -> list[int]:
