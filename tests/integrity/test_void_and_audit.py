@@ -10,6 +10,7 @@ import pytest
 from django.test import TestCase
 
 from project.accounts.models import User
+from project.accounts.services import user_delete
 from project.integrity.models import FlagStatus, IntegrityFlag, VoterListView
 from project.modlog.models import ModlogEntry
 from project.scouting.models import Nomination, NominationWeek, Vote, VoteStatus
@@ -169,3 +170,14 @@ def test_integrity_calls_are_for_admins_only(scout_api: ApiClient) -> None:
     assert_error(scout_api.get("/api/admin/integrity/flags"), 403)
     assert_error(scout_api.get("/api/admin/users/1/votes"), 403)
     assert not VoterListView.objects.exists()
+
+
+def test_deleting_a_voided_voters_account_changes_no_count(
+    ring: tuple[Nomination, User, list[User]], admin_api: ApiClient
+) -> None:
+    nomination, nominator, members = ring
+    flag = IntegrityFlag.objects.get()
+    admin_api.post("/api/admin/integrity/void", {"flagId": flag.pk, "reason": "Ring"})
+    before = state(nomination, nominator)
+    user_delete(user=members[0])
+    assert state(nomination, nominator) == before
