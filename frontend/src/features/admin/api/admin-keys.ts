@@ -12,6 +12,8 @@ export const adminKeys = {
   takedowns: () => [...adminKeys.all, 'takedowns'] as const,
   hidden: () => [...adminKeys.all, 'nominations', 'hidden'] as const,
   integrityFlags: () => [...adminKeys.all, 'integrity', 'flags'] as const,
+  nominationVoters: (nominationId: number) =>
+    [...adminKeys.all, 'integrity', 'voters', nominationId] as const,
   modlogs: () => [...adminKeys.all, 'modlog'] as const,
   modlog: (filters: ModlogFilters) => [...adminKeys.modlogs(), filters] as const,
 };

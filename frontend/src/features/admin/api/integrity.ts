@@ -10,7 +10,7 @@ import { api, errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import { adminKeys } from './admin-keys';
-import type { IntegrityFlag, VoteSelectionResult } from './types';
+import type { AuditVote, IntegrityFlag, VoteSelectionResult } from './types';
 
 export const integrityFlagsQueryOptions = () =>
   queryOptions({
@@ -20,6 +20,18 @@ export const integrityFlagsQueryOptions = () =>
   });
 
 export const useIntegrityFlags = () => useQuery(integrityFlagsQueryOptions());
+
+/** A nomination's voters (each opening is logged by the server: voter lists are sensitive). */
+export const useNominationVoters = (nominationId: number) =>
+  useQuery({
+    queryKey: adminKeys.nominationVoters(nominationId),
+    queryFn: ({ signal }) =>
+      api.get<AuditVote[]>(`/api/admin/nominations/${nominationId}/votes`, {
+        params: { limit: 200 },
+        signal,
+      }),
+    staleTime: Infinity,
+  });
 
 /** A pushed flag (new, grown, voided or reopened) replaces its copy; newest change first. */
 export function applyIntegrityFlag(queryClient: QueryClient, flag: IntegrityFlag) {

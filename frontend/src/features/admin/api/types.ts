@@ -10,6 +10,7 @@ export type Player = components['schemas']['PlayerOut'];
 export type UserRef = components['schemas']['UserRefOut'];
 export type DecisionConflict = components['schemas']['DecisionConflictOut'];
 export type IntegrityFlag = components['schemas']['FlagOut'];
+export type AuditVote = components['schemas']['AuditVoteOut'];
 export type VoteSelectionResult = components['schemas']['VoteSelectionOut'];
 
 /**

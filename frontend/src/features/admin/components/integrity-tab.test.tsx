@@ -29,6 +29,25 @@ function api(flags: IntegrityFlag[]) {
   return mockFetch({
     'GET /api/admin/integrity/flags': { body: flags },
     'POST /api/admin/integrity/void': { body: { votes: 5, nominations: [] } },
+    'GET /api/admin/nominations/7/votes': {
+      body: [
+        {
+          id: 90,
+          nominationId: 7,
+          playerName: 'Zoë Núñez',
+          nominatorId: 4,
+          voterId: 21,
+          voterName: 'Fan One',
+          voterUsername: 'fan1',
+          votedAt: '2026-01-01T09:59:00Z',
+          accountCreatedAt: '2026-01-01T09:00:00Z',
+          accountAgeHours: 1,
+          clusterId: 'ab12',
+          trusted: false,
+          status: 'active',
+        },
+      ],
+    },
   });
 }
 
@@ -60,6 +79,11 @@ describe('integrity tab', () => {
     });
     expect(within(flag).getByText(ring.explanation)).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Integrity (1)' })).toBeInTheDocument();
+
+    await userEvent.click(within(flag).getByText('Voters'));
+    const voter = await within(flag).findByRole('row', { name: /Fan One/ });
+    expect(voter).toHaveTextContent('1 h');
+    expect(voter).toHaveTextContent('raw count only');
 
     await userEvent.click(within(flag).getByRole('button', { name: 'Void votes' }));
     await userEvent.type(screen.getByLabelText('Reason'), 'A ring of one network');

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 
-import { useIntegrityFlags, useVoteSelection } from '../api/integrity';
+import { useIntegrityFlags, useNominationVoters, useVoteSelection } from '../api/integrity';
 import type { IntegrityFlag } from '../api/types';
 
 import { Age } from './age';
@@ -18,6 +18,50 @@ const RULE_LABELS: Record<IntegrityFlag['rule'], string> = {
 };
 
 type Pending = { flag: IntegrityFlag; action: 'void' | 'restore' };
+
+/** Who voted for a flagged nomination: account age, IP cluster (never the address), trust. */
+function Voters({ nominationId }: { nominationId: number }) {
+  const voters = useNominationVoters(nominationId);
+  if (voters.isPending) return <p className="text-muted-foreground">Loading voters…</p>;
+  return (
+    <table className="mt-2 w-full text-left text-xs">
+      <thead>
+        <tr>
+          <th scope="col">Voter</th>
+          <th scope="col">Voted</th>
+          <th scope="col">Account age</th>
+          <th scope="col">Cluster</th>
+          <th scope="col">Counts</th>
+        </tr>
+      </thead>
+      <tbody>
+        {(voters.data ?? []).map((vote) => (
+          <tr key={vote.id}>
+            <td>
+              {vote.voterName} (@{vote.voterUsername})
+            </td>
+            <td>
+              <Age since={vote.votedAt} />
+            </td>
+            <td>{Math.round(vote.accountAgeHours)} h</td>
+            <td className="font-mono">{vote.clusterId || '—'}</td>
+            <td>{vote.status === 'void' ? 'voided' : vote.trusted ? 'yes' : 'raw count only'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function VotersDisclosure({ nominationId }: { nominationId: number }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="mt-2" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary className="cursor-pointer text-primary">Voters</summary>
+      {open && <Voters nominationId={nominationId} />}
+    </details>
+  );
+}
 
 /**
  * Vote-integrity flags, live: what the detection found on each vote, in words, and a voiding
@@ -62,6 +106,9 @@ export function IntegrityTab() {
               <p className="mt-1 text-muted-foreground">
                 Accounts: {flag.accounts.join(', ')} · updated <Age since={flag.updatedAt} />
               </p>
+              {flag.nominationId !== null && flag.nominationId !== undefined && (
+                <VotersDisclosure nominationId={flag.nominationId} />
+              )}
             </div>
             {flag.status === 'open' ? (
               <Button
