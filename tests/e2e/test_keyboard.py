@@ -80,10 +80,14 @@ def test_a_vote_and_a_follow_in_one_tab_show_in_the_other(context: BrowserContex
         return card(page, "Oscar Reyes").get_by_role("button", name=re.compile("^VOTE"))
 
     vote_button(first).click()
-    expect(vote_button(second)).to_have_text("VOTED")
+    expect(vote_button(second)).to_have_text("VOTED", timeout=TIMEOUT_MS)
     expect(vote_button(second)).to_have_attribute("aria-pressed", "true")
+    # The first tab reads its lists again once its own vote returns; let that read land first
+    # (a read that left before the second tab's unvote and lands after it would show VOTED).
+    expect(vote_button(first)).not_to_have_attribute("aria-busy", "true")
+    first.wait_for_load_state("networkidle")
     vote_button(second).click()
-    expect(vote_button(first)).to_have_text("VOTE")
+    expect(vote_button(first)).to_have_text("VOTE", timeout=TIMEOUT_MS)
 
     first.goto(f"/nominations/{nomination_id}")
     second.goto(f"/nominations/{nomination_id}")
@@ -91,10 +95,11 @@ def test_a_vote_and_a_follow_in_one_tab_show_in_the_other(context: BrowserContex
     live(second)
     first.get_by_role("button", name="Follow Player").click()
     following = second.get_by_role("button", name="Following")
-    expect(following).to_be_visible()
+    expect(following).to_be_visible(timeout=TIMEOUT_MS)
     expect(following).to_have_attribute("aria-pressed", "true")
+    first.wait_for_load_state("networkidle")
     following.click()
-    expect(first.get_by_role("button", name="Follow Player")).to_be_visible()
+    expect(first.get_by_role("button", name="Follow Player")).to_be_visible(timeout=TIMEOUT_MS)
 
 
 def test_login_while_signed_in_goes_on_to_return_to(context: BrowserContext) -> None:
