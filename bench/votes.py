@@ -197,6 +197,7 @@ async def _watch(
     log: Arrivals,
     ready: asyncio.Event,
     again: Reconnects,
+    latest: dict[int, int],
 ) -> None:
     """One watching screen, as the SPA's live client: connects (again, with a growing pause,
     when a handshake fails or the server closes it), subscribes to its sport, resumes from the
@@ -238,12 +239,11 @@ async def _watch(
                         if '"vote.changed"' in head:
                             now = time.perf_counter()
                             votes = json.loads(text)["data"]["votes"]
-                            log.append(
-                                (
-                                    now,
-                                    [(int(v["nominationId"]), int(v["voteCount"])) for v in votes],
-                                )
-                            )
+                            pairs = [(int(v["nominationId"]), int(v["voteCount"])) for v in votes]
+                            log.append((now, pairs))
+                            for n, count in pairs:
+                                if count > latest.get(n, 0):
+                                    latest[n] = count
                     elif '"subscribed"' in head:
                         if cursor is None:
                             cursor = int(json.loads(text)["groups"][group])
@@ -264,11 +264,14 @@ async def _watch(
 
 async def _watchers(url: str, sockets: list[tuple[str, str]], pipe: Connection) -> None:
     logs: list[Arrivals] = [[] for _ in sockets]
+    latest: list[dict[int, int]] = [{} for _ in sockets]  # the highest count shown, per socket
     again = Reconnects()
     readies = [asyncio.Event() for _ in sockets]
     tasks = []
     for i, (session, sport) in enumerate(sockets):
-        tasks.append(asyncio.create_task(_watch(url, session, sport, logs[i], readies[i], again)))
+        tasks.append(
+            asyncio.create_task(_watch(url, session, sport, logs[i], readies[i], again, latest[i]))
+        )
         if i % 10 == 9:
             await asyncio.sleep(0.1)  # a crowd arriving (100 a second), not one SYN flood
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 300)
@@ -280,6 +283,15 @@ async def _watchers(url: str, sockets: list[tuple[str, str]], pipe: Connection) 
             for log in logs:
                 log.clear()
             pipe.send(("marked", None))
+        elif command == "behind":  # (socket, nomination) pairs not yet showing the count
+            counts, sports = argument
+            behind = sum(
+                1
+                for shown, (_, sport) in zip(latest, sockets, strict=True)
+                for n, count in counts.items()
+                if sports[n] == sport and shown.get(n, 0) < count
+            )
+            pipe.send(("behind", behind))
         elif command == "measure":
             pipe.send(("measured", _screen_times(logs, sockets, argument)))
         elif command == "stop":
@@ -362,6 +374,18 @@ class Watchers:
     def mark(self) -> None:
         self.pipe.send(("mark", None))
         self._expect("marked", 30)
+
+    def wait_until_shown(self, counts: dict[int, int], sports: dict[int, str], limit: float) -> int:
+        """Wait (at most ``limit`` s) until every socket shows ``counts`` for the nominations
+        of its sport: the screens catching up is part of vote-to-screen. Returns how many
+        (socket, nomination) pairs are still behind."""
+        deadline = time.monotonic() + limit
+        while True:
+            self.pipe.send(("behind", (counts, sports)))
+            behind = int(self._expect("behind", 60))
+            if behind == 0 or time.monotonic() > deadline:
+                return behind
+            time.sleep(1)
 
     def measure(self, votes: list[tuple[int, int, float]], sports: dict[int, str]) -> Any:
         self.pipe.send(("measure", {"votes": votes, "sports": sports}))
@@ -496,8 +520,10 @@ def vote_round(
 ) -> Round:
     watchers.mark()
     answers = votes(base_url, concurrency, jobs)
-    time.sleep(1.5)  # the merge window's trailing sends and the last frames
     sports = {**fixture.nominations, fixture.hot: SPORTS[len(fixture.nominations) % 5]}
+    voted = {n for n, _, _ in answers.votes}
+    counts = {n: c for n, c in database_state()["counts"].items() if n in voted}
+    watchers.wait_until_shown(counts, sports, 180)
     screen = watchers.measure(answers.votes, sports)
     print(
         f"  {name} @{concurrency}: {answers.rate():.0f} votes/s, p99 "
