@@ -20,7 +20,8 @@ class InputSchema(CamelSchema):
     """A request body: its text never carries a NUL character (PostgreSQL text cannot store
     one) nor a lone UTF-16 surrogate (no encoding can store one), so such input is refused as
     "Invalid input" instead of failing the write. Integer fields take JSON integers (or a
-    blank "") only: ``true``, ``"1"`` or ``1.0`` are refused rather than read as 1."""
+    blank "") only, within the 64-bit range the databases store: ``true``, ``"1"`` or ``1.0``
+    are refused rather than read as 1."""
 
     @field_validator("*", mode="before")
     @classmethod
@@ -47,8 +48,13 @@ def _storable(text: str) -> bool:
     return True
 
 
+# The widest integer either database stores (a BIGINT id): larger ones are not ids of anything,
+# and SQLite cannot even bind them as a query parameter.
+_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
+
+
 def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, int) and not isinstance(value, bool) and _INT_MIN <= value <= _INT_MAX
 
 
 def _int_shape(annotation: Any) -> str | None:

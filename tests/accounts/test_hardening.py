@@ -297,6 +297,14 @@ def test_a_vote_takes_an_integer_id_only(scout_api: ApiClient, scout: User, valu
     assert response.json()["fields"] == {"nominationId": "Invalid input"}
 
 
+def test_ids_beyond_what_a_database_stores_are_refused_not_a_500(admin_api: ApiClient) -> None:
+    # Schemathesis found it: SQLite cannot bind an integer past 64 bits.
+    huge = 2**63
+    response = admin_api.post("/api/admin/integrity/restore", {"userIds": [1, huge], "reason": "x"})
+    assert_error(response, 400)
+    assert_error(admin_api.post("/api/votes", {"nominationId": huge}), 400)
+
+
 def test_a_blank_age_still_means_not_given(scout_api: ApiClient) -> None:
     body = {
         "name": "Blank Age",
