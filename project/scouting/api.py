@@ -71,9 +71,9 @@ BUDGETED = (
     tags=["nominations"],
     summary="Nominate a player",
     description="Creates the player and its pending nomination (+10 points). A blank age "
-    'needs a graduation year (else 400 with fields.age "Required"). 409 '
-    "`duplicate_nomination` with `nominationId` when the same player (name, sport, birth "
-    "year, club) already has a pending or approved nomination." + BUDGETED,
+    "needs a graduation year (else 400 with fields.age \"Enter the player's age or graduation "
+    'year"). 409 `duplicate_nomination` with `nominationId` when the same player (name, sport, '
+    "birth year, club) already has a pending or approved nomination." + BUDGETED,
 )
 def nomination_create(request: HttpRequest, payload: NominationIn) -> Status[Any]:
     user = current_user(request)

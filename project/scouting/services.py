@@ -71,7 +71,7 @@ VOTE_POINTS = 1
 VOTE_RECEIVED_POINTS = 2
 
 DUPLICATE_NOMINATION = "This player has already been nominated"
-AGE_OR_GRADUATION_YEAR_REQUIRED = "Required"
+AGE_OR_GRADUATION_YEAR_REQUIRED = "Enter the player's age or graduation year"
 EDIT_FORBIDDEN = "You can only edit players you nominated"
 PLAYER_TAKEN_DOWN = "This athlete's profile was taken down at their request"
 # What an admin's player edit records in the moderation log (before and after).

@@ -138,13 +138,13 @@ def test_graduation_year_alone_is_enough(scout_api: ApiClient) -> None:
     assert "|2031|" in player.normalized_identity
 
 
-def test_blank_age_and_graduation_year_answer_required(scout_api: ApiClient) -> None:
+def test_blank_age_and_graduation_year_say_which_to_fill(scout_api: ApiClient) -> None:
     body = assert_error(
         scout_api.post("/api/nominations", nomination_body(age="", graduationYear="")),
         400,
-        "Required",
+        "Enter the player's age or graduation year",
     )
-    assert body["fields"] == {"age": "Required"}
+    assert body["fields"] == {"age": "Enter the player's age or graduation year"}
     assert not Player.objects.exists()
 
 

@@ -82,7 +82,7 @@ def test_admin_edits_and_others_may_not(
         ({"nationality": "P"}, "nationality", "Nationality is required"),
         ({"club": ""}, "club", "Club is required"),
         ({"sport": "cricket"}, "sport", "Please select a sport"),
-        ({"age": "", "graduationYear": ""}, "age", "Required"),
+        ({"age": "", "graduationYear": ""}, "age", "Enter the player's age or graduation year"),
     ],
 )
 def test_edit_validation(

@@ -709,7 +709,7 @@ export interface paths {
         put?: never;
         /**
          * Nominate a player
-         * @description Creates the player and its pending nomination (+10 points). A blank age needs a graduation year (else 400 with fields.age "Required"). 409 `duplicate_nomination` with `nominationId` when the same player (name, sport, birth year, club) already has a pending or approved nomination. 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent (`BUDGET_<WHAT>_PER_<WINDOW>`); nothing is written.
+         * @description Creates the player and its pending nomination (+10 points). A blank age needs a graduation year (else 400 with fields.age "Enter the player's age or graduation year"). 409 `duplicate_nomination` with `nominationId` when the same player (name, sport, birth year, club) already has a pending or approved nomination. 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent (`BUDGET_<WHAT>_PER_<WINDOW>`); nothing is written.
          */
         post: operations["project_scouting_api_nomination_create"];
         delete?: never;

@@ -48,15 +48,38 @@ const playerFields = {
   videoLink: z.string().trim(),
 };
 
-export const nominationInputSchema = z.object({
-  ...playerFields,
-  skills: requiredText(1, 'Skills are required'),
-});
+/** The server's message (AGE_OR_GRADUATION_YEAR_REQUIRED) when both are blank. */
+export const AGE_OR_GRADUATION_YEAR_REQUIRED = "Enter the player's age or graduation year";
 
-export const playerUpdateInputSchema = z.object({
-  ...playerFields,
-  skills: z.string().trim(),
-});
+const isBlank = (value: unknown) => blankToUndefined(value) === undefined;
+
+/** Either the age or the graduation year must be given; the message sits on the age field.
+ * `when` lets it show together with the other fields' messages, not only once they pass. */
+const ageOrGraduationYear = {
+  message: AGE_OR_GRADUATION_YEAR_REQUIRED,
+  path: ['age'],
+  when: (payload: { value: unknown }) => {
+    const value = payload.value as { age?: unknown; graduationYear?: unknown } | undefined;
+    return isBlank(value?.age) && isBlank(value?.graduationYear);
+  },
+};
+
+const hasAgeOrGraduationYear = (value: { age?: number; graduationYear?: number }) =>
+  value.age !== undefined || value.graduationYear !== undefined;
+
+export const nominationInputSchema = z
+  .object({
+    ...playerFields,
+    skills: requiredText(1, 'Skills are required'),
+  })
+  .refine(hasAgeOrGraduationYear, ageOrGraduationYear);
+
+export const playerUpdateInputSchema = z
+  .object({
+    ...playerFields,
+    skills: z.string().trim(),
+  })
+  .refine(hasAgeOrGraduationYear, ageOrGraduationYear);
 
 export type NominationFormValues = z.input<typeof nominationInputSchema>;
 export type NominationInput = z.output<typeof nominationInputSchema>;

@@ -65,11 +65,28 @@ describe('the Athlete Nomination form', () => {
       'Nationality is required',
       'Club is required',
       'Skills are required',
+      "Enter the player's age or graduation year",
     ]) {
       expect(form.getByText(message)).toBeInTheDocument();
     }
     expect(form.getByLabelText('Player Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(form.getByLabelText('Age')).toHaveAttribute('aria-invalid', 'true');
     expect(requests).toHaveLength(0);
+  });
+
+  it('asks for the age or the graduation year when both are blank, and takes either', async () => {
+    const { requests, user } = renderNominate();
+    const dialog = await openNominate(user);
+    const form = within(dialog);
+    await fillValid(user, dialog);
+    await user.clear(form.getByLabelText('Age'));
+    await submit(user, dialog, 'Submit Nomination');
+    expect(form.getByText("Enter the player's age or graduation year")).toBeInTheDocument();
+    expect(requests).toHaveLength(0);
+    await user.type(form.getByLabelText('Graduation Year (optional)'), '2027');
+    await submit(user, dialog, 'Submit Nomination');
+    await waitFor(() => expect(requests).toHaveLength(1));
+    expect(requests[0].body).toMatchObject({ graduationYear: 2027 });
   });
 
   it('holds one-character texts to the same minimums', async () => {
@@ -160,13 +177,18 @@ describe('the Athlete Nomination form', () => {
   it("shows the server's field messages on the fields", async () => {
     const { user } = renderNominate({
       status: 400,
-      body: { message: 'Invalid input', code: 'validation_error', fields: { age: 'Required' } },
+      body: {
+        message: 'Invalid input',
+        code: 'validation_error',
+        fields: { age: 'Player must be at least 9 years old' },
+      },
     });
     const dialog = await openNominate(user);
     await fillValid(user, dialog);
-    await user.clear(within(dialog).getByLabelText('Age'));
     await submit(user, dialog, 'Submit Nomination');
-    expect(await within(dialog).findByText('Required')).toBeInTheDocument();
+    expect(
+      await within(dialog).findByText('Player must be at least 9 years old'),
+    ).toBeInTheDocument();
     expect(within(dialog).getByLabelText('Age')).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByText('Invalid input')).toBeInTheDocument();
   });
