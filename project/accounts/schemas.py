@@ -81,6 +81,8 @@ class MeOut(WithAvatar):
     role: str
     name: str
     email: str
+    # The SPA stores it as the selected sport at sign-in when nothing is stored yet.
+    favorite_sport: str
 
 
 class CsrfOut(CamelSchema):

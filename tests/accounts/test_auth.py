@@ -37,6 +37,7 @@ def test_register_creates_a_signed_in_scout_with_settings(api: ApiClient) -> Non
         "role": "scout",
         "name": "New Scout",
         "email": "new.scout@example.com",
+        "favoriteSport": "hockey",
         "avatarUrl": None,
     }
     assert user.favorite_sport == "hockey"
@@ -101,6 +102,7 @@ def test_login_me_logout(api: ApiClient, scout: User) -> None:
         "role": "scout",
         "name": "Sam Scout",
         "email": scout.email,
+        "favoriteSport": scout.favorite_sport,
         "avatarUrl": None,
     }
     assert api.get("/api/auth/me").json()["id"] == scout.pk

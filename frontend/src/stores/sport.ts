@@ -57,6 +57,20 @@ export const useSportStore = create<SportState>()(
   ),
 );
 
+/** Whether a sport choice is already kept in local storage (chosen, or stored at sign-up). */
+export function hasStoredSport(): boolean {
+  try {
+    return localStorage.getItem(SPORT_STORAGE_KEY) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** At sign-in: the user's favourite sport becomes the selection when none is stored yet. */
+export function storeFavoriteSportIfNone(favoriteSport: unknown): void {
+  if (!hasStoredSport() && isSport(favoriteSport)) useSportStore.getState().setSport(favoriteSport);
+}
+
 /** The selected sport, its label and icon, and the setter. */
 export function useSport() {
   const sport = useSportStore((state) => state.sport);

@@ -1569,6 +1569,8 @@ export interface components {
             avatarUrl: string | null;
             /** Email */
             email: string;
+            /** Favoritesport */
+            favoriteSport: string;
             /** Id */
             id: number;
             /** Name */

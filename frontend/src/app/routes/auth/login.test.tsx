@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { authKeys } from '@/features/auth/api/auth-keys';
-import { useSportStore } from '@/stores/sport';
+import { SPORT_STORAGE_KEY, useSportStore } from '@/stores/sport';
 import { mockFetch } from '@/testing/fetch-mock';
 import { LocationProbe, renderRoutes, scout } from '@/testing/render';
 
@@ -82,6 +82,27 @@ describe('LoginPage', () => {
     expect(screen.getByText('Welcome back, Jane Doe!')).toBeInTheDocument();
     expect(queryClient.getQueryData(authKeys.me())).toEqual(scout);
     expect(requests[0].body).toEqual({ username: 'jdoe', password: 'secret1' });
+    expect(useSportStore.getState().sport).toBe('hockey');
+  });
+
+  it("stores the user's favourite sport when no sport is stored yet", async () => {
+    expect(localStorage.getItem(SPORT_STORAGE_KEY)).toBeNull();
+    mockFetch({ 'POST /api/auth/login': { body: { ...scout, favoriteSport: 'baseball' } } });
+    renderLogin();
+    await submit('jdoe', 'secret1');
+    expect(await screen.findByTestId('location')).toHaveTextContent(/^\/vote$/);
+    expect(useSportStore.getState().sport).toBe('baseball');
+    expect(JSON.parse(localStorage.getItem(SPORT_STORAGE_KEY) ?? '{}')).toMatchObject({
+      state: { sport: 'baseball' },
+    });
+  });
+
+  it('keeps a stored sport choice over the favourite sport', async () => {
+    useSportStore.getState().setSport('hockey');
+    mockFetch({ 'POST /api/auth/login': { body: { ...scout, favoriteSport: 'baseball' } } });
+    renderLogin();
+    await submit('jdoe', 'secret1');
+    expect(await screen.findByTestId('location')).toHaveTextContent(/^\/vote$/);
     expect(useSportStore.getState().sport).toBe('hockey');
   });
 

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
 import { api } from '@/lib/api-client';
+import { storeFavoriteSportIfNone } from '@/stores/sport';
 
 import { setSessionUser } from './session-cache';
 import type { AuthUser } from './types';
@@ -21,6 +22,9 @@ export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: login,
-    onSuccess: (user) => setSessionUser(queryClient, user),
+    onSuccess: (user) => {
+      storeFavoriteSportIfNone(user.favoriteSport);
+      setSessionUser(queryClient, user);
+    },
   });
 }

@@ -11,5 +11,7 @@ export type AuthUser = {
   name: string;
   /** Sent by this backend though the specification's session shape has no email. */
   email?: string;
+  /** The sport picked at sign-up (or in the profile); may be blank. */
+  favoriteSport?: string;
   avatarUrl?: string | null;
 };
