@@ -1,9 +1,24 @@
-import { act, renderHook } from '@testing-library/react';
+import { act, render, renderHook } from '@testing-library/react';
+import { createElement } from 'react';
 import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_SPORT, SPORT_STORAGE_KEY, SPORTS, useSport, useSportStore } from './sport';
 
 describe('sport store', () => {
+  it('gives every sport its own icon, basketball and baseball included', () => {
+    const drawings = SPORTS.map(({ icon }) => {
+      const { container, unmount } = render(createElement(icon, { 'aria-hidden': true }));
+      const svg = container.querySelector('svg');
+      const drawing = svg?.innerHTML ?? '';
+      unmount();
+      return { drawing, className: svg?.getAttribute('class') ?? '' };
+    });
+    expect(drawings.every(({ drawing }) => drawing.length > 0)).toBe(true);
+    expect(new Set(drawings.map(({ drawing }) => drawing)).size).toBe(SPORTS.length);
+    expect(drawings[1].className).toContain('lucide-basketball');
+    expect(drawings[2].className).toContain('lucide-baseball');
+  });
+
   it('offers the five selectable sports, football first and by default', () => {
     expect(SPORTS.map((sport) => sport.value)).toEqual([
       'football',

@@ -1,20 +1,22 @@
-import { Diamond, Goal, HockeyStick, RugbyBall, Volleyball, type LucideIcon } from 'lucide-react';
+import { Goal, HockeyStick, RugbyBall, type LucideIcon } from 'lucide-react';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+
+import { Baseball, Basketball } from '@/components/icons/sport-icons';
 
 export type Sport = 'football' | 'basketball' | 'baseball' | 'soccer' | 'hockey';
 
 export type SportOption = { value: Sport; label: string; icon: LucideIcon };
 
 /**
- * The five sports the interface lets a user pick. lucide has no American football, basketball or
- * baseball icon: the laced oval RugbyBall stands for football, the seamed round Volleyball for
- * basketball and the Diamond for baseball.
+ * The five sports the interface lets a user pick, each with its own icon. lucide has no American
+ * football, basketball or baseball icon: the laced oval RugbyBall stands for football, and
+ * basketball and baseball have their own drawn in lucide's style (components/icons).
  */
 export const SPORTS: readonly SportOption[] = [
   { value: 'football', label: 'Football', icon: RugbyBall },
-  { value: 'basketball', label: 'Basketball', icon: Volleyball },
-  { value: 'baseball', label: 'Baseball', icon: Diamond },
+  { value: 'basketball', label: 'Basketball', icon: Basketball },
+  { value: 'baseball', label: 'Baseball', icon: Baseball },
   { value: 'soccer', label: 'Soccer', icon: Goal },
   { value: 'hockey', label: 'Hockey', icon: HockeyStick },
 ];
