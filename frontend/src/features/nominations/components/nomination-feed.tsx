@@ -4,6 +4,8 @@ import { useMemo, type ReactNode } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { LiveRegion } from '@/components/ui/live-region';
+import { useVoteCountAnnouncements } from '@/lib/live-announcer';
 import { cn } from '@/lib/utils';
 
 import { flattenPages, type PagedData } from '../api/paged';
@@ -41,6 +43,7 @@ export function NominationFeed({
   const shown = useMemo(() => (filter ? all.filter(filter) : all), [all, filter]);
   const { newCount, showNew } = useIncomingNominations(listKey, all);
   const loadMoreRef = useLoadMore({ hasNextPage, isFetchingNextPage, fetchNextPage });
+  const countMessage = useVoteCountAnnouncements(shown);
 
   if (query.isPending) return <NominationGridSkeleton />;
   if (query.isError && !data) {
@@ -56,6 +59,7 @@ export function NominationFeed({
 
   return (
     <div className="relative">
+      <LiveRegion message={countMessage} />
       {newCount > 0 && (
         <div className="pointer-events-none sticky top-20 z-30 flex justify-center">
           <Button

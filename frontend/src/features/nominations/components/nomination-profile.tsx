@@ -1,6 +1,6 @@
 import { format } from 'date-fns';
 import { ArrowLeft, BadgeCheck, CalendarDays, ExternalLink, Pencil, SearchX } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { Badge, StatusBadge } from '@/components/ui/badge';
@@ -9,6 +9,8 @@ import { buttonClasses } from '@/components/ui/button-classes';
 import { DocumentTitle } from '@/components/ui/document-title';
 import { Skeleton } from '@/components/ui/skeleton';
 import { displayAge } from '@/lib/display';
+import { LiveRegion } from '@/components/ui/live-region';
+import { useVoteCountAnnouncements } from '@/lib/live-announcer';
 import { sportLabel } from '@/lib/sport-label';
 
 import type { Nomination } from '../api/types';
@@ -56,9 +58,11 @@ export function NominationProfile({
 }) {
   const { player, nominatedBy } = nomination;
   const { age } = displayAge(player);
+  const countMessage = useVoteCountAnnouncements(useMemo(() => [nomination], [nomination]));
   return (
     <article aria-labelledby="player-name">
       <DocumentTitle title={player.name} />
+      <LiveRegion message={countMessage} />
       <BackToNominations />
 
       <header className={`${cardClasses} relative overflow-hidden`}>
