@@ -5,12 +5,15 @@ A reconnect storm (every process restarted, a thousand sockets back within secon
 become a thousand board reads. Per event loop (per server process), a sport's snapshot is
 computed by one read at a time, and a read started when the group stood at seq ``s`` serves
 every socket whose cursor is at most ``s`` (its data are at least that new): sockets arriving
-together share one read, and later ones the next.
+together share one read, and later ones the next. A read is kept only briefly
+(``MAX_AGE``): what the boards show also changes without an event in the group (a database
+restored or cleared under a running server), and a storm is over in seconds anyway.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -19,6 +22,8 @@ from realtime.events import sport_group
 from realtime.summary_source import compute_summaries
 
 Snapshot = dict[str, Any]
+
+MAX_AGE = 2.0  # seconds a computed snapshot serves later sockets
 
 
 def compute(sport: str) -> Snapshot:
@@ -46,7 +51,7 @@ class Read:
 class Snapshots:
     def __init__(self, position: Any) -> None:
         self.position = position  # async (group) -> the group's current seq
-        self.cached: dict[str, tuple[int, Snapshot]] = {}
+        self.cached: dict[str, tuple[int, float, Snapshot]] = {}
         self.running: dict[str, Read] = {}
         self.reads = 0  # database reads made (tests, benches)
 
@@ -54,8 +59,8 @@ class Snapshots:
         """The sport's snapshot, at least as new as the group's ``seq``."""
         while True:
             cached = self.cached.get(sport)
-            if cached is not None and cached[0] >= seq:
-                return cached[1]
+            if cached is not None and cached[0] >= seq and time.monotonic() - cached[1] < MAX_AGE:
+                return cached[2]
             read = self.running.get(sport)
             if read is None:
                 return await self._read(sport, seq)
@@ -86,6 +91,6 @@ class Snapshots:
         assert position is not None
         cached = self.cached.get(sport)
         if cached is None or cached[0] <= position:
-            self.cached[sport] = (position, data)
+            self.cached[sport] = (position, time.monotonic(), data)
         read.result.set_result(data)
         return data

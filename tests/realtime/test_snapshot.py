@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
+from project.scouting.models import Player
 from realtime.backend import get_backend
 from realtime.events import Event
 from tests.helpers import ApiClient
@@ -66,4 +67,24 @@ async def test_a_reconnect_storm_reads_the_boards_once_per_sport(scout_api: ApiC
     late, _ = await signed_in(scout_api, sport="soccer")
     assert hub.snapshots.reads - before == 2
     for socket, _ in [*sockets, (late, None)]:
+        await socket.close()
+
+
+async def test_a_snapshot_is_not_served_past_its_age_even_without_events(
+    scout_api: ApiClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The boards also change without an event in the group (a database cleared under a
+    # running server): a computed snapshot serves other sockets only briefly.
+    monkeypatch.setattr("realtime.snapshot.MAX_AGE", 0.2)
+    nomination = await sync_to_async(make_nomination)("Ned Before")
+    hub = get_backend().hub()
+    before = hub.snapshots.reads
+    first, _ = await signed_in(scout_api, sport="soccer")
+    assert first.snapshot is not None and "Ned Before" in str(first.snapshot["data"])
+    await sync_to_async(Player.objects.filter(pk=nomination.player_id).update)(name="Ned After")
+    await asyncio.sleep(0.3)
+    later, _ = await signed_in(scout_api, sport="soccer")
+    assert hub.snapshots.reads - before == 2
+    assert later.snapshot is not None and "Ned After" in str(later.snapshot["data"])
+    for socket in (first, later):
         await socket.close()
