@@ -25,6 +25,7 @@ export function DialogContent({
       >
         {children}
         <DialogPrimitive.Close
+          data-dialog-close=""
           className="absolute top-4 right-4 rounded-md p-1 text-muted-foreground hover:bg-muted hover:text-foreground"
           aria-label="Close"
         >

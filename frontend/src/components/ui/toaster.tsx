@@ -5,6 +5,19 @@ import { cn } from '@/lib/utils';
 import { TOAST_DURATION_MS, useToastStore } from '@/stores/toast';
 
 /**
+ * Escape closes an open dialog before a toast. A toast shown while a dialog is open is the
+ * newest dismissable layer, so Radix would give it the Escape: it stays, and the topmost open
+ * dialog closes instead (through its Close button); a second Escape then dismisses the toast.
+ */
+function closeTopDialogInstead(event: KeyboardEvent) {
+  const dialogs = document.querySelectorAll('[role="dialog"][data-state="open"]');
+  const close = dialogs[dialogs.length - 1]?.querySelector<HTMLElement>('[data-dialog-close]');
+  if (!close) return;
+  event.preventDefault();
+  close.click();
+}
+
+/**
  * Renders the toast store. Radix supplies the timing (5 s), swipe-to-dismiss to the right past
  * 50 px, and the F8 hotkey that focuses the notification region.
  */
@@ -22,6 +35,7 @@ export function Toaster() {
         <ToastPrimitive.Root
           key={id}
           open={open}
+          onEscapeKeyDown={closeTopDialogInstead}
           onOpenChange={(next) => {
             if (!next) dismiss(id);
           }}
