@@ -8,14 +8,12 @@ import contextlib
 import json
 import os
 import shutil
-import subprocess
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from websockets.asyncio.client import ClientConnection, connect
@@ -23,8 +21,9 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from project.scouting.models import Nomination, NominationStatus, Player, Vote
 from tests.helpers import ApiClient, make_user, unless_available
+from tests.private_postgres import PrivateRedis
 from tests.realtime.live import session_of
-from tests.realtime.servers import HOST, daphne, free_port
+from tests.realtime.servers import HOST, daphne
 
 pytestmark = [
     pytest.mark.slow,
@@ -35,45 +34,6 @@ pytestmark = [
     ),
     unless_available(shutil.which("redis-server") is None, reason="needs redis-server"),
 ]
-
-
-class PrivateRedis:
-    """A redis-server of this test only, on a loopback port, without persistence."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.url = f"redis://{HOST}:{self.port}/0"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        command = ["redis-server", "--port", str(self.port), "--bind", HOST, "--save", ""]
-        command += ["--appendonly", "no", "--daemonize", "no"]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-        )
-        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5, socket_timeout=0.5)
-        deadline = time.monotonic() + 10
-        try:
-            while True:
-                with contextlib.suppress(redis.exceptions.ConnectionError):
-                    if client.ping():
-                        return
-                assert self.process.poll() is None, "redis-server exited"
-                assert time.monotonic() < deadline, "redis-server did not start"
-                time.sleep(0.05)
-        finally:
-            client.close()
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(5)
-        self.process = None
 
 
 @pytest.fixture
