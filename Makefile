@@ -34,7 +34,7 @@ $(FRONTEND)/node_modules/.package-lock.json: $(FRONTEND)/package-lock.json
 	cd $(FRONTEND) && npm ci --no-audit --no-fund
 	touch $@
 
-# The SPA is rebuilt (type check and bundle) only when something it is built from changed.
+# The SPA is rebuilt only when something it is built from changed (make test type-checks it).
 FRONTEND_SOURCES := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) \
 	$(wildcard $(FRONTEND)/*.json $(FRONTEND)/*.ts $(FRONTEND)/*.js $(FRONTEND)/index.html)
 
