@@ -10,10 +10,9 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
+import { ChoiceFieldset, type Choice } from '@/components/ui/choice-fieldset';
 import { Field } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/input';
-
-type Choice<T extends string> = { value: T; label: string };
 
 type ReasonDialogProps<T extends string> = {
   title: string;
@@ -64,21 +63,14 @@ export function ReasonDialog<T extends string>({
             <DialogDescription>{description}</DialogDescription>
           </DialogHeader>
           {choices.length > 1 && (
-            <fieldset className="mb-4 flex flex-col gap-2">
-              <legend className="mb-1 text-sm font-medium">Action</legend>
-              {choices.map((option) => (
-                <label key={option.value} className="flex items-center gap-2 text-sm">
-                  <input
-                    type="radio"
-                    name="decision-choice"
-                    value={option.value}
-                    checked={choice === option.value}
-                    onChange={() => setChoice(option.value)}
-                  />
-                  {option.label}
-                </label>
-              ))}
-            </fieldset>
+            <ChoiceFieldset
+              legend="Action"
+              name="decision-choice"
+              choices={choices}
+              value={choice}
+              onChange={setChoice}
+              className="mb-4 flex flex-col gap-2"
+            />
           )}
           <Field id="decision-reason" label="Reason">
             <Textarea

@@ -12,6 +12,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
+import { ChoiceFieldset } from '@/components/ui/choice-fieldset';
 import { Field } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/input';
 
@@ -61,21 +62,13 @@ export function ReportButton({ nominationId, userId, what }: ReportButtonProps) 
               Tell our moderators what is wrong. You can report an item once.
             </DialogDescription>
           </DialogHeader>
-          <fieldset className="flex flex-col gap-2">
-            <legend className="mb-2 text-sm font-medium">Reason</legend>
-            {REPORT_REASONS.map((option) => (
-              <label key={option.value} className="flex items-center gap-2 text-sm">
-                <input
-                  type="radio"
-                  name="report-reason"
-                  value={option.value}
-                  checked={reason === option.value}
-                  onChange={() => setReason(option.value)}
-                />
-                {option.label}
-              </label>
-            ))}
-          </fieldset>
+          <ChoiceFieldset
+            legend="Reason"
+            name="report-reason"
+            choices={REPORT_REASONS}
+            value={reason}
+            onChange={setReason}
+          />
           <Field id="report-text" label="Details (optional)" className="mt-4">
             <Textarea
               id="report-text"
