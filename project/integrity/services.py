@@ -22,6 +22,7 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from project.accounts.models import User
+from project.accounts.progress import user_points_add
 from project.common.errors import NotFound, ValidationFailed
 from project.integrity.models import FlagRule, FlagStatus, IntegrityFlag, VoterListView
 from project.integrity.selectors import flag_data, flag_get, nomination_votes, user_votes
@@ -29,7 +30,7 @@ from project.modlog.models import ModlogAction, ModlogTarget
 from project.modlog.services import modlog_record
 from project.scouting import boards
 from project.scouting.models import Nomination, NominationWeek, Vote, VoteStatus
-from project.scouting.services import VOTE_POINTS, VOTE_RECEIVED_POINTS, user_points_add
+from project.scouting.points import VOTE_POINTS, VOTE_RECEIVED_POINTS
 from realtime.publish import Event, publish, publish_summaries, publish_vote_count
 
 logger = logging.getLogger(__name__)

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from project.accounts.models import Role, User
+from project.accounts.progress import user_points_add
 from project.accounts.selectors import scout_get
 from project.accounts.services import admins_lock, refuse_last_admin, user_delete
 from project.common.addresses import address_key
@@ -40,6 +41,7 @@ from project.scouting.models import (
     NotificationType,
     Player,
 )
+from project.scouting.points import APPROVAL_POINTS
 from project.scouting.selectors import (
     NOMINATION_NOT_FOUND,
     PLAYER_NOT_FOUND,
@@ -47,7 +49,7 @@ from project.scouting.selectors import (
     nomination_get,
     nomination_queryset,
 )
-from project.scouting.services import APPROVAL_POINTS, notification_create, user_points_add
+from project.scouting.services.activity import notification_create
 from realtime.publish import Event, close_user_sockets, publish, publish_summaries
 
 logger = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
 from project.integrity import services as integrity
-from project.scouting import board_selectors, selectors, services
+from project.scouting import board_selectors, selectors
 from project.scouting.board_schemas import (
     BoardEntryOut,
     BoardQuery,
@@ -49,6 +49,7 @@ from project.scouting.schemas import (
     VoteIn,
     VoteOut,
 )
+from project.scouting.services import activity, follows, nominations, votes
 
 router = Router()
 
@@ -79,7 +80,7 @@ def nomination_create(request: HttpRequest, payload: NominationIn) -> Status[Any
     user = current_user(request)
     budget_spend("NOMINATIONS", user.pk, "DAY")
     budget_spend("IP_NOMINATIONS", address_key(client_ip(request)), "HOUR")
-    return Status(201, services.nomination_create(user=user, **payload.dict()))
+    return Status(201, nominations.nomination_create(user=user, **payload.dict()))
 
 
 @router.get(
@@ -155,7 +156,7 @@ def user_nomination_list(request: HttpRequest, user_id: int) -> QuerySet:
 def player_update(request: HttpRequest, player_id: int, payload: PlayerUpdateIn) -> Any:
     user = current_user(request)
     budget_spend("PLAYER_EDITS", user.pk, "MINUTE")
-    return services.player_update(user=user, player_id=player_id, **payload.dict())
+    return nominations.player_update(user=user, player_id=player_id, **payload.dict())
 
 
 # --- Votes --------------------------------------------------------------------------------
@@ -180,7 +181,7 @@ def _vote_state(nomination: Any, *, has_voted: bool) -> dict[str, Any]:
 def vote_cast(request: HttpRequest, payload: VoteIn) -> Status[dict[str, Any]]:
     user = current_user(request)
     budget_spend("VOTES", user.pk, "MINUTE", "DAY")
-    nomination = services.vote_cast(
+    nomination = votes.vote_cast(
         user=user,
         nomination_id=payload.nomination_id,
         ip_prefix=prefix_key(client_ip(request)),
@@ -197,7 +198,7 @@ def vote_cast(request: HttpRequest, payload: VoteIn) -> Status[dict[str, Any]]:
     description="404 `vote_not_found` when the caller has not voted for it.",
 )
 def vote_remove(request: HttpRequest, nomination_id: int) -> dict[str, Any]:
-    nomination = services.vote_remove(user=current_user(request), nomination_id=nomination_id)
+    nomination = votes.vote_remove(user=current_user(request), nomination_id=nomination_id)
     return _vote_state(nomination, has_voted=False)
 
 
@@ -304,7 +305,7 @@ def follow_status(request: HttpRequest, target: Query[FollowTargetIn]) -> dict[s
 def follow_player(request: HttpRequest, player_id: int) -> Status[dict[str, bool]]:
     user = current_user(request)
     budget_spend("FOLLOWS", user.pk, "MINUTE")
-    created = services.follow_player_create(user=user, player_id=player_id)
+    created = follows.follow_player_create(user=user, player_id=player_id)
     return Status(201 if created else 200, {"is_following": True})
 
 
@@ -319,7 +320,7 @@ def follow_player(request: HttpRequest, player_id: int) -> Status[dict[str, bool
 def follow_user(request: HttpRequest, user_id: int) -> Status[dict[str, bool]]:
     user = current_user(request)
     budget_spend("FOLLOWS", user.pk, "MINUTE")
-    created = services.follow_user_create(user=user, target_id=user_id)
+    created = follows.follow_user_create(user=user, target_id=user_id)
     return Status(201 if created else 200, {"is_following": True})
 
 
@@ -337,7 +338,7 @@ def unfollow(
     payload: Body[FollowTargetIn | None] = None,
 ) -> dict[str, bool]:
     chosen = payload if payload is not None and payload.model_fields_set else target
-    services.follow_delete(
+    follows.follow_delete(
         user=current_user(request), player_id=chosen.player_id, user_id=chosen.user_id
     )
     return {"is_following": False}
@@ -381,7 +382,7 @@ def notifications(request: HttpRequest) -> dict[str, Any]:
     summary="Mark notifications read: {ids: [...]} or {all: true}",
 )
 def notifications_read(request: HttpRequest, payload: NotificationsReadIn) -> dict[str, int]:
-    unread = services.notifications_mark_read(
+    unread = activity.notifications_mark_read(
         user=current_user(request), ids=payload.ids, all_unread=payload.all
     )
     return {"unread_count": unread}

@@ -9,7 +9,7 @@ class ScoutingConfig(AppConfig):
     def ready(self) -> None:
         from project.accounts.services import register_user_deletion_step
         from project.scouting.board_selectors import SUMMARIES
-        from project.scouting.services import user_scouting_data_delete
+        from project.scouting.services.deletion import user_scouting_data_delete
         from realtime.summary_source import register_summary_source
 
         register_user_deletion_step(user_scouting_data_delete)

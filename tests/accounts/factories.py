@@ -11,7 +11,8 @@ from django.db.models import Count, F
 
 from project.accounts.models import User, UserSession, UserSettings
 from project.scouting.models import Activity, Follow, Nomination, Notification, Vote
-from project.scouting.services import nomination_create, vote_cast
+from project.scouting.services.nominations import nomination_create
+from project.scouting.services.votes import vote_cast
 from tests.helpers import make_user
 
 _names = itertools.count(1)

@@ -12,7 +12,7 @@ from django.utils.crypto import get_random_string
 
 from project.accounts.models import Role, User, UserSettings
 from project.scouting.models import Follow, Nomination, NominationStatus, Notification
-from project.scouting.services import vote_cast
+from project.scouting.services.votes import vote_cast
 from tests.accounts.factories import nominate
 from tests.helpers import make_user
 

@@ -17,8 +17,8 @@ import httpx
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from project.accounts.models import User
-from project.scouting import services as scouting
 from project.scouting.models import Nomination
+from project.scouting.services import nominations
 from tests.helpers import PASSWORD, make_user
 
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ def nominate(user: User, *, name: str, sport: str = "football", **fields: Any) -
         "video_link": "",
     }
     values.update(fields)
-    return scouting.nomination_create(user=user, name=name, sport=sport, **values)
+    return nominations.nomination_create(user=user, name=name, sport=sport, **values)
 
 
 # --- Writes through the server ------------------------------------------------------------

@@ -18,7 +18,8 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from project.accounts.models import Role, User
 from project.moderation import services as moderation
-from project.scouting import services as scouting
+from project.scouting.services import follows
+from project.scouting.services.votes import vote_cast
 from tests.e2e.browsing import DESKTOP, PHONE, ROOT, TIMEOUT_MS, log_in, nominate
 from tests.e2e.conftest import Server
 from tests.helpers import make_user
@@ -65,11 +66,11 @@ def world() -> World:
         nomination = nominate(other, name=name)
         moderation.nomination_approve(admin=admin, nomination_id=nomination.pk)
         for _ in range(votes):
-            scouting.vote_cast(user=make_user(), nomination_id=nomination.pk)
+            vote_cast(user=make_user(), nomination_id=nomination.pk)
         ids.append(nomination.pk)
-    scouting.vote_cast(user=scout, nomination_id=ids[1])
+    vote_cast(user=scout, nomination_id=ids[1])
     nominate(scout, name="Eli Moss", age=None, graduation_year=2027)
-    scouting.follow_user_create(user=scout, target_id=other.pk)
+    follows.follow_user_create(user=scout, target_id=other.pk)
     return World(scout=scout, admin=admin, other=other, nomination_id=ids[0])
 
 

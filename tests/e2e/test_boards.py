@@ -15,8 +15,8 @@ import time_machine
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
-from project.scouting import services as scouting
 from project.scouting.boards import week_of
+from project.scouting.services.votes import vote_cast
 from tests.e2e.browsing import (
     ServerSession,
     live,
@@ -36,7 +36,7 @@ TV_SIZES = {"1920x1080": (1920, 1080), "1280x720": (1280, 720)}
 
 def votes(count: int, nomination_id: int) -> None:
     for _ in range(count):
-        scouting.vote_cast(user=make_user(), nomination_id=nomination_id)
+        vote_cast(user=make_user(), nomination_id=nomination_id)
 
 
 def board_names(session: ServerSession, board: str) -> list[tuple[str, int, int]]:

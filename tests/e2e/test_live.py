@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from project.scouting import services as scouting
+from project.scouting.services import votes
 from tests.e2e.browsing import (
     card,
     live,
@@ -148,7 +148,7 @@ def test_a_tab_catches_up_after_losing_its_socket(e2e_server: Server, browser: B
     expect(page.get_by_title(re.compile("Live updates: (connecting|offline)"))).to_be_visible()
     screenshot(page, "live-reconnecting-1280x800")
     for _ in range(2):
-        scouting.vote_cast(user=make_user(), nomination_id=nomination.pk)
+        votes.vote_cast(user=make_user(), nomination_id=nomination.pk)
     e2e_server.start()
 
     expect(page.get_by_title("Live updates: live")).to_be_visible(timeout=RECONNECT_MS)

@@ -13,8 +13,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from project.accounts.models import Role
-from project.scouting import services as scouting
 from project.scouting.models import Nomination
+from project.scouting.services import votes
 from tests.e2e.browsing import (
     PHONE,
     card,
@@ -136,8 +136,8 @@ def test_vote_tabs_needing_votes_and_leaderboard(page: Page) -> None:
     voters = [make_user() for _ in range(5)]
     for count, nomination in zip([5, 3, 2, 0], ranked, strict=True):
         for voter in voters[:count]:
-            scouting.vote_cast(user=voter, nomination_id=nomination.pk)
-    scouting.vote_cast(user=scout, nomination_id=ranked[1].pk)
+            votes.vote_cast(user=voter, nomination_id=nomination.pk)
+    votes.vote_cast(user=scout, nomination_id=ranked[1].pk)
 
     sign_in(page, "avery", to="/vote")
     tabs = page.get_by_role("tablist", name="Filter nominations")
@@ -188,7 +188,7 @@ def test_vote_tabs_needing_votes_and_leaderboard(page: Page) -> None:
     for voter in voters[:5]:
         for nomination in ranked[1:]:
             if not nomination.votes.filter(user=voter).exists():
-                scouting.vote_cast(user=voter, nomination_id=nomination.pk)
+                votes.vote_cast(user=voter, nomination_id=nomination.pk)
     page.goto("/nominations/needing-votes")
     expect(page.get_by_role("heading", name="ALL CAUGHT UP!")).to_be_visible()
     expect(page.get_by_text("All active nominations have at least 5 votes")).to_be_visible()

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from project.accounts.models import User
-from project.scouting import services as scouting
+from project.scouting.services.votes import vote_cast
 from tests.e2e.browsing import (
     card,
     live,
@@ -48,7 +48,7 @@ def shows_votes(page: Page, name: str, count: int) -> None:
 
 def votes(user_count: int, nomination_id: int) -> None:
     for _ in range(user_count):
-        scouting.vote_cast(user=make_user(), nomination_id=nomination_id)
+        vote_cast(user=make_user(), nomination_id=nomination_id)
 
 
 def open_wall(browser: Browser, server: Server, username: str, sport: str = "soccer") -> Page:

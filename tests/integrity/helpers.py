@@ -11,7 +11,7 @@ from project.accounts.models import User
 from project.common.addresses import prefix_key
 from project.integrity.services import vote_inspect
 from project.scouting.models import Nomination, NominationStatus
-from project.scouting.services import vote_cast
+from project.scouting.services.votes import vote_cast
 from tests.helpers import make_user
 from tests.scouting.conftest import make_nomination
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from project.accounts.models import User
 from project.moderation.services import report_create
 from project.scouting.models import Notification
-from project.scouting.services import follow_player_create, follow_user_create
+from project.scouting.services.follows import follow_player_create, follow_user_create
 from tests.accounts.factories import nominate, vote
 from tests.helpers import ApiClient, assert_error, make_user
 

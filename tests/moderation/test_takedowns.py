@@ -13,7 +13,7 @@ from project.accounts.models import User
 from project.moderation.models import TakedownRequest, TakedownStatus
 from project.modlog.models import ModlogEntry
 from project.scouting.models import Nomination, NominationStatus
-from project.scouting.services import follow_player_create
+from project.scouting.services.follows import follow_player_create
 from realtime.summary_source import summary_source
 from tests.accounts.factories import nominate, vote
 from tests.helpers import ApiClient, assert_error, make_user

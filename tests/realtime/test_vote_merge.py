@@ -12,7 +12,7 @@ import pytest
 from django.db import connections
 
 from project.accounts.models import User
-from project.scouting import services
+from project.scouting.services import votes
 from realtime.merge import reset_merger
 from tests.helpers import ApiClient, make_user
 from tests.realtime.live import Socket, signed_in
@@ -86,7 +86,7 @@ async def test_a_burst_is_merged_into_few_frames_ending_at_the_final_counts(
     def burst() -> None:
         try:
             for fan, nomination_id in zip(fans, itertools.cycle(nominations), strict=False):
-                services.vote_cast(user=fan, nomination_id=nomination_id)
+                votes.vote_cast(user=fan, nomination_id=nomination_id)
                 time.sleep(0.01)
         finally:
             connections.close_all()

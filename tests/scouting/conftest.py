@@ -4,8 +4,8 @@ import itertools
 from typing import Any
 
 from project.accounts.models import User
-from project.scouting import services
 from project.scouting.models import Nomination, NominationStatus
+from project.scouting.services import nominations
 from tests.helpers import ApiClient
 
 _names = itertools.count(1)
@@ -48,7 +48,7 @@ def make_nomination(
         "video_link": "",
     }
     values.update(fields)
-    nomination = services.nomination_create(user=user, **values)
+    nomination = nominations.nomination_create(user=user, **values)
     if status != NominationStatus.PENDING:
         Nomination.objects.filter(pk=nomination.pk).update(status=status)
         nomination.status = status

@@ -9,8 +9,8 @@ import pytest
 import time_machine
 from django.core.management import call_command
 
-from project.scouting import services
 from project.scouting.models import Nomination, NominationWeek, Vote, VoteStatus
+from project.scouting.services import votes
 from tests.helpers import make_user
 from tests.scouting.conftest import make_nomination
 
@@ -34,9 +34,9 @@ def test_rebuild_gives_back_what_the_votes_built(settings: pytest.FixtureRequest
         [(voters[0], first), (voters[1], first), (voters[2], second), (voters[3], first)]
     ):
         with time_machine.travel(MONDAY + timedelta(days=day * 3), tick=False):
-            services.vote_cast(user=voter, nomination_id=nomination.pk)
+            votes.vote_cast(user=voter, nomination_id=nomination.pk)
     with time_machine.travel(MONDAY + timedelta(days=10), tick=False):
-        services.vote_remove(user=voters[1], nomination_id=first.pk)
+        votes.vote_remove(user=voters[1], nomination_id=first.pk)
     built = board_columns()
     assert built[0][idle.pk] == (None, 0)
 

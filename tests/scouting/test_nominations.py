@@ -8,9 +8,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from project.accounts.models import User
-from project.scouting import services
 from project.scouting.models import Activity, Nomination, NominationStatus, Player
-from project.scouting.services import player_identity
+from project.scouting.services import activity, follows
+from project.scouting.services.nominations import player_identity
 from tests.helpers import ApiClient, EventRecorder, assert_error, make_user
 from tests.scouting.conftest import make_nomination, nominate, nomination_body
 
@@ -438,8 +438,8 @@ def test_personal_list_query_count_is_constant(
     def add(n: int) -> None:
         for _ in range(n):
             nomination = make_nomination(other_scout)
-            services.follow_player_create(user=scout, player_id=nomination.player_id)
-            services.notification_create(user=scout, type="new_follower", message="x")
+            follows.follow_player_create(user=scout, player_id=nomination.player_id)
+            activity.notification_create(user=scout, type="new_follower", message="x")
 
     def count() -> int:
         with CaptureQueriesContext(connection) as queries:

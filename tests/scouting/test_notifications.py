@@ -6,8 +6,8 @@ import pytest
 from django.core import mail
 
 from project.accounts.models import User
-from project.scouting import services
 from project.scouting.models import Notification
+from project.scouting.services import activity
 from tests.helpers import ApiClient, EventRecorder, assert_error, make_user
 from tests.scouting.conftest import make_nomination
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def notify(user: User, message: str = "Hello", kind: str = "new_follower") -> Notification:
-    notification = services.notification_create(user=user, type=kind, message=message)
+    notification = activity.notification_create(user=user, type=kind, message=message)
     assert notification is not None
     return notification
 
@@ -73,11 +73,11 @@ def test_notification_calls_require_sign_in(api: ApiClient) -> None:
 def test_preferences_gate_their_types(scout: User, kind: str, setting: str) -> None:
     setattr(scout.settings, setting, False)
     scout.settings.save()
-    assert services.notification_create(user=scout, type=kind, message="x") is None
+    assert activity.notification_create(user=scout, type=kind, message="x") is None
     assert not Notification.objects.exists()
     setattr(scout.settings, setting, True)
     scout.settings.save()
-    assert services.notification_create(user=scout, type=kind, message="x") is not None
+    assert activity.notification_create(user=scout, type=kind, message="x") is not None
 
 
 def test_create_publishes_and_emails_after_commit(
@@ -86,7 +86,7 @@ def test_create_publishes_and_emails_after_commit(
     nomination = make_nomination(scout)
     events.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        notification = services.notification_create(
+        notification = activity.notification_create(
             user=scout,
             type="nomination_approved",
             message="Your nomination was approved",

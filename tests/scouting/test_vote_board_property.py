@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 
 from project.accounts.models import User
 from project.common.errors import Conflict, NotFound
-from project.scouting import services
 from project.scouting.boards import trend_lambda, week_of
 from project.scouting.models import Nomination, NominationWeek, Vote
+from project.scouting.services import votes
 from tests.helpers import make_user
 from tests.scouting.conftest import make_nomination
 
@@ -128,9 +128,9 @@ def test_trend_and_week_columns_equal_a_recompute_from_the_votes(
                     with time_machine.travel(START + timedelta(seconds=offset), tick=False):
                         try:
                             if cast:
-                                services.vote_cast(user=voter, nomination_id=nomination.pk)
+                                votes.vote_cast(user=voter, nomination_id=nomination.pk)
                             else:
-                                services.vote_remove(user=voter, nomination_id=nomination.pk)
+                                votes.vote_remove(user=voter, nomination_id=nomination.pk)
                         except (Conflict, NotFound):
                             pass
                 newest = START + timedelta(seconds=max(step[2] for step in steps))

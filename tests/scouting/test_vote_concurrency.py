@@ -16,8 +16,8 @@ from django.db.models import Count
 
 from project.accounts.models import User
 from project.common.errors import Conflict
-from project.scouting import services
 from project.scouting.models import Nomination, Vote
+from project.scouting.services import votes
 from realtime.events import Event
 from realtime.merge import get_merger
 from tests.helpers import ApiClient, make_user, unless_available
@@ -136,9 +136,9 @@ def test_published_counts_end_at_the_database_version(monkeypatch: pytest.Monkey
         for _ in range(6):
             nomination = chooser.choice(nominations)
             try:
-                services.vote_cast(user=voter, nomination_id=nomination.pk)
+                votes.vote_cast(user=voter, nomination_id=nomination.pk)
             except Conflict:
-                services.vote_remove(user=voter, nomination_id=nomination.pk)
+                votes.vote_remove(user=voter, nomination_id=nomination.pk)
 
     run_threads(len(voters), toggle)
     assert get_merger().drain()

@@ -16,9 +16,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from project.accounts.models import User
-from project.scouting import services
+from project.common.errors import Conflict
 from project.scouting.boards import trend_add, trend_term
 from project.scouting.models import Nomination, NominationWeek, Notification
+from project.scouting.services import votes
 from tests.helpers import make_user
 from tests.scouting.conftest import make_nomination
 
@@ -43,10 +44,10 @@ def test_cast_and_remove_take_at_most_eight_statements(scout: User, other_scout:
     third = make_user(name="Theo Third")
 
     # The costliest cast: both users, a new notification for the nominator.
-    first_cast = statements_of(lambda: services.vote_cast(user=scout, nomination_id=nomination.pk))
+    first_cast = statements_of(lambda: votes.vote_cast(user=scout, nomination_id=nomination.pk))
     # A cast that coalesces into the nominator's unread notification.
-    coalesced = statements_of(lambda: services.vote_cast(user=third, nomination_id=nomination.pk))
-    removal = statements_of(lambda: services.vote_remove(user=scout, nomination_id=nomination.pk))
+    coalesced = statements_of(lambda: votes.vote_cast(user=third, nomination_id=nomination.pk))
+    removal = statements_of(lambda: votes.vote_remove(user=scout, nomination_id=nomination.pk))
 
     for sql in (first_cast, coalesced, removal):
         assert len(sql) <= MAX_STATEMENTS, "\n".join(sql)
@@ -59,7 +60,7 @@ def test_cast_and_remove_take_at_most_eight_statements(scout: User, other_scout:
 
 def test_own_nomination_vote_is_cheaper_still(scout: User) -> None:
     own = make_nomination(scout)
-    cast = statements_of(lambda: services.vote_cast(user=scout, nomination_id=own.pk))
+    cast = statements_of(lambda: votes.vote_cast(user=scout, nomination_id=own.pk))
     assert len(cast) <= MAX_STATEMENTS - 2, "\n".join(cast)
 
 
@@ -70,9 +71,9 @@ def test_the_vote_updates_version_trend_and_week(scout: User, other_scout: User)
     second_at = datetime(2030, 6, 3, 1, 0, tzinfo=UTC)  # the Monday after
 
     with time_machine.travel(first_at, tick=False):
-        services.vote_cast(user=scout, nomination_id=nomination.pk)
+        votes.vote_cast(user=scout, nomination_id=nomination.pk)
     with time_machine.travel(second_at, tick=False):
-        services.vote_cast(user=third, nomination_id=nomination.pk)
+        votes.vote_cast(user=third, nomination_id=nomination.pk)
 
     nomination.refresh_from_db()
     assert nomination.version == 2
@@ -82,7 +83,7 @@ def test_the_vote_updates_version_trend_and_week(scout: User, other_scout: User)
     weeks = dict(NominationWeek.objects.filter(nomination=nomination).values_list("week", "votes"))
     assert weeks == {date(2030, 5, 27): 1, date(2030, 6, 3): 1}
 
-    services.vote_remove(user=third, nomination_id=nomination.pk)
+    votes.vote_remove(user=third, nomination_id=nomination.pk)
     nomination.refresh_from_db()
     assert nomination.version == 3
     assert nomination.trend is not None
@@ -90,17 +91,17 @@ def test_the_vote_updates_version_trend_and_week(scout: User, other_scout: User)
     weeks = dict(NominationWeek.objects.filter(nomination=nomination).values_list("week", "votes"))
     assert weeks == {date(2030, 5, 27): 1, date(2030, 6, 3): 0}
 
-    services.vote_remove(user=scout, nomination_id=nomination.pk)
+    votes.vote_remove(user=scout, nomination_id=nomination.pk)
     nomination = Nomination.objects.get(pk=nomination.pk)
     assert (nomination.vote_count, nomination.version, nomination.trend) == (0, 4, None)
 
 
 def test_a_refused_vote_changes_no_counter(scout: User, other_scout: User) -> None:
     nomination = make_nomination(other_scout)
-    services.vote_cast(user=scout, nomination_id=nomination.pk)
+    votes.vote_cast(user=scout, nomination_id=nomination.pk)
     before = Nomination.objects.values("vote_count", "version", "trend").get(pk=nomination.pk)
-    with pytest.raises(services.Conflict):
-        services.vote_cast(user=scout, nomination_id=nomination.pk)
+    with pytest.raises(Conflict):
+        votes.vote_cast(user=scout, nomination_id=nomination.pk)
     after = Nomination.objects.values("vote_count", "version", "trend").get(pk=nomination.pk)
     assert after == before
     assert NominationWeek.objects.get(nomination=nomination).votes == 1

@@ -31,13 +31,9 @@ from project.scouting.models import (
     NominationStatus,
     Player,
 )
-from project.scouting.services import (
-    follow_player_create,
-    follow_user_create,
-    nomination_create,
-    player_identity,
-    vote_cast,
-)
+from project.scouting.services.follows import follow_player_create, follow_user_create
+from project.scouting.services.nominations import nomination_create, player_identity
+from project.scouting.services.votes import vote_cast
 
 ADMIN_USERNAME = "admin"
 ADMIN_PASSWORD = "scoutvote-admin"

@@ -1,0 +1,196 @@
+"""The feed's activity and members' notifications (in-app, live and emailed)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.mail import send_mail
+from django.db import transaction
+from django.utils import timezone
+
+from project.accounts.models import User, UserSettings
+from project.common.errors import ValidationFailed
+from project.scouting import selectors
+from project.scouting.models import (
+    Activity,
+    Nomination,
+    Notification,
+    NotificationType,
+    Player,
+)
+from realtime.publish import Event, publish, publish_summaries
+
+logger = logging.getLogger(__name__)
+
+READ_TARGET_REQUIRED = "Give ids or all: true"
+NOTIFICATION_PREFERENCES = {
+    NotificationType.VOTE_RECEIVED: "vote_notifications",
+    NotificationType.NOMINATION_APPROVED: "nomination_notifications",
+    NotificationType.NOMINATION_REJECTED: "nomination_notifications",
+}
+EMAIL_SUBJECTS = {
+    NotificationType.VOTE_RECEIVED: "Your nomination received a vote",
+    NotificationType.NOMINATION_APPROVED: "Your nomination was approved",
+    NotificationType.NOMINATION_REJECTED: "Your nomination was not approved",
+    NotificationType.NEW_FOLLOWER: "You have a new follower",
+    NotificationType.NOMINATION_REMOVED: "Your nomination was removed",
+    NotificationType.MODERATION_WARNING: "A warning from the ScoutVote moderators",
+}
+
+
+def summaries_changed(*sports: str) -> None:
+    """Tell the live layer the leaderboards and stats of these sports may have changed."""
+    for sport in dict.fromkeys(sports):
+        publish_summaries(sport)
+
+
+def activity_create(
+    *,
+    user: User,
+    activity_type: str,
+    sport: str,
+    related_user: User | None = None,
+    related_player: Player | None = None,
+    related_nomination: Nomination | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> Activity:
+    """Record an activity and push it to the sport's feed (activity.created)."""
+    activity = Activity.objects.create(
+        user=user,
+        activity_type=activity_type,
+        sport=sport,
+        related_user=related_user,
+        related_player=related_player,
+        related_nomination=related_nomination,
+        metadata=metadata or {},
+    )
+    publish(Event("activity.created", selectors.activity_data(activity), sport=sport))
+    return activity
+
+
+def _email_on_commit(*, user: User, subject: str, message: str) -> None:
+    address = user.email
+
+    def send() -> None:
+        try:
+            send_mail(subject, message, None, [address])
+        except Exception:
+            # A notification email must never fail the write that caused it.
+            logger.exception("Could not email user %s", user.pk)
+
+    transaction.on_commit(send)
+
+
+def notification_wanted(settings: UserSettings | None, type: str) -> bool:
+    """Whether the user's settings let this type through (voteNotifications for
+    vote_received, nominationNotifications for nomination_approved/rejected; others always;
+    no settings row: everything)."""
+    preference = NOTIFICATION_PREFERENCES.get(NotificationType(type))
+    return settings is None or preference is None or bool(getattr(settings, preference))
+
+
+def notification_put(
+    *,
+    user: User,
+    settings: UserSettings | None,
+    type: str,
+    message: str,
+    related_nomination_id: int | None,
+    unread_id: int | None = None,
+) -> Notification:
+    """Write a notification and publish notification.created. With ``unread_id`` (a row to
+    coalesce into) that row gets the new message and time, if it is still unread; otherwise
+    a new row is made, and emailed after commit when emailNotifications is on."""
+    now = timezone.now()
+    if (
+        unread_id is not None
+        and Notification.objects.filter(pk=unread_id, read=False).update(
+            message=message, created_at=now
+        )
+        > 0
+    ):
+        notification = Notification(
+            pk=unread_id,
+            user_id=user.pk,
+            type=type,
+            message=message,
+            read=False,
+            related_nomination_id=related_nomination_id,
+            created_at=now,
+        )
+    else:
+        notification = Notification.objects.create(
+            user_id=user.pk,
+            type=type,
+            message=message,
+            related_nomination_id=related_nomination_id,
+        )
+        if settings is None or settings.email_notifications:
+            subject = EMAIL_SUBJECTS.get(NotificationType(type), "ScoutVote notification")
+            _email_on_commit(user=user, subject=subject, message=message)
+    publish(
+        Event(
+            "notification.created",
+            selectors.notification_data(notification),
+            user_ids=(user.pk,),
+        )
+    )
+    return notification
+
+
+def notification_create(
+    *,
+    user: User,
+    type: str,
+    message: str,
+    related_nomination: Nomination | None = None,
+) -> Notification | None:
+    """Notify ``user`` unless their settings turn this type off (``notification_wanted``).
+
+    vote_received is coalesced: while the user has an unread one for the nomination, that
+    row gets the new message and time instead of a second row (callers hold the nomination's
+    lock, so this is race-free; votes find that row in their nomination update instead, see
+    ``vote_cast``). Publishes notification.created (the same id again when coalesced) and,
+    when emailNotifications is on, emails a new notification after commit. Returns None when
+    the settings turned it off.
+    """
+    settings = UserSettings.objects.filter(user_id=user.pk).first()
+    if not notification_wanted(settings, type):
+        return None
+    unread_id = None
+    if type == NotificationType.VOTE_RECEIVED and related_nomination is not None:
+        unread_id = (
+            Notification.objects.filter(
+                user_id=user.pk, type=type, related_nomination=related_nomination, read=False
+            )
+            .order_by("-created_at", "-id")
+            .values_list("pk", flat=True)
+            .first()
+        )
+    return notification_put(
+        user=user,
+        settings=settings,
+        type=type,
+        message=message,
+        related_nomination_id=None if related_nomination is None else related_nomination.pk,
+        unread_id=unread_id,
+    )
+
+
+def notifications_mark_read(
+    *,
+    user: User,
+    ids: list[int] | None = None,
+    all_unread: bool = False,
+) -> int:
+    """Mark the given notifications (or all) of ``user`` read; returns the unread count.
+    Ids of other users' notifications are ignored."""
+    unread = Notification.objects.filter(user_id=user.pk, read=False)
+    if all_unread:
+        unread.update(read=True)
+    elif ids is not None:
+        unread.filter(pk__in=ids).update(read=True)
+    else:
+        raise ValidationFailed(READ_TARGET_REQUIRED, code="read_target_required")
+    return selectors.notification_unread_count(user=user)

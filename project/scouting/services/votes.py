@@ -1,0 +1,371 @@
+"""Casting and taking back a vote: one transaction of at most 8 statements that keeps every
+counter (vote_count, version, trend, the week's counter, both users' points and streaks)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from django.conf import settings as django_settings
+from django.db import connection, transaction
+from django.db.models import (
+    Case,
+    F,
+    FloatField,
+    OuterRef,
+    Q,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Abs, Exp, Greatest, Ln
+from django.utils import timezone
+
+from project.accounts.models import User, UserSettings
+from project.accounts.progress import user_progress
+from project.common.db import db_datetime, update_returning
+from project.common.errors import Conflict, NotFound, ValidationFailed
+from project.scouting import boards, selectors
+from project.scouting.models import (
+    LIVE_STATUSES,
+    Activity,
+    ActivityType,
+    Nomination,
+    NominationStatus,
+    NominationWeek,
+    Notification,
+    NotificationType,
+    Vote,
+    VoteStatus,
+)
+from project.scouting.points import (
+    VOTE_POINTS,
+    VOTE_RECEIVED_POINTS,
+)
+from project.scouting.services.activity import (
+    activity_create,
+    notification_put,
+    notification_wanted,
+    summaries_changed,
+)
+from realtime.publish import Event, publish, publish_vote_count
+
+logger = logging.getLogger(__name__)
+
+ALREADY_VOTED = "You have already voted for this nomination"
+NOT_VOTED = "You have not voted for this nomination"
+VOTING_CLOSED = "Voting is closed for this nomination"
+
+
+def _nomination_for_vote(*, user: User, nomination_id: int) -> Nomination:
+    """The nomination, locked until the transaction ends: every vote on it queues here, so
+    its counters, its voters' points and its coalesced notification stay consistent. Read
+    with its player's name and its nominator's notification settings, all a vote needs."""
+    nomination = (
+        Nomination.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("player", "nominated_by__settings")
+        .only(
+            "status",
+            "sport",
+            "player__name",
+            "nominated_by__name",
+            "nominated_by__email",
+            "nominated_by__settings__vote_notifications",
+            "nominated_by__settings__email_notifications",
+        )
+        .filter(pk=nomination_id)
+        .first()
+    )
+    if nomination is None:
+        raise NotFound(selectors.NOMINATION_NOT_FOUND)
+    if nomination.status not in LIVE_STATUSES:
+        # Only those who may see it learn that voting is closed; a hidden (taken-down)
+        # nomination is seen by admins alone, its nominator included in the "not found".
+        sees_it = user.is_admin or (
+            nomination.nominated_by_id == user.pk and nomination.status != NominationStatus.HIDDEN
+        )
+        if not sees_it:
+            raise NotFound(selectors.NOMINATION_NOT_FOUND)
+        raise ValidationFailed(VOTING_CLOSED, code="voting_closed")
+    return nomination
+
+
+def vote_is_trusted(*, voter: User, voted_at: datetime) -> bool:
+    """Whether a vote counts on the ranked boards (trending and weekly) and in its
+    nominator's points: its voter's account was at least TRUST_ACCOUNT_AGE_HOURS old (0
+    trusts every account). Decided once, when it is cast, and stored on the row
+    (``Vote.counted``), so that removing it undoes exactly what casting it did."""
+    hours = django_settings.TRUST_ACCOUNT_AGE_HOURS
+    return hours <= 0 or voter.date_joined <= voted_at - timedelta(hours=hours)
+
+
+def _trend_with(term: float) -> Case:
+    """The trend column with one more vote of ``term`` (lambda * t): the log-sum-exp
+    log(exp(trend) + exp(term)), written so that nothing overflows."""
+    return Case(
+        When(trend__isnull=True, then=Value(term)),
+        default=Greatest(F("trend"), Value(term))
+        + Ln(Value(1.0) + Exp(Abs(F("trend") - Value(term)) * Value(-1.0))),
+        output_field=FloatField(),
+    )
+
+
+def _trend_without(term: float) -> Case:
+    """The trend column with a vote of ``term`` taken out: log(exp(trend) - exp(term)), NULL
+    once no counted vote remains (``counted_votes`` before this update) or when rounding left
+    the term no smaller than the sum it belongs to (``boards.trend_remove``)."""
+    return Case(
+        When(
+            Q(counted_votes__lte=1) | Q(trend__isnull=True) | Q(trend__lte=Value(term)),
+            then=Value(None),
+        ),
+        default=F("trend") + Ln(Value(1.0) - Exp(Value(term) - F("trend"))),
+        output_field=FloatField(),
+    )
+
+
+def _unread_vote_received() -> Subquery:
+    """The nominator's unread vote_received notification of the nomination (the outer row),
+    which a new vote coalesces into."""
+    unread = Notification.objects.filter(
+        user_id=OuterRef("nominated_by_id"),
+        type=NotificationType.VOTE_RECEIVED,
+        related_nomination_id=OuterRef("pk"),
+        read=False,
+    )
+    return Subquery(unread.order_by("-created_at", "-id").values("pk")[:1])
+
+
+def _vote_row_insert(
+    *, nomination_id: int, user_id: int, voted_at: datetime, counted: bool, ip_prefix: str
+) -> bool:
+    """Insert the vote row; False when the user already voted (no savepoint needed)."""
+    table = connection.ops.quote_name(Vote._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (nomination_id, user_id, created_at, counted, status, ip_prefix) "  # noqa: S608  (the model's table; values bound)
+            "VALUES (%s, %s, %s, %s, %s, %s) "
+            "ON CONFLICT (nomination_id, user_id) DO NOTHING RETURNING id",
+            [
+                nomination_id,
+                user_id,
+                connection.ops.adapt_datetimefield_value(voted_at),
+                counted,
+                VoteStatus.ACTIVE,
+                ip_prefix,
+            ],
+        )
+        return cursor.fetchone() is not None
+
+
+def _vote_row_delete(*, nomination_id: int, user_id: int) -> tuple[datetime, bool, bool] | None:
+    """Delete the vote row; (its time, whether it counted, whether it was active), or None
+    when there was none."""
+    table = connection.ops.quote_name(Vote._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {table} WHERE nomination_id = %s AND user_id = %s "  # noqa: S608  (the model's table; values bound)
+            "RETURNING created_at, counted, status",
+            [nomination_id, user_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return db_datetime(row[0]), bool(row[1]), row[2] == VoteStatus.ACTIVE
+
+
+def _week_count_add(*, nomination: Nomination, voted_at: datetime) -> None:
+    """+1 to the nomination's counter of the week ``voted_at`` falls in (created at 1)."""
+    table = connection.ops.quote_name(NominationWeek._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (nomination_id, sport, week, votes) VALUES (%s, %s, %s, 1) "  # noqa: S608  (the model's table; values bound)
+            f"ON CONFLICT (nomination_id, week) DO UPDATE SET votes = {table}.votes + 1",
+            [
+                nomination.pk,
+                nomination.sport,
+                connection.ops.adapt_datefield_value(boards.week_of(voted_at)),
+            ],
+        )
+
+
+def _week_count_remove(*, nomination: Nomination, voted_at: datetime) -> None:
+    """-1 to the counter of the week the vote was cast in (never below 0: votes cast before
+    the counters existed were never added)."""
+    NominationWeek.objects.filter(
+        nomination_id=nomination.pk, week=boards.week_of(voted_at), votes__gt=0
+    ).update(votes=F("votes") - 1)
+
+
+def _vote_received_message(*, voter: User, nomination: Nomination) -> str:
+    count = nomination.vote_count
+    return (
+        f"{voter.name} voted for {nomination.player.name}. "
+        f"It now has {count} vote{'' if count == 1 else 's'}."
+    )
+
+
+def _settings_of(user: User) -> UserSettings | None:
+    """The settings read with the user (select_related), None when the user has none."""
+    try:
+        return user.settings
+    except UserSettings.DoesNotExist:
+        return None
+
+
+@transaction.atomic
+def vote_cast(
+    *, user: User, nomination_id: int, today: date | None = None, ip_prefix: str = ""
+) -> Nomination:
+    """Vote for a live nomination: +1 vote_count and version, +1 point and the streak for the
+    voter, a vote_cast activity and a (coalesced) vote_received notification; and, when the
+    vote is trusted (``vote_is_trusted``), the trend, counted_votes, the week's counter and +2
+    points to the nominator (not for a vote on one's own nomination). ``ip_prefix`` is the
+    voter's IP-cluster id (project/common/addresses.py). 409 when already voted, with nothing
+    changed. Returns the nomination with its new vote_count and version.
+
+    At most 7 statements: the lock, the vote row, the nomination's counters (which also
+    answer the notification to coalesce into), the week's counter, both users' points and
+    streaks, the activity, the notification."""
+    nomination = _nomination_for_vote(user=user, nomination_id=nomination_id)
+    voted_at = timezone.now()
+    counted = vote_is_trusted(voter=user, voted_at=voted_at)
+    if not _vote_row_insert(
+        nomination_id=nomination.pk,
+        user_id=user.pk,
+        voted_at=voted_at,
+        counted=counted,
+        ip_prefix=ip_prefix,
+    ):
+        raise Conflict(ALREADY_VOTED, code="already_voted")
+    own = nomination.nominated_by_id == user.pk
+    settings = None if own else _settings_of(nomination.nominated_by)
+    notify = not own and notification_wanted(settings, NotificationType.VOTE_RECEIVED)
+    changes: dict[str, Any] = {"vote_count": F("vote_count") + 1, "version": F("version") + 1}
+    if counted:
+        changes["trend"] = _trend_with(boards.trend_term(voted_at))
+        changes["counted_votes"] = F("counted_votes") + 1
+    returning: dict[str, Any] = {"vote_count": F("vote_count"), "version": F("version")}
+    if notify:
+        returning["unread_id"] = _unread_vote_received()
+    (row,) = update_returning(Nomination.objects.filter(pk=nomination.pk), changes, returning)
+    nomination.vote_count = row["vote_count"]
+    nomination.version = row["version"]
+    if counted:
+        _week_count_add(nomination=nomination, voted_at=voted_at)
+    points: dict[int, tuple[int, date | None]] = {
+        user.pk: (VOTE_POINTS, today or timezone.localdate())
+    }
+    if counted and not own:
+        points[nomination.nominated_by_id] = (VOTE_RECEIVED_POINTS, None)
+    user_progress(points)
+    activity_create(
+        user=user,
+        activity_type=ActivityType.VOTE_CAST,
+        sport=nomination.sport,
+        related_player=nomination.player,
+        related_nomination=nomination,
+        metadata={"playerName": nomination.player.name},
+    )
+    if notify:
+        notification_put(
+            user=nomination.nominated_by,
+            settings=settings,
+            type=NotificationType.VOTE_RECEIVED,
+            message=_vote_received_message(voter=user, nomination=nomination),
+            related_nomination_id=nomination.pk,
+            unread_id=row["unread_id"],
+        )
+    _vote_changed(nomination, voter=user, has_voted=True)
+    return nomination
+
+
+@transaction.atomic
+def vote_remove(*, user: User, nomination_id: int) -> Nomination:
+    """Take a vote back: -1 vote_count, +1 version, the voter's point and its vote_cast
+    activity; when it counted, also its term out of the trend, one out of counted_votes and
+    out of the week it was cast in, and the nominator's 2 points (never below 0). A voided
+    vote (project/integrity) is already out of every count and its points: taking it back
+    deletes the row and the activity only (so an admin's restore can no longer bring it
+    back). 404 when there is no such vote.
+
+    At most 6 statements: the lock, the vote row, the nomination's counters, the week's
+    counter, both users' points, the activity."""
+    nomination = _nomination_for_vote(user=user, nomination_id=nomination_id)
+    removed = _vote_row_delete(nomination_id=nomination.pk, user_id=user.pk)
+    if removed is None:
+        raise NotFound(NOT_VOTED, code="vote_not_found")
+    voted_at, counted, active = removed
+    counted = counted and active
+    changes: dict[str, Any] = {"version": F("version") + 1}
+    if active:
+        changes["vote_count"] = F("vote_count") - 1
+    if counted:
+        changes["trend"] = _trend_without(boards.trend_term(voted_at))
+        changes["counted_votes"] = F("counted_votes") - 1
+    returning = {"vote_count": F("vote_count"), "version": F("version")}
+    (row,) = update_returning(Nomination.objects.filter(pk=nomination.pk), changes, returning)
+    nomination.vote_count = row["vote_count"]
+    nomination.version = row["version"]
+    if counted:
+        _week_count_remove(nomination=nomination, voted_at=voted_at)
+    points: dict[int, tuple[int, date | None]] = {}
+    if active:
+        points[user.pk] = (-VOTE_POINTS, None)
+    if counted and nomination.nominated_by_id != user.pk:
+        points[nomination.nominated_by_id] = (-VOTE_RECEIVED_POINTS, None)
+    user_progress(points)
+    Activity.objects.filter(
+        user_id=user.pk, activity_type=ActivityType.VOTE_CAST, related_nomination=nomination
+    ).delete()
+    _vote_changed(nomination, voter=user, has_voted=False)
+    return nomination
+
+
+def vote_counters_withdraw(
+    *, voter: User, nomination_id: int, voted_at: datetime, counted: bool = True
+) -> str | None:
+    """Take a deleted active vote row (``voted_at``, ``counted``) of ``voter`` out of its
+    nomination's counters: vote_count, version and, when it counted, trend, counted_votes and
+    the week's counter, as ``vote_remove`` does, and publish the new count (account deletion;
+    the caller deletes the row and keeps the points; a voided row is out of them already).
+    Locks the nomination. Returns its sport, or None when it is gone."""
+    changes: dict[str, Any] = {"vote_count": F("vote_count") - 1, "version": F("version") + 1}
+    if counted:
+        changes["trend"] = _trend_without(boards.trend_term(voted_at))
+        changes["counted_votes"] = F("counted_votes") - 1
+    returning = {"vote_count": F("vote_count"), "version": F("version"), "sport": F("sport")}
+    rows = update_returning(Nomination.objects.filter(pk=nomination_id), changes, returning)
+    if not rows:
+        return None
+    (row,) = rows
+    nomination = Nomination(pk=nomination_id, sport=row["sport"])
+    if counted:
+        _week_count_remove(nomination=nomination, voted_at=voted_at)
+    publish_vote_count(
+        sport=row["sport"],
+        nomination_id=nomination_id,
+        vote_count=row["vote_count"],
+        version=row["version"],
+    )
+    return str(row["sport"])
+
+
+def _vote_changed(nomination: Nomination, *, voter: User, has_voted: bool) -> None:
+    """vote.changed to the sport (merged per window by the live layer), vote.own to the
+    voter's other tabs, and the sport's summaries."""
+    publish_vote_count(
+        sport=nomination.sport,
+        nomination_id=nomination.pk,
+        vote_count=nomination.vote_count,
+        version=nomination.version,
+    )
+    data = {
+        "nominationId": nomination.pk,
+        "hasVoted": has_voted,
+        "voteCount": nomination.vote_count,
+        "version": nomination.version,
+    }
+    publish(Event("vote.own", data, user_ids=(voter.pk,)))
+    summaries_changed(nomination.sport)
