@@ -18,7 +18,7 @@ from realtime.presence import Presence
 from realtime.snapshot import Snapshots
 
 if TYPE_CHECKING:
-    from realtime.backend import Backend, Replay, Source
+    from realtime.backend_base import Backend, Replay, Source
 
 logger = logging.getLogger(__name__)
 

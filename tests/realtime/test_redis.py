@@ -10,7 +10,8 @@ import redis
 from channels_redis.utils import create_pool
 from django.conf import settings
 
-from realtime.backend import RedisBackend, RedisSource, get_backend
+from realtime.backend import get_backend
+from realtime.backend_redis import RedisBackend, RedisSource
 from realtime.events import Event
 from tests.helpers import ApiClient, unless_available
 from tests.realtime.live import open_socket, send_now, session_of, signed_in

@@ -11,7 +11,8 @@ import redis
 from django.conf import settings
 
 from realtime import broadcast
-from realtime.backend import MemoryBackend, get_backend
+from realtime.backend import get_backend
+from realtime.backend_memory import MemoryBackend
 from realtime.events import Event
 from tests.helpers import ApiClient
 from tests.realtime.live import Socket, send_now, signed_in

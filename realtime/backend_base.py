@@ -1,0 +1,174 @@
+"""What the live layer's two backends share (realtime/backend_redis.py, realtime/backend_memory.py):
+the ``Backend`` (publish, replay) and ``Source`` (a process's subscription) interfaces, their
+configuration, the envelope copies and summary guards a publish takes, and the replay log's
+member format. realtime/backend.py picks the process's backend.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import weakref
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+
+from realtime.connection import state_name
+from realtime.events import Envelope
+
+if TYPE_CHECKING:
+    from realtime.hub import Hub
+
+logger = logging.getLogger(__name__)
+
+Replay = list[tuple[int, str]]
+
+
+@dataclass(frozen=True)
+class Guard:
+    """Send a summary only when its content changed, and never an older snapshot after a
+    newer one (two processes may compute the same summary at nearly the same time)."""
+
+    name: str
+    digest: str
+    taken_at_ms: int
+
+    @classmethod
+    def of(cls, name: str, text: str, taken_at: float) -> Guard:
+        digest = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+        return cls(name=name, digest=digest, taken_at_ms=int(taken_at * 1000))
+
+
+@dataclass(frozen=True)
+class Outbound:
+    """One event on its way: its groups, its envelope and, for a summary, its guard."""
+
+    groups: Sequence[str]
+    envelope: Envelope
+    guard: Guard | None = None
+
+
+def copies(events: Sequence[Outbound]) -> Iterator[tuple[str, Envelope, Guard | None]]:
+    """One copy per event and group, in order."""
+    for event in events:
+        for group in event.groups:
+            yield group, event.envelope, event.guard
+
+
+def replay_after(after: int, current: int, events: Replay) -> Replay | None:
+    """The events after ``after`` (a page of them), or None when some of them are no longer
+    kept (or the cursor is ahead of the sequence, which restarted): the client must
+    refetch."""
+    if after == current:
+        return []
+    if after > current or not events or events[0][0] != after + 1:
+        return None
+    return events
+
+
+def state_of(envelope: Envelope) -> str:
+    """The state an event describes, whose newest copy replaces older ones in the log, or ''."""
+    return state_name(envelope.type_json.strip('"'), envelope.tail) or ""
+
+
+def logged(now_ms: int, text: str) -> str:
+    return f"{now_ms} {text}"
+
+
+def unlogged(member: str) -> str:
+    return member.partition(" ")[2]
+
+
+@dataclass(frozen=True)
+class Config:
+    prefix: str
+    max_age: float  # seconds an event stays in its group's replay log
+    max_bytes: int  # bytes a group's replay log may hold
+    ttl: int
+    max_connections: int
+
+    @classmethod
+    def from_settings(cls) -> Config:
+        return cls(
+            prefix=settings.REALTIME_PREFIX,
+            max_age=settings.REALTIME_REPLAY_AGE,
+            max_bytes=settings.REALTIME_REPLAY_BYTES,
+            ttl=settings.REALTIME_REPLAY_TTL,
+            max_connections=settings.REALTIME_REDIS_MAX_CONNECTIONS,
+        )
+
+
+class Source(ABC):
+    """One event loop's view of the backend: subscriptions, cursors and the replay log."""
+
+    @abstractmethod
+    def start(self, hub: Hub) -> None: ...
+
+    @abstractmethod
+    async def subscribe(self, group: str) -> None:
+        """Return once events of ``group`` published from now on will reach the hub."""
+
+    @abstractmethod
+    async def unsubscribe(self, group: str) -> None: ...
+
+    @abstractmethod
+    async def current(self, groups: Sequence[str]) -> tuple[str | None, dict[str, int]]:
+        """The epoch (None before any event) and the last seq of each group."""
+
+    @abstractmethod
+    async def replay(self, group: str, after: int, limit: int) -> Replay | None:
+        """Up to ``limit`` events after ``after``, in order (see :func:`replay_after`)."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    # Presence: sets of members, each entry expiring unless touched again (a process that
+    # dies stops touching its entries; they are gone after the ttl).
+
+    @abstractmethod
+    async def presence_touch(self, entries: Sequence[tuple[str, str]], ttl: float) -> None:
+        """Add or refresh ``(set, member)`` entries, each living ``ttl`` seconds from now."""
+
+    @abstractmethod
+    async def presence_remove(self, entries: Sequence[tuple[str, str]]) -> None: ...
+
+    @abstractmethod
+    async def presence_members(self, names: Sequence[str]) -> dict[str, list[str]]:
+        """The live members of each set."""
+
+
+class Backend(ABC):
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self._hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    @abstractmethod
+    def publish(self, events: Sequence[Outbound]) -> None:
+        """Number, log and deliver each event to each of its groups, in order, together
+        (one Redis round trip: a hub then writes them to a socket in one go)."""
+
+    @abstractmethod
+    def command(self, group: str, name: str, argument: str) -> None:
+        """Ask every socket of a group, in every process, to do something (close)."""
+
+    @abstractmethod
+    def acquire_window(self, name: str, seconds: float) -> float:
+        """Take a rate window shared by every process: 0 when taken, else the seconds left."""
+
+    @abstractmethod
+    def new_source(self) -> Source: ...
+
+    def hub(self) -> Hub:
+        from realtime.hub import Hub
+
+        loop = asyncio.get_running_loop()
+        hub = self._hubs.get(loop)
+        if hub is None:
+            hub = self._hubs[loop] = Hub(self)
+        return hub

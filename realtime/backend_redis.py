@@ -1,0 +1,319 @@
+"""The Redis half of the live layer's backend (``REDIS_URL`` set): one Lua script per group
+and event keeps the sequence, the replay log and the pub/sub channel atomic; each process holds
+one pub/sub connection, subscribed to the groups its sockets are in."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import time
+import uuid
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import redis
+from redis import asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.connection import parse_url
+
+from realtime.backend_base import (
+    Backend,
+    Config,
+    Outbound,
+    Replay,
+    Source,
+    copies,
+    replay_after,
+    state_of,
+    unlogged,
+)
+from realtime.events import COMMAND_MARK
+
+if TYPE_CHECKING:
+    from realtime.hub import Hub
+
+logger = logging.getLogger(__name__)
+
+
+# KEYS: seq, log, guard, epoch, meta. ARGV: channel, head, tail, ttl, guard_ms, guard_digest,
+# new_epoch, group, max_age_ms, max_bytes, state. The guard (summaries only) skips content
+# equal to the last sent, or older than it. The epoch names the live layer's data: it changes
+# when Redis lost them (restart without persistence, FLUSHDB), which the hubs read as "every
+# cursor is void". The log's members are "<ms> <text>" scored by seq; meta holds the log's
+# byte count and, per state type, the seq of its newest event: a newer board or stats event
+# turns the previous one into a small `skipped` (only the newest state is worth replaying).
+# The oldest entries go once older than max_age_ms or while the log passes max_bytes.
+PUBLISH_SCRIPT = """
+if ARGV[5] ~= '' then
+  local last = redis.call('GET', KEYS[3])
+  if last then
+    local at, digest = string.match(last, '^(%d+):(.*)$')
+    if digest == ARGV[6] or tonumber(at) > tonumber(ARGV[5]) then return 0 end
+  end
+  redis.call('SET', KEYS[3], ARGV[5] .. ':' .. ARGV[6], 'EX', ARGV[4])
+end
+local epoch = redis.call('GET', KEYS[4])
+if not epoch then
+  epoch = ARGV[7]
+  redis.call('SET', KEYS[4], epoch)
+end
+local seq = redis.call('INCR', KEYS[1])
+local text = ARGV[2] .. seq .. ARGV[3]
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local member = now .. ' ' .. text
+redis.call('ZADD', KEYS[2], seq, member)
+local size = redis.call('HINCRBY', KEYS[5], 'bytes', #member)
+if ARGV[11] ~= '' then
+  local previous = redis.call('HGET', KEYS[5], ARGV[11])
+  if previous then
+    local old = redis.call('ZRANGEBYSCORE', KEYS[2], previous, previous)
+    if old[1] then
+      local at = string.match(old[1], '^(%d+) ')
+      local stub = at .. ' {"type":"skipped","group":"' .. ARGV[8] .. '","seq":' .. previous .. '}'
+      redis.call('ZREMRANGEBYSCORE', KEYS[2], previous, previous)
+      redis.call('ZADD', KEYS[2], previous, stub)
+      size = redis.call('HINCRBY', KEYS[5], 'bytes', #stub - #old[1])
+    end
+  end
+  redis.call('HSET', KEYS[5], ARGV[11], seq)
+end
+local cutoff = now - tonumber(ARGV[9])
+local limit = tonumber(ARGV[10])
+for _ = 1, 64 do
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0)
+  if not oldest[1] then break end
+  if tonumber(string.match(oldest[1], '^(%d+) ')) >= cutoff and size <= limit then break end
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, 0)
+  size = redis.call('HINCRBY', KEYS[5], 'bytes', -#oldest[1])
+end
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('EXPIRE', KEYS[5], ARGV[4])
+redis.call('PUBLISH', ARGV[1], epoch .. ' ' .. seq .. ' ' .. text)
+return seq
+"""
+
+# --- Redis ------------------------------------------------------------------------------
+
+
+class RedisBackend(Backend):
+    def __init__(self, url: str, config: Config) -> None:
+        super().__init__(config)
+        self.url = url
+        # Pub/sub channels ignore SELECT: name the database so deployments sharing a server
+        # on different databases do not hear each other.
+        self.channel_prefix = f"{config.prefix}:{parse_url(url).get('db', 0)}:"
+        # Request threads wait for a free connection rather than fail (redis-py raises
+        # MaxConnectionsError from a plain pool once max_connections are in use).
+        self.client = redis.Redis(
+            connection_pool=redis.BlockingConnectionPool.from_url(
+                url,
+                max_connections=config.max_connections,
+                timeout=5,
+                socket_timeout=5,
+                socket_connect_timeout=2,
+            )
+        )
+        self.script_sha = self.client.register_script(PUBLISH_SCRIPT).sha
+        self.epoch_key = f"{config.prefix}:epoch"
+
+    def key(self, kind: str, name: str) -> str:
+        return f"{self.config.prefix}:{kind}:{name}"
+
+    def channel(self, group: str) -> str:
+        return self.channel_prefix + group
+
+    def publish(self, events: Sequence[Outbound]) -> None:
+        calls = []
+        for group, envelope, guard in copies(events):
+            keys = [
+                self.key("seq", group),
+                self.key("log", group),
+                self.key("guard", f"{group}:{guard.name}" if guard else group),
+                self.epoch_key,
+                self.key("meta", group),
+            ]
+            args: list[Any] = [self.channel(group), envelope.head(group), envelope.tail]
+            args += [self.config.ttl, guard.taken_at_ms if guard else ""]
+            args += [guard.digest if guard else "", uuid.uuid4().hex, group]
+            args += [int(self.config.max_age * 1000), self.config.max_bytes, state_of(envelope)]
+            calls.append([*keys, *args])
+        try:
+            self._evalsha(calls)
+        except redis.exceptions.NoScriptError:
+            # Redis restarted or its scripts were flushed: none of the calls ran.
+            self.client.script_load(PUBLISH_SCRIPT)
+            self._evalsha(calls)
+
+    def _evalsha(self, calls: list[list[Any]]) -> None:
+        # One round trip for every group (redis-py's Script in a pipeline would add a
+        # SCRIPT EXISTS round trip each time).
+        with self.client.pipeline(transaction=False) as pipe:
+            for call in calls:
+                pipe.evalsha(self.script_sha, 5, *call)
+            pipe.execute()
+
+    def command(self, group: str, name: str, argument: str) -> None:
+        self.client.publish(self.channel(group), f"{COMMAND_MARK}{name} {argument}")
+
+    def acquire_window(self, name: str, seconds: float) -> float:
+        key = self.key("window", name)
+        if self.client.set(key, 1, nx=True, px=max(1, int(seconds * 1000))):
+            return 0.0
+        left = self.client.pttl(key)
+        return max(int(left), 1) / 1000
+
+    def new_source(self) -> Source:
+        return RedisSource(self)
+
+
+class RedisSource(Source):
+    """One pub/sub connection per event loop, and a small pool for cursor and replay reads."""
+
+    def __init__(self, backend: RedisBackend) -> None:
+        self.backend = backend
+        self.client = aioredis.Redis(
+            connection_pool=aioredis.BlockingConnectionPool.from_url(
+                backend.url, max_connections=backend.config.max_connections, timeout=10
+            )
+        )
+        # The subscriber waits for messages indefinitely: no read timeout (redis-py's default
+        # 5 s would drop an idle subscriber), TCP keepalive to notice a dead server. And no
+        # retry: redis-py would reconnect and resubscribe silently, losing what was published
+        # meanwhile; the hub must hear of it and close its sockets (they resync).
+        self.subscriber = aioredis.Redis.from_url(
+            backend.url,
+            socket_timeout=None,
+            socket_keepalive=True,
+            retry=Retry(NoBackoff(), 0),
+            client_name=f"{backend.config.prefix}:hub",
+        )
+        self.pubsub = self.subscriber.pubsub()
+        # redis-py's PubSub opens its connection on the first command: two first commands at
+        # once would open two, and listen() would read only one. Commands go one at a time.
+        self._commands = asyncio.Lock()
+        self._ready: dict[str, asyncio.Future[None]] = {}
+        self._unconfirmed: collections.Counter[str] = collections.Counter()
+        self._reader: asyncio.Task[None] | None = None
+        self._closed = False
+
+    def start(self, hub: Hub) -> None:
+        self._reader = asyncio.create_task(self._read(hub), name="realtime-redis-reader")
+
+    async def _read(self, hub: Hub) -> None:
+        prefix_length = len(self.backend.channel_prefix)
+        try:
+            # A subscription that lasts as long as the source keeps listen() listening.
+            async with self._commands:
+                await self.pubsub.subscribe(self.backend.channel_prefix + "~process")
+            async for message in self.pubsub.listen():
+                group = message["channel"].decode()[prefix_length:]
+                if message["type"] == "message":
+                    await hub.receive(group, message["data"].decode())
+                elif message["type"] == "subscribe":
+                    self._confirmed(group)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            if not self._closed:
+                logger.warning("Lost the realtime subscription to Redis", exc_info=True)
+                await hub.lost(self)
+
+    def _confirmed(self, group: str) -> None:
+        self._unconfirmed[group] -= 1
+        if self._unconfirmed[group] <= 0:
+            del self._unconfirmed[group]
+            ready = self._ready.get(group)
+            if ready is not None and not ready.done():
+                ready.set_result(None)
+
+    async def subscribe(self, group: str) -> None:
+        ready = self._ready.get(group)
+        if ready is None:
+            ready = self._ready[group] = asyncio.get_running_loop().create_future()
+            self._unconfirmed[group] += 1
+            try:
+                async with self._commands:
+                    await self.pubsub.subscribe(self.backend.channel(group))
+            except BaseException:
+                del self._ready[group]
+                self._unconfirmed[group] -= 1
+                raise
+        try:
+            await asyncio.wait_for(asyncio.shield(ready), timeout=10)
+        except asyncio.CancelledError:
+            if ready.cancelled():  # the source closed (connection lost), not our caller
+                raise ConnectionError("the live layer's subscription ended") from None
+            raise
+
+    async def unsubscribe(self, group: str) -> None:
+        if self._ready.pop(group, None) is not None:
+            async with self._commands:
+                await self.pubsub.unsubscribe(self.backend.channel(group))
+
+    async def current(self, groups: Sequence[str]) -> tuple[str | None, dict[str, int]]:
+        # The epoch exists before the first event, so a client can tell data it saw before a
+        # Redis restart from data after it (hello carries it).
+        keys = [self.backend.epoch_key, *(self.backend.key("seq", group) for group in groups)]
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.set(self.backend.epoch_key, uuid.uuid4().hex, nx=True)
+            pipe.mget(keys)
+            _, (epoch, *values) = await pipe.execute()
+        positions = {group: int(value or 0) for group, value in zip(groups, values, strict=True)}
+        return (epoch.decode() if isinstance(epoch, bytes) else epoch), positions
+
+    async def replay(self, group: str, after: int, limit: int) -> Replay | None:
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.get(self.backend.key("seq", group))
+            pipe.zrangebyscore(
+                self.backend.key("log", group),
+                f"({after}",
+                "+inf",
+                start=0,
+                num=limit,
+                withscores=True,
+            )
+            current, rows = await pipe.execute()
+        events = [(int(score), unlogged(member.decode())) for member, score in rows]
+        return replay_after(after, int(current or 0), events)
+
+    async def presence_touch(self, entries: Sequence[tuple[str, str]], ttl: float) -> None:
+        until = (time.time() + ttl) * 1000
+        async with self.client.pipeline(transaction=False) as pipe:
+            for name, member in entries:
+                key = self.backend.key("presence", name)
+                pipe.zadd(key, {member: until})
+                pipe.pexpire(key, int(ttl * 2000))
+            await pipe.execute()
+
+    async def presence_remove(self, entries: Sequence[tuple[str, str]]) -> None:
+        async with self.client.pipeline(transaction=False) as pipe:
+            for name, member in entries:
+                pipe.zrem(self.backend.key("presence", name), member)
+            await pipe.execute()
+
+    async def presence_members(self, names: Sequence[str]) -> dict[str, list[str]]:
+        now = time.time() * 1000
+        async with self.client.pipeline(transaction=False) as pipe:
+            for name in names:
+                pipe.zrangebyscore(self.backend.key("presence", name), now, "+inf")
+            found = await pipe.execute()
+        return {
+            name: [member.decode() for member in members]
+            for name, members in zip(names, found, strict=True)
+        }
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._reader is not None and self._reader is not asyncio.current_task():
+            self._reader.cancel()
+        for ready in self._ready.values():
+            ready.cancel()
+        try:
+            await self.pubsub.aclose()
+            await self.subscriber.aclose()
+            await self.client.aclose()
+        except Exception:
+            logger.debug("Error closing a realtime Redis source", exc_info=True)
