@@ -63,7 +63,12 @@ export default defineConfig([
   },
   ...featureBoundaries,
   {
-    files: ['src/lib/**/*.{ts,tsx}', 'src/components/**/*.{ts,tsx}', 'src/stores/**/*.{ts,tsx}'],
+    files: [
+      'src/lib/**/*.{ts,tsx}',
+      'src/components/**/*.{ts,tsx}',
+      'src/hooks/**/*.{ts,tsx}',
+      'src/stores/**/*.{ts,tsx}',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -72,7 +77,8 @@ export default defineConfig([
           patterns: [
             {
               group: ['@/features/*', '@/app/*'],
-              message: 'src/lib, src/components and src/stores do not import features or the app.',
+              message:
+                'src/lib, src/components, src/hooks and src/stores do not import features or the app.',
             },
           ],
         },

@@ -5,13 +5,13 @@ import { useMemo, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { LiveRegion } from '@/components/ui/live-region';
+import { useLoadMore } from '@/hooks/use-load-more';
 import { useVoteCountAnnouncements } from '@/lib/live-announcer';
 import { cn } from '@/lib/utils';
 
 import { flattenPages, type PagedData } from '../api/paged';
 import type { Nomination } from '../api/types';
 import { useIncomingNominations } from '../hooks/use-incoming-nominations';
-import { useLoadMore } from '../hooks/use-load-more';
 
 import { ErrorState } from './error-state';
 import { NominationGrid, NominationGridSkeleton } from './nomination-card';

@@ -10,11 +10,10 @@ import {
 } from 'lucide-react';
 import { Link } from 'react-router';
 
+import { activityAuthor, activityText, relativeTime } from '@/lib/activity-text';
 import { cn } from '@/lib/utils';
 
 import type { Activity } from '../api/types';
-
-import { activityAuthor, activityText, relativeTime } from './activity-text';
 
 const icons: Record<string, { icon: LucideIcon; tone: string }> = {
   nomination_created: { icon: UserPlus, tone: 'bg-primary-soft text-primary' },

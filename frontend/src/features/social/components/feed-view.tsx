@@ -5,6 +5,8 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { buttonClasses } from '@/components/ui/button-classes';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useLoadMore } from '@/hooks/use-load-more';
+import { useNow } from '@/hooks/use-now';
 import { cn } from '@/lib/utils';
 import { useSport, type Sport } from '@/stores/sport';
 
@@ -12,8 +14,6 @@ import { useFeed } from '../api/get-feed';
 import { useFollowing } from '../api/get-following';
 import type { Activity } from '../api/types';
 import { useLiveActivities, type ActivitySubscription } from '../hooks/use-live-activities';
-import { useLoadMoreOnScroll } from '../hooks/use-load-more-on-scroll';
-import { useNow } from '../hooks/use-now';
 
 import { ActivityItem } from './activity-item';
 import { SuggestedScoutsCard, YourNetworkCard } from './feed-sidebar';
@@ -89,7 +89,7 @@ type ActivityListProps = {
 function ActivityList({ sport, following, subscribe }: ActivityListProps) {
   const feed = useFeed({ sport, following });
   const followed = useFollowing(sport);
-  const now = useNow();
+  const now = useNow(60_000);
 
   // With the "Following" filter, live activity counts only from followed scouts or players.
   const followedIds = useMemo(() => {
@@ -114,7 +114,7 @@ function ActivityList({ sport, following, subscribe }: ActivityListProps) {
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-  const sentinelRef = useLoadMoreOnScroll({ enabled: Boolean(hasNextPage), onLoadMore: loadMore });
+  const sentinelRef = useLoadMore({ hasNextPage, isFetchingNextPage, fetchNextPage }, '400px 0px');
 
   if (feed.isPending) {
     return (

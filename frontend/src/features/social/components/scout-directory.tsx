@@ -2,9 +2,9 @@ import { RefreshCw, Users } from 'lucide-react';
 import { useCallback } from 'react';
 
 import { Button } from '@/components/ui/button';
+import { useLoadMore } from '@/hooks/use-load-more';
 
 import { useScoutDirectory } from '../api/get-scouts';
-import { useLoadMoreOnScroll } from '../hooks/use-load-more-on-scroll';
 
 import { ScoutCard } from './scout-card';
 
@@ -15,7 +15,7 @@ export function ScoutDirectory() {
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-  const sentinelRef = useLoadMoreOnScroll({ enabled: Boolean(hasNextPage), onLoadMore: loadMore });
+  const sentinelRef = useLoadMore({ hasNextPage, isFetchingNextPage, fetchNextPage }, '400px 0px');
 
   if (directory.isPending) {
     return (

@@ -1,4 +1,4 @@
-import { useNow } from '../hooks/use-now';
+import { useNow } from '@/hooks/use-now';
 
 const time = new Intl.DateTimeFormat('en-US', {
   hour: '2-digit',
@@ -9,7 +9,7 @@ const date = new Intl.DateTimeFormat('en-US', { weekday: 'long', month: 'long', 
 
 /** The time of day, for a wall people glance at from across a room. */
 export function Clock() {
-  const now = useNow();
+  const now = useNow(1000);
   return (
     <div className="text-right leading-none">
       <time

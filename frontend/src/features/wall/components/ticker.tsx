@@ -1,10 +1,10 @@
 import { Activity } from 'lucide-react';
 import { useRef } from 'react';
 
+import { activityLine } from '@/lib/activity-text';
+
 import type { WallActivity } from '../api/types';
 import { useFlip } from '../hooks/use-flip';
-
-import { activityText } from './activity-text';
 
 /** The newest community activity of the sport in one line; arrivals push the rest along. */
 export function Ticker({ activities }: { activities: WallActivity[] }) {
@@ -32,7 +32,7 @@ export function Ticker({ activities }: { activities: WallActivity[] }) {
               data-flip-key={activity.id}
               className="text-[clamp(0.8rem,2.2vh,1.9rem)] text-slate-200"
             >
-              {activityText(activity)}
+              {activityLine(activity)}
             </li>
           ))}
         </ul>

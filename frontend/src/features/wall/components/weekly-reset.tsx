@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 
+import { useNow } from '@/hooks/use-now';
 import type { Sport } from '@/stores/sport';
 
 import { formatCountdown } from '../api/countdown';
 import { useWallWeek } from '../api/get-wall-data';
 import { wallKeys } from '../api/wall-keys';
-import { useNow } from '../hooks/use-now';
 
 /**
  * How long until the weekly board starts again from zero. The week turning over reaches the
@@ -16,7 +16,7 @@ import { useNow } from '../hooks/use-now';
 export function WeeklyReset({ sport, className }: { sport: Sport; className?: string }) {
   const queryClient = useQueryClient();
   const week = useWallWeek();
-  const now = useNow();
+  const now = useNow(1000);
   const resetsAt = week.data ? Date.parse(week.data.resetsAt) : null;
   const passed = resetsAt !== null && now.getTime() >= resetsAt;
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import type { Activity } from '../api/types';
+import type { components } from '@/lib/api/schema';
 
-import { activityAuthor, activityText, relativeTime } from './activity-text';
+import { activityAuthor, activityLine, activityText, relativeTime } from './activity-text';
+
+type Activity = components['schemas']['ActivityOut'];
 
 function activity(activityType: string, metadata: Record<string, unknown> = {}): Activity {
   return {
@@ -51,6 +53,17 @@ describe('activityText', () => {
   it('ignores metadata that is not text', () => {
     expect(activityText(activity('vote_cast', { playerName: 7 }))).toBe('cast a vote');
     expect(activityText(activity('vote_cast', { playerName: '  ' }))).toBe('cast a vote');
+  });
+});
+
+describe('activityLine', () => {
+  it("puts the author's name before what they did", () => {
+    expect(activityLine(activity('vote_cast', { playerName: 'Sam Smith' }))).toBe(
+      'Jane Doe voted for Sam Smith',
+    );
+    expect(activityLine(activity('follow', { userName: 'Ada Admin' }))).toBe(
+      'Jane Doe started following Ada Admin',
+    );
   });
 });
 

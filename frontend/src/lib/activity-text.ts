@@ -1,6 +1,8 @@
 import { formatDistance } from 'date-fns';
 
-import type { Activity } from '../api/types';
+import type { components } from '@/lib/api/schema';
+
+type Activity = components['schemas']['ActivityOut'];
 
 function metadataText(activity: Activity, key: string): string | null {
   const value = activity.metadata[key];
@@ -12,7 +14,7 @@ export function activityAuthor(activity: Activity): string {
   return `Scout #${activity.userId}`;
 }
 
-/** What the author did, as the sentence after their name. */
+/** What the author did, as the sentence after their name (the feed's and the wall's wording). */
 export function activityText(activity: Activity): string {
   const playerName = metadataText(activity, 'playerName');
   const title = metadataText(activity, 'title');
@@ -33,6 +35,11 @@ export function activityText(activity: Activity): string {
     default:
       return title ?? 'was active in the community';
   }
+}
+
+/** One line of the wall's ticker: the author's name, then what they did. */
+export function activityLine(activity: Activity): string {
+  return `${activity.user.name} ${activityText(activity)}`;
 }
 
 /** When an activity happened, relative to `now` ("about 2 hours ago"), as formatDistanceToNow says it. */

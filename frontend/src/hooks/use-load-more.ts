@@ -7,11 +7,15 @@ type Pager = {
 };
 
 /**
- * A ref for an element at the end of a list: when it comes near the viewport the next page is
- * read. The observer is made again after each page, so an end marker still in view (a short or
- * filtered page) keeps reading until the list ends.
+ * A ref for an element at the end of a list: when it comes within `rootMargin` of the viewport
+ * the next page is read. The observer is made again after each page, so an end marker still in
+ * view (a short or filtered page) keeps reading until the list ends. The caller also shows a
+ * button for the same action, for keyboards and browsers without the observer.
  */
-export function useLoadMore({ hasNextPage, isFetchingNextPage, fetchNextPage }: Pager) {
+export function useLoadMore(
+  { hasNextPage, isFetchingNextPage, fetchNextPage }: Pager,
+  rootMargin = '0px 0px 600px 0px',
+) {
   const [marker, setMarker] = useState<Element | null>(null);
   useEffect(() => {
     if (!marker || !hasNextPage || isFetchingNextPage) return;
@@ -20,10 +24,10 @@ export function useLoadMore({ hasNextPage, isFetchingNextPage, fetchNextPage }: 
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) void fetchNextPage();
       },
-      { rootMargin: '0px 0px 600px 0px' },
+      { rootMargin },
     );
     observer.observe(marker);
     return () => observer.disconnect();
-  }, [marker, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  }, [marker, hasNextPage, isFetchingNextPage, fetchNextPage, rootMargin]);
   return setMarker;
 }
