@@ -10,7 +10,9 @@ import { TOAST_DURATION_MS, useToastStore } from '@/stores/toast';
  * dialog closes instead (through its Close button); a second Escape then dismisses the toast.
  */
 function closeTopDialogInstead(event: KeyboardEvent) {
-  const dialogs = document.querySelectorAll('[role="dialog"][data-state="open"]');
+  const dialogs = document.querySelectorAll(
+    ':is([role="dialog"], [role="alertdialog"])[data-state="open"]',
+  );
   const close = dialogs[dialogs.length - 1]?.querySelector<HTMLElement>('[data-dialog-close]');
   if (!close) return;
   event.preventDefault();

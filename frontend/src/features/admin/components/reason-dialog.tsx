@@ -1,15 +1,6 @@
 import { useState, type ReactNode } from 'react';
 
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { ActionDialog } from '@/components/ui/action-dialog';
 import { ChoiceFieldset, type Choice } from '@/components/ui/choice-fieldset';
 import { Field } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/input';
@@ -50,50 +41,36 @@ export function ReasonDialog<T extends string>({
   };
 
   return (
-    <Dialog open={open} onOpenChange={changeOpen}>
-      <DialogContent>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (reason.trim()) onSubmit(choice, reason.trim());
-          }}
-        >
-          <DialogHeader>
-            <DialogTitle>{title}</DialogTitle>
-            <DialogDescription>{description}</DialogDescription>
-          </DialogHeader>
-          {choices.length > 1 && (
-            <ChoiceFieldset
-              legend="Action"
-              name="decision-choice"
-              choices={choices}
-              value={choice}
-              onChange={setChoice}
-              className="mb-4 flex flex-col gap-2"
-            />
-          )}
-          <Field id="decision-reason" label="Reason">
-            <Textarea
-              id="decision-reason"
-              rows={3}
-              maxLength={500}
-              required
-              value={reason}
-              onChange={(event) => setReason(event.target.value)}
-            />
-          </Field>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline" disabled={pending}>
-                Cancel
-              </Button>
-            </DialogClose>
-            <Button type="submit" disabled={!reason.trim()} loading={pending}>
-              {submitLabel}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <ActionDialog
+      open={open}
+      onOpenChange={changeOpen}
+      title={title}
+      description={description}
+      actionLabel={submitLabel}
+      actionDisabled={!reason.trim()}
+      pending={pending}
+      onAction={() => onSubmit(choice, reason.trim())}
+    >
+      {choices.length > 1 && (
+        <ChoiceFieldset
+          legend="Action"
+          name="decision-choice"
+          choices={choices}
+          value={choice}
+          onChange={setChoice}
+          className="mb-4 flex flex-col gap-2"
+        />
+      )}
+      <Field id="decision-reason" label="Reason">
+        <Textarea
+          id="decision-reason"
+          rows={3}
+          maxLength={500}
+          required
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+        />
+      </Field>
+    </ActionDialog>
   );
 }

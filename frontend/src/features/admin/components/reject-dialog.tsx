@@ -1,15 +1,6 @@
 import { useState } from 'react';
 
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { ActionDialog } from '@/components/ui/action-dialog';
 import { Field } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/input';
 
@@ -39,43 +30,26 @@ export function RejectDialog({
   };
 
   return (
-    <Dialog open={open} onOpenChange={changeOpen}>
-      <DialogContent>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            onReject(reason);
-          }}
-        >
-          <DialogHeader>
-            <DialogTitle>Reject Nomination</DialogTitle>
-            <DialogDescription>
-              Reject the nomination of {playerName}. The nominator is notified, with your reason if
-              you give one.
-            </DialogDescription>
-          </DialogHeader>
-          <Field id="reject-reason" label="Reason (optional)">
-            <Textarea
-              id="reject-reason"
-              rows={4}
-              maxLength={REASON_MAX}
-              value={reason}
-              onChange={(event) => setReason(event.target.value)}
-              placeholder="Why is this nomination rejected?"
-            />
-          </Field>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline" disabled={pending}>
-                Cancel
-              </Button>
-            </DialogClose>
-            <Button type="submit" variant="destructive" loading={pending}>
-              Reject
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <ActionDialog
+      open={open}
+      onOpenChange={changeOpen}
+      title="Reject Nomination"
+      description={`Reject the nomination of ${playerName}. The nominator is notified, with your reason if you give one.`}
+      actionLabel="Reject"
+      actionVariant="destructive"
+      pending={pending}
+      onAction={() => onReject(reason)}
+    >
+      <Field id="reject-reason" label="Reason (optional)">
+        <Textarea
+          id="reject-reason"
+          rows={4}
+          maxLength={REASON_MAX}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          placeholder="Why is this nomination rejected?"
+        />
+      </Field>
+    </ActionDialog>
   );
 }

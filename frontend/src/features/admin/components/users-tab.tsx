@@ -1,6 +1,7 @@
 import { ShieldCheck, ShieldMinus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 
+import { ActionDialog } from '@/components/ui/action-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -11,7 +12,6 @@ import { useAdminUsers } from '../api/get-users';
 import type { AdminUser, AssignableRole } from '../api/types';
 import { useErrorToast } from '../hooks/use-error-toast';
 
-import { ConfirmDialog } from './confirm-dialog';
 import { ListEmpty, ListError, ListSkeleton, LoadMoreButton } from './list-states';
 
 type PendingAction =
@@ -136,7 +136,8 @@ export function UsersTab({ viewerId }: { viewerId: number }) {
         />
       )}
 
-      <ConfirmDialog
+      <ActionDialog
+        alert
         open={action?.kind === 'role'}
         onOpenChange={(open) => !open && close()}
         title="Change User Role"
@@ -149,14 +150,15 @@ export function UsersTab({ viewerId }: { viewerId: number }) {
               }. Are you sure?`
             : ''
         }
-        confirmLabel={action?.kind === 'role' ? ROLE_LABEL[action.role] : ''}
+        actionLabel={action?.kind === 'role' ? ROLE_LABEL[action.role] : ''}
         pending={changeRole.isPending}
-        onConfirm={() =>
+        onAction={() =>
           action?.kind === 'role' &&
           changeRole.mutate({ userId: action.user.id, role: action.role }, { onSettled: close })
         }
       />
-      <ConfirmDialog
+      <ActionDialog
+        alert
         open={action?.kind === 'delete'}
         onOpenChange={(open) => !open && close()}
         title="Delete User"
@@ -165,10 +167,10 @@ export function UsersTab({ viewerId }: { viewerId: number }) {
             ? `This action cannot be undone. This will permanently delete ${action.user.name}'s account (@${action.user.username}) and all of their nominations, votes, and other data.`
             : ''
         }
-        confirmLabel="Delete User"
-        confirmVariant="destructive"
+        actionLabel="Delete User"
+        actionVariant="destructive"
         pending={deleteUser.isPending}
-        onConfirm={() =>
+        onAction={() =>
           action?.kind === 'delete' && deleteUser.mutate(action.user.id, { onSettled: close })
         }
       />

@@ -1,17 +1,8 @@
 import { AlertTriangle, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 
+import { ActionDialog } from '@/components/ui/action-dialog';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
 
 import { useDeleteAccount } from '../api/delete-account';
 
@@ -35,37 +26,22 @@ export function DangerZoneSection({ onAccountDeleted }: { onAccountDeleted: () =
             Permanently delete your account and everything you have added.
           </p>
         </div>
-        <Dialog open={open} onOpenChange={(next) => !deletion.isPending && setOpen(next)}>
-          <DialogTrigger asChild>
+        <ActionDialog
+          open={open}
+          onOpenChange={(next) => !deletion.isPending && setOpen(next)}
+          trigger={
             <Button variant="destructive" className="w-full sm:w-auto">
               <Trash2 aria-hidden="true" />
               Delete Account
             </Button>
-          </DialogTrigger>
-          <DialogContent>
-            <DialogHeader>
-              <DialogTitle>Are you absolutely sure?</DialogTitle>
-              <DialogDescription>
-                This action cannot be undone. This will permanently delete your account, remove all
-                your nominations, votes, and profile data from our servers.
-              </DialogDescription>
-            </DialogHeader>
-            <DialogFooter>
-              <DialogClose asChild>
-                <Button variant="outline" disabled={deletion.isPending}>
-                  Cancel
-                </Button>
-              </DialogClose>
-              <Button
-                variant="destructive"
-                loading={deletion.isPending}
-                onClick={() => deletion.mutate()}
-              >
-                Yes, delete my account
-              </Button>
-            </DialogFooter>
-          </DialogContent>
-        </Dialog>
+          }
+          title="Are you absolutely sure?"
+          description="This action cannot be undone. This will permanently delete your account, remove all your nominations, votes, and profile data from our servers."
+          actionLabel="Yes, delete my account"
+          actionVariant="destructive"
+          pending={deletion.isPending}
+          onAction={() => deletion.mutate()}
+        />
       </div>
     </SettingsSection>
   );
