@@ -1,12 +1,13 @@
 """Reads of the boards: all time, trending and weekly, and the Player of the Week history
 (DESIGN.md section 11; the arithmetic is in ``boards.py``).
 
-Each board is one indexed query for its top 10 (trending adds one for the votes of the last
-24 hours of the entries shown), whatever the number of nominations or votes:
+Each board is one indexed query for its top 10 (an index scan in board order and a limit, no
+sort), whatever the number of nominations or votes:
 
 * all time orders by ``vote_count`` (the specification's board);
 * trending orders by the ``trend`` column, whose order is the decayed order at every moment;
-* weekly orders the current week's ``NominationWeek`` counters.
+  the votes of the last 24 hours it shows are a subquery evaluated for the 10 rows answered;
+* weekly orders the current week's ``NominationWeek`` counters (sport, week, votes desc).
 
 Ranks follow the scores shown (equal scores share a rank: 1, 2, 2, 4). Movement compares the
 board with the previous one: the ranks of each board's last two distinct states are kept in
@@ -22,8 +23,8 @@ from datetime import date, datetime, timedelta
 from typing import Any, get_args
 
 from django.core.cache import cache
-from django.db.models import Count, F, Min, QuerySet, Window
-from django.db.models.functions import Rank, RowNumber
+from django.db.models import Count, F, Min, OuterRef, QuerySet, Subquery, Window
+from django.db.models.functions import Coalesce, Rank, RowNumber
 from django.utils import timezone
 
 from project.accounts.models import User
@@ -61,10 +62,11 @@ def current_week(now: datetime | None = None) -> Week:
 
 
 def _ordered(
-    kind: BoardKind, *, sport: str | None, user: User | None, week: date
+    kind: BoardKind, *, sport: str | None, user: User | None, now: datetime
 ) -> QuerySet[Nomination]:
     """The board's live nominations in board order, each annotated with ``board_key`` (what
-    ranks it) and, for weekly, ``week_votes``."""
+    ranks it) and, for weekly and trending, ``board_score`` (the votes shown)."""
+    week = week_of(now)
     queryset = selectors.nomination_queryset(user=user).filter(status__in=LIVE_STATUSES)
     if kind == "weekly":
         # One join to this week's counters: the (sport, week, -votes) index serves it.
@@ -73,7 +75,7 @@ def _ordered(
             weeks["weeks__sport"] = sport
         return (
             queryset.filter(**weeks)
-            .annotate(board_key=F("weeks__votes"), week_votes=F("weeks__votes"))
+            .annotate(board_key=F("weeks__votes"), board_score=F("weeks__votes"))
             .order_by("-board_key", "id")
         )
     if sport:
@@ -81,7 +83,7 @@ def _ordered(
     if kind == "trending":
         return (
             queryset.filter(trend__isnull=False)
-            .annotate(board_key=F("trend"))
+            .annotate(board_key=F("trend"), board_score=_recent_votes(now))
             .order_by("-trend", "id")
         )
     return queryset.annotate(board_key=F("vote_count")).order_by(*selectors.MOST_VOTED_FIRST)
@@ -91,16 +93,19 @@ def _ordered(
 ON_BOARDS = {"counted": True, "status": VoteStatus.ACTIVE}
 
 
-def _recent_votes(nomination_ids: Sequence[int], now: datetime) -> dict[int, int]:
-    """Votes of the last 24 hours per nomination: one query over the entries shown."""
-    rows = (
+def _recent_votes(now: datetime) -> Coalesce:
+    """The nomination's votes of the last 24 hours: a subquery of the board's query (the
+    (nomination, created_at) index serves it), evaluated only for the rows answered."""
+    votes = (
         Vote.objects.filter(
-            nomination_id__in=nomination_ids, created_at__gt=now - TRENDING_WINDOW, **ON_BOARDS
+            nomination_id=OuterRef("pk"), created_at__gt=now - TRENDING_WINDOW, **ON_BOARDS
         )
+        .order_by()
         .values("nomination_id")
-        .annotate(votes=Count("id"))
+        .annotate(votes=Count("*"))
+        .values("votes")
     )
-    return {row["nomination_id"]: row["votes"] for row in rows}
+    return Coalesce(Subquery(votes), 0)
 
 
 def trending_window_ends(nomination_ids: Sequence[int], now: datetime) -> datetime | None:
@@ -147,16 +152,12 @@ def board_nominations(
     set (and ``has_voted`` for ``user``)."""
     now = now or timezone.now()
     week = week_of(now)
-    nominations = list(
-        _ordered(kind, sport=sport, user=user, week=week)[: selectors.LEADERBOARD_SIZE]
-    )
-    if kind == "trending":
-        recent = _recent_votes([n.pk for n in nominations], now)
-        scores = [recent.get(n.pk, 0) for n in nominations]
-    elif kind == "weekly":
-        scores = [n.week_votes for n in nominations]  # type: ignore[attr-defined]  # annotated
-    else:
+    board = _ordered(kind, sport=sport, user=user, now=now)
+    nominations = list(board[: selectors.LEADERBOARD_SIZE])
+    if kind == "all":
         scores = [n.vote_count for n in nominations]
+    else:
+        scores = [n.board_score for n in nominations]  # type: ignore[attr-defined]  # annotated
     ranks = competition_ranks([n.board_key for n in nominations])  # type: ignore[attr-defined]
     movements = _movements(
         kind, sport, week, {n.pk: rank for n, rank in zip(nominations, ranks, strict=True)}
