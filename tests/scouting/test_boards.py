@@ -156,7 +156,7 @@ def test_each_board_is_one_query(other_scout: User, at_now: Any) -> None:
         week_votes(nomination, THIS_WEEK, n + 1)
     for kind in ("all", "trending", "weekly"):
         with CaptureQueriesContext(connection) as captured:
-            entries = board_selectors.board_nominations(kind=kind, sport="football")  # type: ignore[arg-type]
+            entries = board_selectors.board_nominations(kind=kind, sport="football")
         assert len(entries) == 10
         # Trending's votes of the last 24 hours come in the same query; the cache read and
         # write of the ranks are no SQL.
