@@ -4,7 +4,6 @@ import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { fieldErrorId } from '@/components/ui/field-error-id';
 import { Input } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
@@ -51,24 +50,24 @@ export function LoginForm({ returnTo, onSuccess }: LoginFormProps) {
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
       <Field id="login-username" label="Username" error={errors.username?.message}>
-        <Input
-          id="login-username"
-          autoComplete="username"
-          autoCapitalize="none"
-          aria-invalid={errors.username ? true : undefined}
-          aria-describedby={errors.username ? fieldErrorId('login-username') : undefined}
-          {...register('username')}
-        />
+        {(control) => (
+          <Input
+            autoComplete="username"
+            autoCapitalize="none"
+            {...control}
+            {...register('username')}
+          />
+        )}
       </Field>
       <Field id="login-password" label="Password" error={errors.password?.message}>
-        <Input
-          id="login-password"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={errors.password ? true : undefined}
-          aria-describedby={errors.password ? fieldErrorId('login-password') : undefined}
-          {...register('password')}
-        />
+        {(control) => (
+          <Input
+            type="password"
+            autoComplete="current-password"
+            {...control}
+            {...register('password')}
+          />
+        )}
       </Field>
       <Button type="submit" size="lg" loading={login.isPending} className="mt-2 w-full">
         Sign in

@@ -4,7 +4,6 @@ import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { fieldErrorId } from '@/components/ui/field-error-id';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api-client';
 import { APP_NAME } from '@/lib/site';
@@ -62,67 +61,53 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
     }),
   );
 
-  const controlProps = (id: string, invalid: boolean) => ({
-    id,
-    'aria-invalid': invalid || undefined,
-    'aria-describedby': invalid ? fieldErrorId(id) : undefined,
-  });
-
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
       <Field id="register-username" label="Username" error={errors.username?.message}>
-        <Input
-          autoComplete="username"
-          autoCapitalize="none"
-          {...controlProps('register-username', Boolean(errors.username))}
-          {...register('username')}
-        />
+        {(control) => (
+          <Input
+            autoComplete="username"
+            autoCapitalize="none"
+            {...control}
+            {...register('username')}
+          />
+        )}
       </Field>
       <Field id="register-name" label="Full name" error={errors.name?.message}>
-        <Input
-          autoComplete="name"
-          {...controlProps('register-name', Boolean(errors.name))}
-          {...register('name')}
-        />
+        {(control) => <Input autoComplete="name" {...control} {...register('name')} />}
       </Field>
       <Field id="register-email" label="Email" error={errors.email?.message}>
-        <Input
-          type="email"
-          autoComplete="email"
-          {...controlProps('register-email', Boolean(errors.email))}
-          {...register('email')}
-        />
+        {(control) => (
+          <Input type="email" autoComplete="email" {...control} {...register('email')} />
+        )}
       </Field>
       <Field id="register-password" label="Password" error={errors.password?.message}>
-        <Input
-          type="password"
-          autoComplete="new-password"
-          {...controlProps('register-password', Boolean(errors.password))}
-          {...register('password')}
-        />
+        {(control) => (
+          <Input
+            type="password"
+            autoComplete="new-password"
+            {...control}
+            {...register('password')}
+          />
+        )}
       </Field>
       <Field id="register-sport" label="Favorite sport" error={errors.favoriteSport?.message}>
-        <NativeSelect
-          {...controlProps('register-sport', Boolean(errors.favoriteSport))}
-          {...register('favoriteSport')}
-        >
-          {SPORTS.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </NativeSelect>
+        {(control) => (
+          <NativeSelect {...control} {...register('favoriteSport')}>
+            {SPORTS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </NativeSelect>
+        )}
       </Field>
       <Field
         id="register-referral"
         label="Referral code (optional)"
         error={errors.referralCode?.message}
       >
-        <Input
-          autoComplete="off"
-          {...controlProps('register-referral', Boolean(errors.referralCode))}
-          {...register('referralCode')}
-        />
+        {(control) => <Input autoComplete="off" {...control} {...register('referralCode')} />}
       </Field>
       <Button type="submit" size="lg" loading={registration.isPending} className="mt-2 w-full">
         Create account

@@ -7,7 +7,6 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { DialogClose, DialogFooter } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
-import { fieldErrorId } from '@/components/ui/field-error-id';
 import { Input, NativeSelect, Textarea } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api-client';
 import { SPORTS } from '@/stores/sport';
@@ -92,16 +91,6 @@ export function PlayerForm({ mode, defaultValues, onSubmit, onDone, onNavigate }
     onDone();
   });
 
-  const control = (name: keyof NominationFormValues) => {
-    const id = `${mode}-player-${name}`;
-    const invalid = Boolean(errors[name]);
-    return {
-      id,
-      'aria-invalid': invalid || undefined,
-      'aria-describedby': invalid ? fieldErrorId(id) : undefined,
-      ...register(name),
-    };
-  };
   const fieldId = (name: keyof NominationFormValues) => `${mode}-player-${name}`;
 
   return (
@@ -126,7 +115,9 @@ export function PlayerForm({ mode, defaultValues, onSubmit, onDone, onNavigate }
       )}
 
       <Field id={fieldId('name')} label="Player Name" error={errors.name?.message}>
-        <Input autoComplete="off" placeholder="Full name" {...control('name')} />
+        {(control) => (
+          <Input autoComplete="off" placeholder="Full name" {...control} {...register('name')} />
+        )}
       </Field>
 
       <div className="grid gap-4 sm:grid-cols-2">
@@ -136,63 +127,88 @@ export function PlayerForm({ mode, defaultValues, onSubmit, onDone, onNavigate }
           error={errors.age?.message}
           hint="Leave blank if you give a graduation year."
         >
-          <Input
-            type="number"
-            inputMode="numeric"
-            min={AGE_MIN}
-            max={AGE_MAX}
-            {...control('age')}
-          />
+          {(control) => (
+            <Input
+              type="number"
+              inputMode="numeric"
+              min={AGE_MIN}
+              max={AGE_MAX}
+              {...control}
+              {...register('age')}
+            />
+          )}
         </Field>
         <Field
           id={fieldId('graduationYear')}
           label="Graduation Year (optional)"
           error={errors.graduationYear?.message}
         >
-          <Input
-            type="number"
-            inputMode="numeric"
-            min={GRADUATION_YEAR_MIN}
-            max={GRADUATION_YEAR_MAX}
-            placeholder={`${GRADUATION_YEAR_MIN}-${GRADUATION_YEAR_MAX}`}
-            {...control('graduationYear')}
-          />
+          {(control) => (
+            <Input
+              type="number"
+              inputMode="numeric"
+              min={GRADUATION_YEAR_MIN}
+              max={GRADUATION_YEAR_MAX}
+              placeholder={`${GRADUATION_YEAR_MIN}-${GRADUATION_YEAR_MAX}`}
+              {...control}
+              {...register('graduationYear')}
+            />
+          )}
         </Field>
       </div>
 
       <div className="grid gap-4 sm:grid-cols-2">
         <Field id={fieldId('position')} label="Position" error={errors.position?.message}>
-          <Input autoComplete="off" placeholder="e.g. Point Guard" {...control('position')} />
+          {(control) => (
+            <Input
+              autoComplete="off"
+              placeholder="e.g. Point Guard"
+              {...control}
+              {...register('position')}
+            />
+          )}
         </Field>
         <Field id={fieldId('nationality')} label="Nationality" error={errors.nationality?.message}>
-          <Input autoComplete="off" placeholder="e.g. Canadian" {...control('nationality')} />
+          {(control) => (
+            <Input
+              autoComplete="off"
+              placeholder="e.g. Canadian"
+              {...control}
+              {...register('nationality')}
+            />
+          )}
         </Field>
       </div>
 
       <div className="grid gap-4 sm:grid-cols-2">
         <Field id={fieldId('club')} label="Current Club/School" error={errors.club?.message}>
-          <Input autoComplete="off" {...control('club')} />
+          {(control) => <Input autoComplete="off" {...control} {...register('club')} />}
         </Field>
         <Field id={fieldId('sport')} label="Sport" error={errors.sport?.message}>
-          <NativeSelect {...control('sport')}>
-            <option value="" disabled>
-              Select a sport
-            </option>
-            {SPORTS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
+          {(control) => (
+            <NativeSelect {...control} {...register('sport')}>
+              <option value="" disabled>
+                Select a sport
               </option>
-            ))}
-          </NativeSelect>
+              {SPORTS.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
         </Field>
       </div>
 
       <Field id={fieldId('skills')} label={text.skillsLabel} error={errors.skills?.message}>
-        <Textarea
-          rows={4}
-          placeholder="Strengths, style of play, achievements..."
-          {...control('skills')}
-        />
+        {(control) => (
+          <Textarea
+            rows={4}
+            placeholder="Strengths, style of play, achievements..."
+            {...control}
+            {...register('skills')}
+          />
+        )}
       </Field>
 
       <Field
@@ -200,13 +216,16 @@ export function PlayerForm({ mode, defaultValues, onSubmit, onDone, onNavigate }
         label="Highlight Video Link (optional)"
         error={errors.videoLink?.message}
       >
-        <Input
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          placeholder="https://"
-          {...control('videoLink')}
-        />
+        {(control) => (
+          <Input
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            placeholder="https://"
+            {...control}
+            {...register('videoLink')}
+          />
+        )}
       </Field>
 
       <DialogFooter className="mt-2">

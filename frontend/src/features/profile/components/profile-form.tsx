@@ -4,7 +4,6 @@ import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
-import { fieldErrorId } from '@/components/ui/field-error-id';
 import { Input, NativeSelect, Textarea } from '@/components/ui/input';
 import { sportLabel } from '@/lib/sport-label';
 
@@ -48,12 +47,6 @@ export function ProfileForm({ profile, onSaved }: ProfileFormProps) {
     update.mutate(values, { onSuccess: (saved) => reset(toFormValues(saved)) }),
   );
 
-  const controlProps = (id: string, invalid: boolean) => ({
-    id,
-    'aria-invalid': invalid || undefined,
-    'aria-describedby': invalid ? fieldErrorId(id) : undefined,
-  });
-
   return (
     <Card>
       <CardHeader>
@@ -63,52 +56,48 @@ export function ProfileForm({ profile, onSaved }: ProfileFormProps) {
       <CardContent>
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
           <Field id="profile-name" label="Full Name" error={errors.name?.message}>
-            <Input
-              autoComplete="name"
-              {...controlProps('profile-name', Boolean(errors.name))}
-              {...register('name')}
-            />
+            {(control) => <Input autoComplete="name" {...control} {...register('name')} />}
           </Field>
           <Field id="profile-bio" label="Bio" error={errors.bio?.message}>
-            <Textarea
-              rows={4}
-              placeholder="Tell the community about yourself"
-              {...controlProps('profile-bio', Boolean(errors.bio))}
-              {...register('bio')}
-            />
+            {(control) => (
+              <Textarea
+                rows={4}
+                placeholder="Tell the community about yourself"
+                {...control}
+                {...register('bio')}
+              />
+            )}
           </Field>
           <div className="grid gap-5 sm:grid-cols-2">
             <Field id="profile-location" label="Location" error={errors.location?.message}>
-              <Input
-                placeholder="City, Country"
-                autoComplete="address-level2"
-                {...controlProps('profile-location', Boolean(errors.location))}
-                {...register('location')}
-              />
+              {(control) => (
+                <Input
+                  placeholder="City, Country"
+                  autoComplete="address-level2"
+                  {...control}
+                  {...register('location')}
+                />
+              )}
             </Field>
             <Field id="profile-phone" label="Phone Number" error={errors.phoneNumber?.message}>
-              <Input
-                type="tel"
-                autoComplete="tel"
-                {...controlProps('profile-phone', Boolean(errors.phoneNumber))}
-                {...register('phoneNumber')}
-              />
+              {(control) => (
+                <Input type="tel" autoComplete="tel" {...control} {...register('phoneNumber')} />
+              )}
             </Field>
           </div>
           <Field id="profile-sport" label="Favorite Sport" error={errors.favoriteSport?.message}>
-            <NativeSelect
-              {...controlProps('profile-sport', Boolean(errors.favoriteSport))}
-              {...register('favoriteSport')}
-            >
-              <option value="" disabled>
-                Select a sport
-              </option>
-              {PROFILE_SPORTS.map((sport) => (
-                <option key={sport} value={sport}>
-                  {sportLabel(sport)}
+            {(control) => (
+              <NativeSelect {...control} {...register('favoriteSport')}>
+                <option value="" disabled>
+                  Select a sport
                 </option>
-              ))}
-            </NativeSelect>
+                {PROFILE_SPORTS.map((sport) => (
+                  <option key={sport} value={sport}>
+                    {sportLabel(sport)}
+                  </option>
+                ))}
+              </NativeSelect>
+            )}
           </Field>
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button variant="ghost" disabled={!isDirty || update.isPending} onClick={() => reset()}>

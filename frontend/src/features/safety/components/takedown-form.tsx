@@ -4,7 +4,6 @@ import { useForm } from 'react-hook-form';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { fieldErrorId } from '@/components/ui/field-error-id';
 import { Input, Textarea } from '@/components/ui/input';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
@@ -78,11 +77,6 @@ export function TakedownRequestForm({ nominationId }: { nominationId: number | n
     );
   }
 
-  const described = (name: keyof TakedownForm, id: string) => ({
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name] ? fieldErrorId(id) : undefined,
-  });
-
   return (
     <form
       onSubmit={onSubmit}
@@ -94,12 +88,9 @@ export function TakedownRequestForm({ nominationId }: { nominationId: number | n
         label="Which player? (the address of the player page)"
         error={errors.page?.message}
       >
-        <Input
-          id="takedown-page"
-          placeholder="https://…/nominations/12"
-          {...described('page', 'takedown-page')}
-          {...register('page')}
-        />
+        {(control) => (
+          <Input placeholder="https://…/nominations/12" {...control} {...register('page')} />
+        )}
       </Field>
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-1 text-sm font-medium">Who are you?</legend>
@@ -125,25 +116,16 @@ export function TakedownRequestForm({ nominationId }: { nominationId: number | n
         ))}
       </fieldset>
       <Field id="takedown-email" label="Your email address" error={errors.contactEmail?.message}>
-        <Input
-          id="takedown-email"
-          type="email"
-          autoComplete="email"
-          {...described('contactEmail', 'takedown-email')}
-          {...register('contactEmail')}
-        />
+        {(control) => (
+          <Input type="email" autoComplete="email" {...control} {...register('contactEmail')} />
+        )}
       </Field>
       <Field
         id="takedown-details"
         label="What should change? (optional)"
         error={errors.details?.message}
       >
-        <Textarea
-          id="takedown-details"
-          rows={4}
-          {...described('details', 'takedown-details')}
-          {...register('details')}
-        />
+        {(control) => <Textarea rows={4} {...control} {...register('details')} />}
       </Field>
       <Button type="submit" size="lg" loading={takedown.isPending}>
         Send request

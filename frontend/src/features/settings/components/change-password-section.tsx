@@ -4,7 +4,6 @@ import { useForm } from 'react-hook-form';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { fieldErrorId } from '@/components/ui/field-error-id';
 import { Input } from '@/components/ui/input';
 
 import {
@@ -33,13 +32,6 @@ export function ChangePasswordSection() {
     changePassword.mutate(values, { onSuccess: () => reset(EMPTY) }),
   );
 
-  const controlProps = (id: string, invalid: boolean) => ({
-    id,
-    type: 'password',
-    'aria-invalid': invalid || undefined,
-    'aria-describedby': invalid ? fieldErrorId(id) : undefined,
-  });
-
   return (
     <SettingsSection
       id="password"
@@ -53,30 +45,39 @@ export function ChangePasswordSection() {
           label="Current Password"
           error={errors.currentPassword?.message}
         >
-          <Input
-            autoComplete="current-password"
-            {...controlProps('current-password', Boolean(errors.currentPassword))}
-            {...register('currentPassword')}
-          />
+          {(control) => (
+            <Input
+              type="password"
+              autoComplete="current-password"
+              {...control}
+              {...register('currentPassword')}
+            />
+          )}
         </Field>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field id="new-password" label="New Password" error={errors.newPassword?.message}>
-            <Input
-              autoComplete="new-password"
-              {...controlProps('new-password', Boolean(errors.newPassword))}
-              {...register('newPassword')}
-            />
+            {(control) => (
+              <Input
+                type="password"
+                autoComplete="new-password"
+                {...control}
+                {...register('newPassword')}
+              />
+            )}
           </Field>
           <Field
             id="confirm-password"
             label="Confirm New Password"
             error={errors.confirmPassword?.message}
           >
-            <Input
-              autoComplete="new-password"
-              {...controlProps('confirm-password', Boolean(errors.confirmPassword))}
-              {...register('confirmPassword')}
-            />
+            {(control) => (
+              <Input
+                type="password"
+                autoComplete="new-password"
+                {...control}
+                {...register('confirmPassword')}
+              />
+            )}
           </Field>
         </div>
         <div className="flex justify-end">
