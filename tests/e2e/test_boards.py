@@ -7,17 +7,23 @@ the weekly counters, and the boards are checked through the API as well as on sc
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 import time_machine
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from project.scouting.boards import week_of
+from project.scouting.boards import next_week_start, week_of
 from project.scouting.services.votes import vote_cast
 from tests.e2e.browsing import (
+    ROOT,
     ServerSession,
     live,
     log_in,
@@ -26,7 +32,7 @@ from tests.e2e.browsing import (
     screenshot,
     vote_through_server,
 )
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, free_port
 from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -203,8 +209,9 @@ def test_a_fixed_board_on_the_wall_reads_again_once_the_reset_passes(
 
     wall = new_page(browser, e2e_server, viewport={"width": 1280, "height": 720})
     log_in(wall, "tv2", to="/results")
-    reset_ms = int(datetime.fromisoformat(week["resetsAt"]).timestamp() * 1000)
-    wall.clock.install(time=reset_ms - 3000)
+    # Playwright for Python takes Unix seconds (a number in milliseconds put the browser
+    # thousands of years ahead, past any reset).
+    wall.clock.install(time=datetime.fromisoformat(week["resetsAt"]).timestamp() - 3)
     reads: list[str] = []
     wall.on(
         "request",
@@ -225,3 +232,157 @@ def test_a_fixed_board_on_the_wall_reads_again_once_the_reset_passes(
     assert any("board=weekly" in url for url in again), again
     assert not any("board=trending" in url for url in reads), reads
     wall.context.close()
+
+
+# --- The week turning over on the server ----------------------------------------------------
+
+# The server's clock starts this long before a week boundary: time to open both screens.
+MARGIN_S = 30.0
+# The browsers' clocks run this far behind the server's, so their own countdowns are still
+# running when the server's week turns over: only the server's push can change the screens.
+BROWSER_LAG_S = 30.0
+# The issue allows 1 s from the boundary to the screens; the shared machine and Playwright's
+# polling get 2 s more.
+PUSH_WITHIN_S = 3.0
+
+
+@dataclass
+class ShiftedClockServer(Server):
+    """A second daphne process on the same database whose wall clock starts at ``clock_at``
+    (Unix seconds) and runs on at the real pace (tests/e2e/shifted_clock_daphne.py)."""
+
+    clock_at: float = 0.0
+    spawned: float = 0.0  # time.monotonic() when the process was started
+
+    def _spawn(self, log: Any) -> None:
+        self.spawned = time.monotonic()
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tests.e2e.shifted_clock_daphne",
+                repr(self.clock_at),
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "project.asgi:application",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def now(self) -> float:
+        """The server's clock (it started a fraction of a second after ``spawned``, so this
+        runs that fraction ahead of it)."""
+        return self.clock_at + time.monotonic() - self.spawned
+
+
+@pytest.fixture
+def week_ending_server(e2e_server: Server) -> Iterator[ShiftedClockServer]:
+    """A server whose week ends MARGIN_S seconds after it starts."""
+    boundary = next_week_start(timezone.now())
+    port = free_port()
+    server = ShiftedClockServer(
+        url=f"http://127.0.0.1:{port}",
+        port=port,
+        env=dict(e2e_server.env),
+        clock_at=boundary.timestamp() - MARGIN_S,
+    )
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_the_week_turning_over_on_the_server_reaches_the_wall_and_the_leaderboard(
+    week_ending_server: ShiftedClockServer, browser: Browser
+) -> None:
+    """The server's summaries timer (no cron, no vote) pushes the new week's empty board to a
+    wall fixed on the weekly board and to the Leaderboard's This week tab, and the wall's
+    countdown starts again, without a reload. The browsers' clocks are BROWSER_LAG_S behind, so
+    neither page's own countdown fallback can be what changed them, and neither reads the
+    weekly board again."""
+    server = week_ending_server
+    ends = server.clock_at + MARGIN_S  # the week's end on the server's clock
+    make_user(username="bea", name="Bea Basket", favorite_sport="basketball")
+    nominator = make_user(username="noe", name="Noe Nominator")
+    wes = nominate(nominator, name="Wes Weekly", sport="basketball").pk
+    val = nominate(nominator, name="Val Voted", sport="basketball").pk
+    vote_through_server(server, wes, voters=2)  # cast at the server's time: the ending week
+    vote_through_server(server, val)
+
+    api = ServerSession(server, make_user())
+    week = api.call("GET", "/api/leaderboard/week").json()
+    assert datetime.fromisoformat(week["resetsAt"]).timestamp() == ends
+    weekly = api.call("GET", "/api/leaderboard/players?sport=basketball&board=weekly").json()
+    assert [(entry["player"]["name"], entry["score"]) for entry in weekly] == [
+        ("Wes Weekly", 2),
+        ("Val Voted", 1),
+    ]
+
+    reads: list[str] = []
+
+    def opened(viewport: ViewportSize | None = None) -> Page:
+        page = new_page(browser, server, **({"viewport": viewport} if viewport else {}))
+        page.clock.install(time=server.now() - BROWSER_LAG_S)  # Unix seconds
+        page.on(
+            "request",
+            lambda request: (
+                reads.append(request.url) if "/api/leaderboard/players" in request.url else None
+            ),
+        )
+        return page
+
+    wall = opened({"width": 1280, "height": 720})
+    log_in(wall, "bea", to="/results")
+    wall.goto("/wall?sport=basketball&board=weekly")
+    live(wall)
+    top = wall.get_by_role("region", name="Top Players")
+    expect(top.get_by_role("listitem")).to_have_count(2)
+    expect(top.get_by_role("listitem").nth(0)).to_contain_text("Wes Weekly")
+    countdown = wall.get_by_text(re.compile(r"^Weekly reset in"))
+    expect(countdown.locator("time")).to_have_attribute("datetime", week["resetsAt"])
+    # The browser's clock is behind: its countdown still has BROWSER_LAG_S and more to go.
+    expect(countdown).to_have_text(re.compile(r"^Weekly reset in 00:0[01]:\d\d$"))
+
+    results = opened()
+    log_in(results, "bea", to="/results?board=weekly")
+    live(results)
+    expect(results.get_by_role("tab", name="This week")).to_have_attribute("aria-selected", "true")
+    in_order(results, ["Wes Weekly", "Val Voted"])
+    ended = week_of(datetime.fromtimestamp(ends - 1, UTC))
+    podium = results.get_by_role("list", name=f"Week of {ended:%B} {ended.day}, {ended.year}")
+    expect(podium).to_have_count(0)  # the week is not history yet
+
+    left = ends - server.now()
+    if left < 1:
+        pytest.fail(f"The screens took longer than MARGIN_S to open ({-left:.1f} s too late)")
+    shown = len(reads)
+
+    # The server's week ends: both screens show the new, empty week, pushed.
+    within = (left + PUSH_WITHIN_S) * 1000
+    expect(top.get_by_role("listitem")).to_have_count(0, timeout=within)
+    expect(top).to_contain_text("No votes this week yet")
+    expect(players(results)).to_have_count(0, timeout=within)
+    expect(results.get_by_role("heading", name="No votes this week yet")).to_be_visible()
+    late = server.now() - ends
+    assert late <= PUSH_WITHIN_S, f"the new week reached the screens {late:.1f} s late"
+
+    # The wall's countdown starts again from the next week's reset (7 days and the browser's
+    # lag away), and the Leaderboard's Player of the Week takes in the week that ended.
+    new_week = api.call("GET", "/api/leaderboard/week").json()
+    assert datetime.fromisoformat(new_week["resetsAt"]).timestamp() == ends + 7 * 86_400
+    turned = countdown.locator("time")
+    expect(turned).not_to_have_attribute("datetime", week["resetsAt"])
+    assert datetime.fromisoformat(turned.get_attribute("datetime") or "") == datetime.fromisoformat(
+        new_week["resetsAt"]
+    )
+    expect(countdown).to_have_text(re.compile(r"^Weekly reset in 7d 00:00:[0-5]\d$"))
+    expect(podium.get_by_role("listitem")).to_have_count(2)
+    expect(podium.get_by_role("listitem").nth(0)).to_contain_text("Wes Weekly2 votes")
+    assert not [url for url in reads[shown:] if "board=weekly" in url], reads[shown:]
+    screenshot(wall, "wall-week-turned-over-1280x720")
+    wall.context.close()
+    results.context.close()
