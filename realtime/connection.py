@@ -141,8 +141,9 @@ class DirectSocket:
         if self.immediate:
             # What the kernel and Twisted hold for a slow peer is out of reach of conflation
             # (and grows to megabytes on its own): keep it small, so a slow socket's backlog
-            # waits in the consumer's queue, where a newer board replaces an older one.
-            with contextlib.suppress(OSError):
+            # waits in the consumer's queue, where a newer board replaces an older one. (A
+            # connection already lost has no socket left: Twisted deletes it.)
+            with contextlib.suppress(OSError, AttributeError):
                 self.transport.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
             self.transport.bufferSize = TWISTED_BUFFER
         self.backlog = Backlog.attach(self.transport)
@@ -164,6 +165,21 @@ class DirectSocket:
             if isinstance(sent, int):
                 frame = frame[sent:]
         transport.write(frame)
+
+
+def open_socket(protocol: Any) -> DirectSocket | None:
+    """Daphne's connection to write to, or None when the peer is already gone.
+
+    A client may drop during the handshake, while the consumer still authenticates: daphne
+    then ignores the accept, and Twisted has closed the connection and deleted its socket. The
+    consumer's disconnect follows; until then there is nothing to set up or write to.
+    """
+    transport = getattr(protocol, "transport", None)
+    if transport is None or getattr(transport, "disconnected", False):
+        return None
+    if isinstance(transport, tcp.Connection) and not hasattr(transport, "socket"):
+        return None
+    return DirectSocket(protocol)
 
 
 class Queued:

@@ -21,7 +21,7 @@ from django.conf import settings
 
 from project.common.choices import Sport
 from realtime.backend import get_backend
-from realtime.connection import SCOPE_KEY, DirectSocket, Outgoing, SocketQueue
+from realtime.connection import SCOPE_KEY, Outgoing, SocketQueue, open_socket
 from realtime.events import ADMINS_GROUP, sport_group, user_group
 from realtime.hub import Hub
 from realtime.presence import new_presence_id
@@ -41,6 +41,10 @@ REPLAY_PAGE = 200  # events read from the log per round trip while replaying
 DRAIN_TIMEOUT = 10.0  # seconds a replaying socket may take to read a page before 4008
 
 PONG = Outgoing('{"type":"pong"}')
+
+
+def _is_seq(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _outgoing(message: dict[str, Any]) -> Outgoing:
@@ -84,7 +88,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.hub = get_backend().hub()
         protocol = self.scope.get(SCOPE_KEY)
         if protocol is not None:
-            self.queue = SocketQueue(DirectSocket(protocol), settings.REALTIME_SOCKET_MAX_PENDING)
+            direct = open_socket(protocol)
+            if direct is None:  # the client dropped during the handshake; disconnect follows
+                self.closing = True
+                return
+            self.queue = SocketQueue(direct, settings.REALTIME_SOCKET_MAX_PENDING)
         groups = [user_group(user.pk)]
         self.user_id, self.user_name = user.pk, user.name or user.username
         self.admin = bool(user.is_admin)
@@ -134,7 +142,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if kind == "ping":
             await self._write(PONG)
         elif kind == "subscribe":
-            await self._subscribe(message.get("sport"))
+            await self._subscribe(message.get("sport"), message.get("cursor"))
         elif kind == "resume":
             await self._resume(message.get("cursors"))
         elif kind == "watch":
@@ -153,9 +161,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.tokens -= 1
         return True
 
-    async def _subscribe(self, sport: Any) -> None:
+    async def _subscribe(self, sport: Any, cursor: Any = None) -> None:
+        """Join a sport's group (leaving the previous one). With ``cursor`` (the client's last
+        seq of the group, from an earlier connection) the socket starts there: the events after
+        it follow ``subscribed`` in order, then ``resumed`` (or ``resync`` and the snapshot
+        when the log no longer has them); without it, from the group's position with the
+        snapshot."""
         if not isinstance(sport, str) or sport not in Sport.values:
             await self._error(f"Unknown sport: {sport}")
+            return
+        if cursor is not None and not _is_seq(cursor):
+            await self._error("Malformed subscribe: cursor must be a sequence number")
             return
         group = sport_group(sport)
         if self.sport is not None and self.sport != group:
@@ -169,7 +185,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if group in self.joined:
             await self._send_json(subscribed({group: self.cursors[group]}))
         else:
-            await self._join([group], subscribed)
+            await self._join([group], subscribed, after=cursor)
         if not self.closing:
             await self._presence(self.hub.presence.watch(self, f"sport:{sport}"))
 
@@ -203,10 +219,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self._write(message)
 
     async def _resume(self, cursors: Any) -> None:
-        if not isinstance(cursors, dict) or not all(
-            isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0
-            for seq in cursors.values()
-        ):
+        if not isinstance(cursors, dict) or not all(_is_seq(seq) for seq in cursors.values()):
             await self._error("Malformed resume: cursors must map groups to sequence numbers")
             return
         unknown = [group for group in cursors if group not in self.joined]
@@ -222,10 +235,16 @@ class LiveConsumer(AsyncWebsocketConsumer):
     # --- Groups -------------------------------------------------------------------------
 
     async def _join(
-        self, groups: list[str], announce: Callable[[dict[str, int]], dict[str, Any]]
+        self,
+        groups: list[str],
+        announce: Callable[[dict[str, int]], dict[str, Any]],
+        *,
+        after: int | None = None,
     ) -> None:
         """Join groups and announce their positions; events that race the join are held,
-        then released after the announcement."""
+        then released after the announcement. With ``after`` (one group: a subscribe that
+        carries the client's cursor) the socket starts at the client's cursor instead and
+        catches up from it, when the group has not started over below it."""
         for group in groups:
             self.holding[group] = []
             self.joined.add(group)
@@ -236,6 +255,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
         except Exception:
             logger.warning("Live layer unavailable while joining %s", groups, exc_info=True)
             await self._close(CLOSE_UNAVAILABLE)
+            return
+        if after is not None and len(groups) == 1 and after <= positions[groups[0]]:
+            group = groups[0]
+            self.cursors[group] = after
+            await self._send_json(announce({group: after}))
+            await self._catch_up(group, after, announce=True)
             return
         self.cursors.update(positions)
         await self._send_json(announce(positions))

@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
@@ -39,8 +40,9 @@ def rss_bytes(pid: int) -> int:
 
 
 @contextlib.contextmanager
-def daphne(**env: str) -> Iterator[tuple[int, int]]:
-    """A daphne process serving project.asgi; yields (port, pid)."""
+def daphne(log: IO[bytes] | None = None, **env: str) -> Iterator[tuple[int, int]]:
+    """A daphne process serving project.asgi; yields (port, pid). Its output goes to ``log``
+    when given."""
     port = free_port()
     environment = {
         **os.environ,
@@ -54,7 +56,12 @@ def daphne(**env: str) -> Iterator[tuple[int, int]]:
     }
     command = [sys.executable, "-m", "daphne", "-v", "0", "-b", HOST, "-p", str(port)]
     process = subprocess.Popen(
-        [*command, "project.asgi:application"], cwd=ROOT, env=environment, start_new_session=True
+        [*command, "project.asgi:application"],
+        cwd=ROOT,
+        env=environment,
+        start_new_session=True,
+        stdout=log,
+        stderr=log,
     )
     try:
         deadline = time.monotonic() + 30
