@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
 import redis
+import time_machine
 from asgiref.sync import sync_to_async
 from django.db import connections
 
@@ -37,6 +40,30 @@ def realtime_prefix(settings: Any) -> Iterator[str]:
         if keys:
             client.delete(*keys)
         client.close()
+
+
+@pytest.fixture
+def age_replay_log(settings: Any) -> Iterator[Callable[[float], Awaitable[None]]]:
+    """``await age(seconds)`` makes the events logged so far that much older for the replay
+    log. The in-memory log stamps events with this process's wall clock, which time-machine
+    moves at once (monotonic clocks, and so every timeout, keep their pace). The Redis log
+    stamps them with Redis's own clock (TIME in its script), another process's that nothing
+    here can move: there the test really waits."""
+    travel = time_machine.travel(time.time(), tick=True)
+    traveller: time_machine.Traveller | None = None
+
+    async def age(seconds: float) -> None:
+        nonlocal traveller
+        if settings.REDIS_URL:
+            await asyncio.sleep(seconds)
+            return
+        if traveller is None:
+            traveller = travel.start()
+        traveller.shift(seconds)
+
+    yield age
+    if traveller is not None:
+        travel.stop()
 
 
 @pytest.fixture

@@ -141,12 +141,13 @@ async def test_a_socket_that_never_reads_cannot_grow_server_memory(
     limit = 1 << 20
     with daphne(REALTIME_SOCKET_MAX_PENDING=str(limit)) as (port, pid):
         lazy = open_lazy_socket(port, session_of(scout_api))
+        # Another process: its subscription and resident memory have no event to wait for.
         await asyncio.sleep(0.5)
         before = rss_bytes(pid)
         for count in range(600):
             data = {"nominationId": 1, "voteCount": count, "pad": pad}
             send_now(Event("vote.changed", data, sport="soccer"))
-        await asyncio.sleep(2)
+        await asyncio.sleep(2)  # the server process's sends reach its memory, not this process
         grown = rss_bytes(pid) - before
         assert await asyncio.to_thread(closed_by_server, lazy, 10)
         lazy.close()
@@ -180,12 +181,12 @@ async def test_a_slow_socket_keeps_only_the_newest_board_and_every_other_event(
     pad = "x" * 8000
     with daphne() as (port, _):
         lazy = open_lazy_socket(port, session_of(scout_api))
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # the server process subscribes the socket: nothing to await here
         for count in range(1, 121):
             board = {"board": "all", "players": [{"id": 1, "voteCount": count}], "pad": pad}
             send_now(Event("leaderboard.changed", board, sport="soccer"))
             send_now(Event("vote.changed", {"nominationId": 1, "voteCount": count}, sport="soccer"))
-        await asyncio.sleep(1)
+        await asyncio.sleep(1)  # the events reach the server process's queue for the socket
 
         def read_all() -> list[dict[str, Any]]:
             lazy.settimeout(2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -81,14 +82,14 @@ async def test_resume_at_the_current_position_replays_nothing(scout_api: ApiClie
 
 
 async def test_a_cursor_older_than_the_horizon_gets_resync(
-    scout_api: ApiClient, settings: Any
+    scout_api: ApiClient, settings: Any, age_replay_log: Callable[[float], Awaitable[None]]
 ) -> None:
     """The log keeps events by age: past REALTIME_REPLAY_AGE a cursor gets resync, and the
     resync comes with the sport's snapshot."""
     settings.REALTIME_REPLAY_AGE = 0.5
     for count in range(1, 7):
         send_now(vote(count))
-    await asyncio.sleep(0.7)
+    await age_replay_log(0.7)
     for count in range(7, 13):
         send_now(vote(count))  # the first of these trims what is older than the horizon
     socket, _ = await signed_in(scout_api, sport="soccer")

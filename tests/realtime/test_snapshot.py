@@ -4,6 +4,7 @@ them, and one board read per sport per process however many sockets arrive toget
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -41,11 +42,11 @@ async def test_the_snapshot_after_subscribe_is_what_rest_answers(
 
 
 async def test_a_resync_comes_with_a_snapshot_at_its_cursor(
-    scout_api: ApiClient, settings: Any
+    scout_api: ApiClient, settings: Any, age_replay_log: Callable[[float], Awaitable[None]]
 ) -> None:
     settings.REALTIME_REPLAY_AGE = 0.2
     send_now(Event("vote.changed", {"nominationId": 1, "voteCount": 1}, sport="soccer"))
-    await asyncio.sleep(0.3)
+    await age_replay_log(0.3)
     send_now(Event("vote.changed", {"nominationId": 1, "voteCount": 2}, sport="soccer"))
     socket, _ = await signed_in(scout_api, sport="soccer")
     await socket.send({"type": "resume", "cursors": {SOCCER: 0}})
@@ -82,6 +83,7 @@ async def test_a_snapshot_is_not_served_past_its_age_even_without_events(
     first, _ = await signed_in(scout_api, sport="soccer")
     assert first.snapshot is not None and "Ned Before" in str(first.snapshot["data"])
     await sync_to_async(Player.objects.filter(pk=nomination.player_id).update)(name="Ned After")
+    # A real wait: snapshots age on time.monotonic, which time-machine leaves alone.
     await asyncio.sleep(0.3)
     later, _ = await signed_in(scout_api, sport="soccer")
     assert hub.snapshots.reads - before == 2

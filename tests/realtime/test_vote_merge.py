@@ -87,6 +87,7 @@ async def test_a_burst_is_merged_into_few_frames_ending_at_the_final_counts(
         try:
             for fan, nomination_id in zip(fans, itertools.cycle(nominations), strict=False):
                 votes.vote_cast(user=fan, nomination_id=nomination_id)
+                # Real time between votes: the merge window under test runs on time.monotonic.
                 time.sleep(0.01)
         finally:
             connections.close_all()
