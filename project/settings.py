@@ -239,6 +239,10 @@ REALTIME_SUMMARY_INTERVAL = float(os.environ.get("REALTIME_SUMMARY_INTERVAL", "0
 # vote.changed: the first count of a window goes out at once, the rest merged into one event
 # at the window's end (seconds, per sport, shared by every process).
 REALTIME_VOTE_WINDOW = float(os.environ.get("REALTIME_VOTE_WINDOW", "0.1"))
+# Check every published event's data against its model (realtime/event_payloads.py): on in
+# DEBUG and the tests (tests/conftest.py), off in production (a drifted payload fails tests,
+# never a user's write).
+REALTIME_VALIDATE_EVENTS = env_bool("REALTIME_VALIDATE_EVENTS", DEBUG)
 
 # --- Boards (project/scouting/boards.py) --------------------------------------------------
 # Trending halves a vote's weight every this many seconds (changing it needs

@@ -12,17 +12,30 @@ from django.db import transaction
 
 from realtime import broadcast
 from realtime.backend import get_backend
+from realtime.event_payloads import register_payloads, validate_payload, validation_enabled
 from realtime.events import Event, user_group
 from realtime.merge import get_merger
 from realtime.summaries import get_scheduler
 
-__all__ = ["Event", "close_user_sockets", "publish", "publish_summaries", "publish_vote_count"]
+__all__ = [
+    "Event",
+    "close_user_sockets",
+    "publish",
+    "publish_summaries",
+    "publish_vote_count",
+    "register_payloads",
+]
 
 logger = logging.getLogger(__name__)
 
 
 def publish(event: Event) -> None:
-    """Push ``event`` to its groups after commit, numbered per group and kept for replay."""
+    """Push ``event`` to its groups after commit, numbered per group and kept for replay.
+
+    In DEBUG and the tests its data are checked against the type's model first
+    (``realtime/event_payloads.py``): a payload that drifted from it raises here."""
+    if validation_enabled():
+        validate_payload(event.type, event.data)
     transaction.on_commit(lambda: broadcast.broadcast(event))
 
 

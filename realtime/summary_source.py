@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import connections
 from django.utils.module_loading import import_string
 
+from realtime.event_payloads import validate_payload, validation_enabled
 from realtime.events import Event
 
 
@@ -80,4 +81,7 @@ def compute_summaries(sport: str) -> Summaries:
         for kind, board in data.boards.items()
     ]
     events.append(("stats.changed", Event("stats.changed", data.stats, sport=sport)))
+    if validation_enabled():  # DEBUG and the tests: the source's shapes are the models'
+        for _, event in events:
+            validate_payload(event.type, event.data)
     return Summaries(events=events, refresh_at=data.refresh_at.timestamp())

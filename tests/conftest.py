@@ -47,6 +47,13 @@ def _no_budgets_all_trusted(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _validated_live_events(settings: Any) -> None:
+    """Every published live event's data must match its model (realtime/event_payloads.py):
+    a publisher drifting from the SPA's generated types fails its tests."""
+    settings.REALTIME_VALIDATE_EVENTS = True
+
+
+@pytest.fixture(autouse=True)
 def _clean_cache() -> Iterator[None]:
     cache.clear()
     yield

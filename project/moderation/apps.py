@@ -5,3 +5,15 @@ class ModerationConfig(AppConfig):
     name = "project.moderation"
     label = "moderation"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from project.moderation.schemas import ModerationChangedOut, ReportGroupOut, TakedownOut
+        from realtime.publish import register_payloads
+
+        register_payloads(
+            {
+                "moderation.changed": ModerationChangedOut,
+                "report.created": ReportGroupOut,
+                "takedown.created": TakedownOut,
+            }
+        )

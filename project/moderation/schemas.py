@@ -25,6 +25,18 @@ class AdminStatsOut(CamelSchema):
     total_nominations: int
 
 
+class ModerationChangedOut(CamelSchema):
+    """moderation.changed: the admin tabs' counts after a decision, the decided item, the
+    decision and who made it."""
+
+    pending: int
+    approved: int
+    rejected: int
+    item: NominationEventOut
+    action: Literal["approved", "rejected"]
+    by: UserRefOut | None
+
+
 class AdminUserOut(CamelSchema):
     id: int
     name: str

@@ -8,11 +8,30 @@ class ScoutingConfig(AppConfig):
 
     def ready(self) -> None:
         from project.accounts.services import register_user_deletion_step
+        from project.scouting.board_schemas import LeaderboardEventOut
         from project.scouting.board_selectors import SUMMARIES
+        from project.scouting.schemas import (
+            ActivityOut,
+            NominationEventOut,
+            NotificationOut,
+            StatsOut,
+        )
         from project.scouting.services.deletion import user_scouting_data_delete
+        from realtime.publish import register_payloads
         from realtime.summary_source import register_summary_source
 
         register_user_deletion_step(user_scouting_data_delete)
 
         # The live layer pushes the boards and stats this app computes, without importing it.
         register_summary_source(SUMMARIES)
+        # What its live events carry (realtime/event_payloads.py: the SPA's types, checks).
+        register_payloads(
+            {
+                "nomination.created": NominationEventOut,
+                "nomination.updated": NominationEventOut,
+                "activity.created": ActivityOut,
+                "notification.created": NotificationOut,
+                "leaderboard.changed": LeaderboardEventOut,
+                "stats.changed": StatsOut,
+            }
+        )

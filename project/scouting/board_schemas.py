@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from project.common.choices import Sport
 from project.common.schemas import CamelSchema
-from project.scouting.schemas import NominationEventOut, NominationOut
+from project.scouting.schemas import NominationEventOut, NominationOut, ScoutRankOut
 
 BoardKind = Literal["all", "trending", "weekly"]
 
@@ -45,6 +45,36 @@ class BoardEntryOut(NominationOut, BoardPlaceOut):
 
 class BoardEntryEventOut(NominationEventOut, BoardPlaceOut):
     """A board entry as pushed live (no hasVoted: it depends on the reader)."""
+
+
+class AllBoardEventOut(CamelSchema):
+    """leaderboard.changed of the all-time board: the only one with scouts."""
+
+    board: Literal["all"]
+    players: list[BoardEntryEventOut]
+    scouts: list[ScoutRankOut]
+
+
+class TrendingBoardEventOut(CamelSchema):
+    """leaderboard.changed of the trending board."""
+
+    board: Literal["trending"]
+    players: list[BoardEntryEventOut]
+
+
+class WeeklyBoardEventOut(CamelSchema):
+    """leaderboard.changed of the weekly board, with the week it counts."""
+
+    board: Literal["weekly"]
+    week: date = Field(description="The Monday that starts the current week")
+    resets_at: datetime = Field(description="When the weekly board starts again from zero")
+    players: list[BoardEntryEventOut]
+
+
+# One leaderboard.changed per board kind (realtime/summaries.py).
+LeaderboardEventOut = Annotated[
+    AllBoardEventOut | TrendingBoardEventOut | WeeklyBoardEventOut, Field(discriminator="board")
+]
 
 
 class WeekOut(CamelSchema):

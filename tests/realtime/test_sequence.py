@@ -18,9 +18,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 
 def vote(nomination_id: int, count: int = 1) -> Event:
-    return Event(
-        "vote.changed", {"nominationId": nomination_id, "voteCount": count}, sport="soccer"
-    )
+    # vote.changed as published (its model is checked in the tests), one count in it.
+    votes = [{"nominationId": nomination_id, "voteCount": count, "version": count}]
+    return Event("vote.changed", {"votes": votes}, sport="soccer")
 
 
 async def test_seq_rises_by_one_without_gaps_whoever_publishes(scout_api: ApiClient) -> None:
@@ -35,7 +35,7 @@ async def test_seq_rises_by_one_without_gaps_whoever_publishes(scout_api: ApiCli
 
     received = [await socket.receive_type("vote.changed") for _ in range(60)]
     assert [message["seq"] for message in received] == list(range(1, 61))
-    ids = [message["data"]["nominationId"] for message in received]
+    ids = [message["data"]["votes"][0]["nominationId"] for message in received]
     assert sorted(ids) == [*range(0, 20), *range(100, 120), *range(200, 220)]
     for first in (0, 100, 200):  # each publisher's own order is kept
         own = [i for i in ids if first <= i < first + 20]
@@ -75,7 +75,7 @@ async def test_a_rolled_back_write_publishes_nothing(scout_api: ApiClient) -> No
     await sync_to_async(write)(fail=False)
     event = await socket.receive_type("vote.changed")
     # Not even a number was taken by the rolled-back one.
-    assert (event["seq"], event["data"]["voteCount"]) == (1, 5)
+    assert (event["seq"], event["data"]["votes"][0]["voteCount"]) == (1, 5)
     await socket.close()
 
 

@@ -208,14 +208,20 @@ describe('applyLiveEvent', () => {
 
   it('writes the pushed leaderboards and stats whole', () => {
     const scouts: ScoutRank[] = [{ id: 9, name: 'Nora', username: 'nora', nominationCount: 3 }];
-    const players = [{ ...without(target), voteCount: 30 }, without(other)];
+    // Board entries as pushed: the nomination without hasVoted, with its place.
+    const first = { rank: 1, score: 30, movement: null };
+    const second = { rank: 2, score: 4, movement: 0 };
+    const players = [
+      { ...without(target), voteCount: 30, ...first },
+      { ...without(other), ...second },
+    ];
     // The trending and weekly boards' events leave the all-time board alone.
     applyLiveEvent(queryClient, event('leaderboard.changed', { board: 'trending', players }));
     expect(queryClient.getQueryData<Nomination[]>(playersKey)![0].voteCount).not.toBe(30);
     applyLiveEvent(queryClient, event('leaderboard.changed', { board: 'all', players, scouts }));
     expect(queryClient.getQueryData<Nomination[]>(playersKey)).toEqual([
-      { ...target, voteCount: 30 },
-      other,
+      { ...target, voteCount: 30, ...first },
+      { ...other, ...second },
     ]);
     expect(queryClient.getQueryData(nominationKeys.leaderboardScouts('football'))).toEqual(scouts);
     // Each board's event goes to its own cache, with the reader's hasVoted kept.
@@ -223,7 +229,10 @@ describe('applyLiveEvent', () => {
       queryClient.getQueryData<Nomination[]>(
         nominationKeys.leaderboardPlayers('football', 'trending'),
       ),
-    ).toEqual([{ ...target, voteCount: 30 }, other]);
+    ).toEqual([
+      { ...target, voteCount: 30, ...first },
+      { ...other, ...second },
+    ]);
 
     // The weekly board turning to a new week reads the Player of the Week history again.
     const historyKey = nominationKeys.weeklyHistory('football');

@@ -1194,6 +1194,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** ActivityCreatedEvent */
+        ActivityCreatedEvent: {
+            data: components["schemas"]["ActivityOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "activity.created";
+        };
         /** ActivityOut */
         ActivityOut: {
             /** Activitytype */
@@ -1263,6 +1278,21 @@ export interface components {
             /** Username */
             username: string;
         };
+        /**
+         * AllBoardEventOut
+         * @description leaderboard.changed of the all-time board: the only one with scouts.
+         */
+        AllBoardEventOut: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            board: "all";
+            /** Players */
+            players: components["schemas"]["BoardEntryEventOut"][];
+            /** Scouts */
+            scouts: components["schemas"]["ScoutRankOut"][];
+        };
         /** AuditVoteOut */
         AuditVoteOut: {
             /**
@@ -1322,6 +1352,40 @@ export interface components {
         AvatarOut: {
             /** Avatarurl */
             avatarUrl: string;
+        };
+        /**
+         * BoardEntryEventOut
+         * @description A board entry as pushed live (no hasVoted: it depends on the reader).
+         */
+        BoardEntryEventOut: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Id */
+            id: number;
+            /**
+             * Movement
+             * @description Places gained (positive) or lost (negative) since the previous board; null for an entry that was not on it
+             */
+            movement: number | null;
+            nominatedBy: components["schemas"]["UserRefOut"];
+            player: components["schemas"]["PlayerOut"];
+            /**
+             * Rank
+             * @description 1 for the first; equal scores share a rank (1, 2, 2, 4)
+             */
+            rank: number;
+            /**
+             * Score
+             * @description What people are shown: votes (all time), votes in the last 24 hours (trending) or votes this week (weekly)
+             */
+            score: number;
+            /** Status */
+            status: string;
+            /** Votecount */
+            voteCount: number;
         };
         /**
          * BoardEntryOut
@@ -1416,6 +1480,16 @@ export interface components {
             /** Nominationid */
             nominationId: number;
         };
+        /** ErrorMessage */
+        ErrorMessage: {
+            /** Message */
+            message: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "error";
+        };
         /** ErrorOut */
         ErrorOut: {
             /** Code */
@@ -1502,6 +1576,33 @@ export interface components {
          * @enum {string}
          */
         FlagStatus: "open" | "voided";
+        /**
+         * FollowOwnData
+         * @description The reader's own follow or unfollow, for their other tabs: one of the two ids is set.
+         */
+        FollowOwnData: {
+            /** Following */
+            following: boolean;
+            /** Playerid */
+            playerId: number | null;
+            /** Userid */
+            userId: number | null;
+        };
+        /** FollowOwnEvent */
+        FollowOwnEvent: {
+            data: components["schemas"]["FollowOwnData"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "follow.own";
+        };
         /** FollowStatusOut */
         FollowStatusOut: {
             /** Isfollowing */
@@ -1542,10 +1643,55 @@ export interface components {
             /** Status */
             status: string;
         };
+        /** HelloMessage */
+        HelloMessage: {
+            /** Epoch */
+            epoch: string | null;
+            /** Groups */
+            groups: {
+                [key: string]: number;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "hello";
+        };
         /** HistoryQuery */
         HistoryQuery: {
             /** @description One sport's weeks; every sport without it */
             sport?: components["schemas"]["Sport"] | null;
+        };
+        /** IntegrityFlaggedEvent */
+        IntegrityFlaggedEvent: {
+            data: components["schemas"]["FlagOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "integrity.flagged";
+        };
+        /** LeaderboardChangedEvent */
+        LeaderboardChangedEvent: {
+            /** Data */
+            data: components["schemas"]["AllBoardEventOut"] | components["schemas"]["TrendingBoardEventOut"] | components["schemas"]["WeeklyBoardEventOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "leaderboard.changed";
         };
         /** LeaderboardQuery */
         LeaderboardQuery: {
@@ -1556,6 +1702,14 @@ export interface components {
              */
             limit: number;
         };
+        /** LiveClientMessage */
+        LiveClientMessage: components["schemas"]["SubscribeMessage"] | components["schemas"]["ResumeMessage"] | components["schemas"]["WatchMessage"] | components["schemas"]["PingMessage"];
+        /** LiveControlMessage */
+        LiveControlMessage: components["schemas"]["HelloMessage"] | components["schemas"]["SubscribedMessage"] | components["schemas"]["ResumedMessage"] | components["schemas"]["ResyncMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["SkippedMessage"] | components["schemas"]["PresenceChangedMessage"] | components["schemas"]["ReviewChangedMessage"] | components["schemas"]["PongMessage"] | components["schemas"]["ErrorMessage"];
+        /** LiveEvent */
+        LiveEvent: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["IntegrityFlaggedEvent"];
+        /** LiveServerMessage */
+        LiveServerMessage: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["IntegrityFlaggedEvent"] | components["schemas"]["HelloMessage"] | components["schemas"]["SubscribedMessage"] | components["schemas"]["ResumedMessage"] | components["schemas"]["ResyncMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["SkippedMessage"] | components["schemas"]["PresenceChangedMessage"] | components["schemas"]["ReviewChangedMessage"] | components["schemas"]["PongMessage"] | components["schemas"]["ErrorMessage"];
         /** LoginIn */
         LoginIn: {
             /** Password */
@@ -1580,11 +1734,61 @@ export interface components {
             /** Username */
             username: string;
         };
+        /** ModerationChangedEvent */
+        ModerationChangedEvent: {
+            data: components["schemas"]["ModerationChangedOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "moderation.changed";
+        };
+        /**
+         * ModerationChangedOut
+         * @description moderation.changed: the admin tabs' counts after a decision, the decided item, the
+         *     decision and who made it.
+         */
+        ModerationChangedOut: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "approved" | "rejected";
+            /** Approved */
+            approved: number;
+            by: components["schemas"]["UserRefOut"] | null;
+            item: components["schemas"]["NominationEventOut"];
+            /** Pending */
+            pending: number;
+            /** Rejected */
+            rejected: number;
+        };
         /**
          * ModlogAction
          * @enum {string}
          */
         ModlogAction: "nomination_approve" | "nomination_reject" | "player_verify" | "player_unverify" | "player_edit" | "player_restore" | "user_role_change" | "user_delete" | "report_resolve" | "takedown_decide" | "votes_void" | "votes_restore";
+        /** ModlogCreatedEvent */
+        ModlogCreatedEvent: {
+            data: components["schemas"]["ModlogEntryOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "modlog.created";
+        };
         /** ModlogEntryOut */
         ModlogEntryOut: {
             action: components["schemas"]["ModlogAction"];
@@ -1644,6 +1848,21 @@ export interface components {
          * @enum {string}
          */
         ModlogTarget: "nomination" | "player" | "user" | "takedown";
+        /** NominationCreatedEvent */
+        NominationCreatedEvent: {
+            data: components["schemas"]["NominationEventOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "nomination.created";
+        };
         /**
          * NominationEventOut
          * @description The nomination read shape as pushed live (no hasVoted: it depends on the reader).
@@ -1729,6 +1948,56 @@ export interface components {
             /** Votecount */
             voteCount: number;
         };
+        /** NominationRemovedData */
+        NominationRemovedData: {
+            /** Id */
+            id: number;
+        };
+        /** NominationRemovedEvent */
+        NominationRemovedEvent: {
+            data: components["schemas"]["NominationRemovedData"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "nomination.removed";
+        };
+        /** NominationUpdatedEvent */
+        NominationUpdatedEvent: {
+            data: components["schemas"]["NominationEventOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "nomination.updated";
+        };
+        /** NotificationCreatedEvent */
+        NotificationCreatedEvent: {
+            data: components["schemas"]["NotificationOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "notification.created";
+        };
         /** NotificationOut */
         NotificationOut: {
             /**
@@ -1797,6 +2066,14 @@ export interface components {
             /** Newpassword */
             newPassword: string;
         };
+        /** PingMessage */
+        PingMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ping";
+        };
         /** PlayerOut */
         PlayerOut: {
             /** Age */
@@ -1855,12 +2132,68 @@ export interface components {
             /** Videolink */
             videoLink?: string | null;
         };
+        /** PongMessage */
+        PongMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pong";
+        };
+        /** PresenceChangedMessage */
+        PresenceChangedMessage: {
+            data: components["schemas"]["PresenceCount"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "presence.changed";
+        };
+        /**
+         * PresenceCount
+         * @description "N watching": how many sockets watch a nomination or a sport (counts, never who).
+         */
+        PresenceCount: {
+            /** Id */
+            id: number | string;
+            /**
+             * Scope
+             * @enum {string}
+             */
+            scope: "nomination" | "sport";
+            /** Watching */
+            watching: number;
+        };
         /** PrivacySettingsIn */
         PrivacySettingsIn: {
             /** Allowdiscoverability */
             allowDiscoverability?: boolean | null;
             /** Profilevisibility */
             profileVisibility?: string | null;
+        };
+        /** ProfileChangedData */
+        ProfileChangedData: {
+            /** Currentstreak */
+            currentStreak: number;
+            /** Longeststreak */
+            longestStreak: number;
+            /** Points */
+            points: number;
+        };
+        /** ProfileChangedEvent */
+        ProfileChangedEvent: {
+            data: components["schemas"]["ProfileChangedData"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "profile.changed";
         };
         /** ProfileExportOut */
         ProfileExportOut: {
@@ -1980,6 +2313,21 @@ export interface components {
              */
             reason?: string | null;
         };
+        /** ReportCreatedEvent */
+        ReportCreatedEvent: {
+            data: components["schemas"]["ReportGroupOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "report.created";
+        };
         /** ReportCreatedOut */
         ReportCreatedOut: {
             /**
@@ -2088,6 +2436,68 @@ export interface components {
             /** Reason */
             reason: string;
         };
+        /** ResumeMessage */
+        ResumeMessage: {
+            /** Cursors */
+            cursors: {
+                [key: string]: number;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resume";
+        };
+        /** ResumedMessage */
+        ResumedMessage: {
+            /** Groups */
+            groups: {
+                [key: string]: number;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resumed";
+        };
+        /** ResyncMessage */
+        ResyncMessage: {
+            /** Cursors */
+            cursors: {
+                [key: string]: number;
+            };
+            /** Groups */
+            groups: string[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resync";
+        };
+        /** ReviewChangedMessage */
+        ReviewChangedMessage: {
+            data: components["schemas"]["ReviewsData"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "review.changed";
+        };
+        /**
+         * ReviewMark
+         * @description Which pending nomination another admin has open.
+         */
+        ReviewMark: {
+            /** Name */
+            name: string;
+            /** Nominationid */
+            nominationId: number;
+        };
+        /** ReviewsData */
+        ReviewsData: {
+            /** Reviews */
+            reviews: components["schemas"]["ReviewMark"][];
+        };
         /** RoleIn */
         RoleIn: {
             /**
@@ -2187,6 +2597,48 @@ export interface components {
             voteNotifications: boolean;
         };
         /**
+         * SkippedMessage
+         * @description Stands for a board or stats event replaced by a newer one: move the cursor only.
+         */
+        SkippedMessage: {
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "skipped";
+        };
+        /**
+         * SnapshotData
+         * @description A sport's boards (by kind, each as leaderboard.changed carries it) and stats.
+         */
+        SnapshotData: {
+            /** Leaderboards */
+            leaderboards: {
+                [key: string]: components["schemas"]["AllBoardEventOut"] | components["schemas"]["TrendingBoardEventOut"] | components["schemas"]["WeeklyBoardEventOut"];
+            };
+            stats: components["schemas"]["StatsOut"];
+        };
+        /**
+         * SnapshotMessage
+         * @description The sport's boards and stats, first after subscribe or a resync.
+         */
+        SnapshotMessage: {
+            data: components["schemas"]["SnapshotData"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "snapshot";
+        };
+        /**
          * Sport
          * @enum {string}
          */
@@ -2194,6 +2646,21 @@ export interface components {
         /** SportQuery */
         SportQuery: {
             sport?: components["schemas"]["Sport"] | null;
+        };
+        /** StatsChangedEvent */
+        StatsChangedEvent: {
+            data: components["schemas"]["StatsOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "stats.changed";
         };
         /** StatsOut */
         StatsOut: {
@@ -2203,6 +2670,45 @@ export interface components {
             nominationsNeedingVotes: number;
             /** Votes */
             votes: number;
+        };
+        /** SubscribeMessage */
+        SubscribeMessage: {
+            /** Sport */
+            sport: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "subscribe";
+        };
+        /** SubscribedMessage */
+        SubscribedMessage: {
+            /** Groups */
+            groups: {
+                [key: string]: number;
+            };
+            /** Sport */
+            sport: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "subscribed";
+        };
+        /** TakedownCreatedEvent */
+        TakedownCreatedEvent: {
+            data: components["schemas"]["TakedownOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "takedown.created";
         };
         /** TakedownDecideIn */
         TakedownDecideIn: {
@@ -2287,6 +2793,19 @@ export interface components {
             /** Status */
             status: string;
         };
+        /**
+         * TrendingBoardEventOut
+         * @description leaderboard.changed of the trending board.
+         */
+        TrendingBoardEventOut: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            board: "trending";
+            /** Players */
+            players: components["schemas"]["BoardEntryEventOut"][];
+        };
         /** UnreadCountOut */
         UnreadCountOut: {
             /** Unreadcount */
@@ -2345,6 +2864,41 @@ export interface components {
             /** Verified */
             verified: boolean;
         };
+        /**
+         * VoteChangedData
+         * @description The counts that changed in the sport's merge window, the latest of each nomination.
+         */
+        VoteChangedData: {
+            /** Votes */
+            votes: components["schemas"]["VoteCount"][];
+        };
+        /** VoteChangedEvent */
+        VoteChangedEvent: {
+            data: components["schemas"]["VoteChangedData"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "vote.changed";
+        };
+        /**
+         * VoteCount
+         * @description A nomination's vote count at its version (the version rises by one per change).
+         */
+        VoteCount: {
+            /** Nominationid */
+            nominationId: number;
+            /** Version */
+            version: number;
+            /** Votecount */
+            voteCount: number;
+        };
         /** VoteIn */
         VoteIn: {
             /** Nominationid */
@@ -2358,6 +2912,35 @@ export interface components {
             nominationId: number;
             /** Votecount */
             voteCount: number;
+        };
+        /**
+         * VoteOwnData
+         * @description The reader's own vote, for their other tabs (their user group only).
+         */
+        VoteOwnData: {
+            /** Hasvoted */
+            hasVoted: boolean;
+            /** Nominationid */
+            nominationId: number;
+            /** Version */
+            version: number;
+            /** Votecount */
+            voteCount: number;
+        };
+        /** VoteOwnEvent */
+        VoteOwnEvent: {
+            data: components["schemas"]["VoteOwnData"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "vote.own";
         };
         /**
          * VoteSelectionIn
@@ -2405,6 +2988,16 @@ export interface components {
             viewerId: number;
             /** Viewername */
             viewerName: string;
+        };
+        /** WatchMessage */
+        WatchMessage: {
+            /** Nominationid */
+            nominationId: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "watch";
         };
         /** WeekOut */
         WeekOut: {
@@ -2467,6 +3060,31 @@ export interface components {
             week: string;
             /** Winners */
             winners: components["schemas"]["WeekWinnerOut"][];
+        };
+        /**
+         * WeeklyBoardEventOut
+         * @description leaderboard.changed of the weekly board, with the week it counts.
+         */
+        WeeklyBoardEventOut: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            board: "weekly";
+            /** Players */
+            players: components["schemas"]["BoardEntryEventOut"][];
+            /**
+             * Resetsat
+             * Format: date-time
+             * @description When the weekly board starts again from zero
+             */
+            resetsAt: string;
+            /**
+             * Week
+             * Format: date
+             * @description The Monday that starts the current week
+             */
+            week: string;
         };
     };
     responses: never;

@@ -20,7 +20,7 @@ export function subscribeLiveEvents<T extends LiveEventType>(
     forType = new Set();
     handlers.set(type, forType);
   }
-  const stored = handler as Handler<LiveEventType>;
+  const stored = handler as unknown as Handler<LiveEventType>;
   forType.add(stored);
   return () => {
     forType.delete(stored);

@@ -34,7 +34,7 @@ function connect(
   { session, sent, applied, resynced, causes }: ReturnType<typeof setup>,
   { user = 0, sport = 0 } = {},
 ) {
-  session.receive({ type: 'hello', groups: { 'user.1': user } });
+  session.receive({ type: 'hello', epoch: null, groups: { 'user.1': user } });
   session.receive({ type: 'subscribed', sport: 'football', groups: { 'sport.football': sport } });
   sent.length = 0;
   applied.length = 0;
@@ -45,7 +45,7 @@ function connect(
 describe('LiveSession', () => {
   it('subscribes after the greeting, starts from the announced positions and reads again', () => {
     const { session, sent, onReady, resynced, causes } = setup();
-    session.receive({ type: 'hello', groups: { 'user.1': 4 } });
+    session.receive({ type: 'hello', epoch: null, groups: { 'user.1': 4 } });
     expect(sent).toEqual([{ type: 'subscribe', sport: 'football' }]);
     expect(onReady).not.toHaveBeenCalled();
     session.receive({ type: 'subscribed', sport: 'football', groups: { 'sport.football': 10 } });
@@ -91,11 +91,12 @@ describe('LiveSession', () => {
     applied.length = 0;
 
     // The new connection: the user group moved on, the sport group too.
-    session.receive({ type: 'hello', groups: { 'user.1': 5 } });
+    session.receive({ type: 'hello', epoch: null, groups: { 'user.1': 5 } });
     expect(sent).toEqual([
       { type: 'resume', cursors: { 'user.1': 3 } },
-      { type: 'subscribe', sport: 'football' },
+      { type: 'subscribe', sport: 'football', cursor: 11 },
     ]);
+    // A server that ignores the subscribe's cursor announces its position: the client resumes.
     session.receive({ type: 'subscribed', sport: 'football', groups: { 'sport.football': 14 } });
     expect(sent[2]).toEqual({ type: 'resume', cursors: { 'sport.football': 11 } });
 
@@ -119,7 +120,7 @@ describe('LiveSession', () => {
     const { session, resynced, applied } = live;
     connect(live, { sport: 10 });
     session.disconnected();
-    session.receive({ type: 'hello', groups: { 'user.1': 0 } });
+    session.receive({ type: 'hello', epoch: null, groups: { 'user.1': 0 } });
     session.receive({ type: 'subscribed', sport: 'football', groups: { 'sport.football': 5000 } });
     session.receive({
       type: 'resync',
@@ -136,7 +137,7 @@ describe('LiveSession', () => {
     const { session, resynced } = live;
     connect(live, { sport: 10 });
     session.disconnected();
-    session.receive({ type: 'hello', groups: { 'user.1': 0 } });
+    session.receive({ type: 'hello', epoch: null, groups: { 'user.1': 0 } });
     session.receive({ type: 'subscribed', sport: 'football', groups: { 'sport.football': 12 } });
     session.receive(vote('sport.football', 11));
     session.receive({ type: 'resumed', groups: { 'sport.football': 12 } });
@@ -149,9 +150,10 @@ describe('LiveSession', () => {
     const { session, sent, resynced } = live;
     connect(live, { user: 40, sport: 900 });
     session.disconnected();
-    session.receive({ type: 'hello', groups: { 'user.1': 2 } });
+    session.receive({ type: 'hello', epoch: null, groups: { 'user.1': 2 } });
     expect(resynced).toEqual([['user.1']]);
-    expect(sent).toEqual([{ type: 'subscribe', sport: 'football' }]);
+    // The server answers a cursor ahead of its sequence with its own position.
+    expect(sent).toEqual([{ type: 'subscribe', sport: 'football', cursor: 900 }]);
     expect(session.cursor('user.1')).toBe(2);
   });
 
@@ -174,7 +176,7 @@ describe('LiveSession', () => {
     const { session, sent, resynced, causes } = live;
     connect(live, { user: 3, sport: 10 });
     session.forget();
-    session.receive({ type: 'hello', groups: { 'user.1': 5 } });
+    session.receive({ type: 'hello', epoch: null, groups: { 'user.1': 5 } });
     session.receive({ type: 'subscribed', sport: 'football', groups: { 'sport.football': 20 } });
     expect(sent).toEqual([{ type: 'subscribe', sport: 'football' }]);
     expect(resynced).toEqual([['user.1'], ['sport.football']]);
@@ -185,11 +187,11 @@ describe('LiveSession', () => {
   it('forgets the groups a new greeting no longer lists (a role taken away)', () => {
     const live = setup();
     const { session, sent } = live;
-    session.receive({ type: 'hello', groups: { 'user.1': 1, admins: 8 } });
+    session.receive({ type: 'hello', epoch: null, groups: { 'user.1': 1, admins: 8 } });
     session.disconnected();
-    session.receive({ type: 'hello', groups: { 'user.1': 1 } });
+    session.receive({ type: 'hello', epoch: null, groups: { 'user.1': 1 } });
     expect(session.cursor('admins')).toBeUndefined();
-    session.receive({ type: 'hello', groups: { 'user.1': 1, admins: 9 } });
+    session.receive({ type: 'hello', epoch: null, groups: { 'user.1': 1, admins: 9 } });
     expect(sent.filter((message) => (message as { type: string }).type === 'resume')).toEqual([]);
   });
 
@@ -197,7 +199,7 @@ describe('LiveSession', () => {
     const { session, sent } = setup();
     session.setSport('soccer');
     expect(sent).toEqual([]);
-    session.receive({ type: 'hello', groups: {} });
+    session.receive({ type: 'hello', epoch: null, groups: {} });
     expect(sent).toEqual([{ type: 'subscribe', sport: 'soccer' }]);
   });
 });

@@ -8,88 +8,39 @@ import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];
 
-/** A board entry as pushed: the nomination read shape without hasVoted; the server adds its
- * rank, score and movement (BoardEntryOut's, without hasVoted). */
-type BoardEntry = Omit<Schemas['NominationOut'], 'hasVoted'> &
-  Partial<Pick<Schemas['BoardEntryOut'], 'rank' | 'score' | 'movement'>>;
+// Every message type below is generated (`make types`) from the server's models in
+// realtime/event_payloads.py: none is written here by hand.
 
 /** A nomination's vote count at its version (the version rises by one with every change). */
-export type VoteCount = { nominationId: number; voteCount: number; version: number };
-
-/** What each live event carries. */
-export type LiveEventMap = {
-  /** The counts that changed in the sport's merge window, the latest of each nomination. */
-  'vote.changed': { votes: VoteCount[] };
-  /** The reader's own vote, from another of their tabs (their user group only). */
-  'vote.own': VoteCount & { hasVoted: boolean };
-  /** The reader's own follow or unfollow, from another of their tabs (their user group only). */
-  'follow.own': { playerId: number | null; userId: number | null; following: boolean };
-  'nomination.created': Omit<Schemas['NominationOut'], 'hasVoted'>;
-  'nomination.updated': Omit<Schemas['NominationOut'], 'hasVoted'>;
-  'nomination.removed': { id: number };
-  /** One event per board kind (realtime/summaries.py); only the all-time board has scouts. */
-  'leaderboard.changed':
-    | { board: 'all'; players: BoardEntry[]; scouts: Schemas['ScoutRankOut'][] }
-    | { board: 'trending'; players: BoardEntry[] }
-    | { board: 'weekly'; week: string; resetsAt: string; players: BoardEntry[] };
-  'stats.changed': Schemas['StatsOut'];
-  'activity.created': Schemas['ActivityOut'];
-  'notification.created': Schemas['NotificationOut'];
-  'profile.changed': { points: number; currentStreak: number; longestStreak: number };
-  'moderation.changed': Record<string, unknown>;
-  /** Admins only: an item's open reports after a new one, a takedown request, a log row. */
-  'report.created': Schemas['ReportGroupOut'];
-  'takedown.created': Schemas['TakedownOut'];
-  'modlog.created': Schemas['ModlogEntryOut'];
-  /** Admins only: a vote-integrity flag raised, grown, voided or reopened. */
-  'integrity.flagged': Schemas['FlagOut'];
-};
-
-export type LiveEventType = keyof LiveEventMap;
+export type VoteCount = Schemas['VoteCount'];
 
 /** One event as the server sends it. `sport` is set on sport-group events. */
-export type LiveEvent<T extends LiveEventType = LiveEventType> = {
-  [K in T]: { type: K; group: string; seq: number; sport?: string; data: LiveEventMap[K] };
+export type LiveEvent<T extends Schemas['LiveEvent']['type'] = Schemas['LiveEvent']['type']> = {
+  [K in T]: Extract<Schemas['LiveEvent'], { type: K }>;
 }[T];
+
+export type LiveEventType = LiveEvent['type'];
+
+/** What each live event carries: event type -> its `data`. */
+export type LiveEventMap = { [E in LiveEvent as E['type']]: E['data'] };
 
 /** Group name -> the sequence number of its last event. */
 export type Cursors = Record<string, number>;
 
 /** A sport's boards (by kind, as `leaderboard.changed` carries each) and stats. */
-export type LiveSnapshot = {
-  leaderboards: Record<string, LiveEventMap['leaderboard.changed']>;
-  stats: LiveEventMap['stats.changed'];
-};
+export type LiveSnapshot = Schemas['SnapshotData'];
 
 /** "N watching": how many sockets watch a nomination or a sport (counts, never who). */
-export type PresenceCount = {
-  scope: 'nomination' | 'sport';
-  id: number | string;
-  watching: number;
-};
+export type PresenceCount = Schemas['PresenceCount'];
 
 /** Which pending nomination another admin has open. */
-export type ReviewMark = { nominationId: number; name: string };
+export type ReviewMark = Schemas['ReviewMark'];
 
-export type ControlMessage =
-  | { type: 'hello'; epoch?: string | null; groups: Cursors }
-  | { type: 'subscribed'; sport: string; groups: Cursors }
-  | { type: 'resumed'; groups: Cursors }
-  | { type: 'resync'; groups: string[]; cursors: Cursors }
-  | { type: 'snapshot'; group: string; seq: number; data: LiveSnapshot }
-  | { type: 'skipped'; group: string; seq: number }
-  | { type: 'presence.changed'; data: PresenceCount }
-  | { type: 'review.changed'; data: { reviews: ReviewMark[] } }
-  | { type: 'pong' }
-  | { type: 'error'; message: string };
+export type ControlMessage = Schemas['LiveControlMessage'];
 
-export type ServerMessage = ControlMessage | LiveEvent;
+export type ServerMessage = Schemas['LiveServerMessage'];
 
-export type ClientMessage =
-  | { type: 'subscribe'; sport: string }
-  | { type: 'resume'; cursors: Cursors }
-  | { type: 'watch'; nominationId: number | null }
-  | { type: 'ping' };
+export type ClientMessage = Schemas['LiveClientMessage'];
 
 export const PING = JSON.stringify({ type: 'ping' } satisfies ClientMessage);
 export const PONG = '{"type":"pong"}';
