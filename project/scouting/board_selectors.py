@@ -23,8 +23,9 @@ from datetime import date, datetime, timedelta
 from typing import Any, get_args
 
 from django.core.cache import cache
-from django.db.models import Count, F, Min, OuterRef, QuerySet, Subquery, Window
-from django.db.models.functions import Coalesce, Rank, RowNumber
+from django.db.models import Count, F, Min, OuterRef, QuerySet, Subquery
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from project.accounts.models import User
@@ -234,50 +235,87 @@ class HistoryPage:
     next_cursor: str | None
 
 
+def _winners_sql(*, sport: str | None, before: date, weeks: int) -> tuple[str, list[Any]]:
+    """The ids of the ``NominationWeek`` rows that are the Player of the Week places of the
+    ``weeks`` newest past weeks before ``before`` (each with a live nomination's votes), every
+    sport or one. Index descents only, whatever the number of nominations or votes: the weeks
+    come one by one from the (sport, week) or (week) index, newest first (a recursive walk, not
+    a scan of their rows), then each (week, sport)'s place 1, 2 and 3 from the (sport, week,
+    votes desc, nomination) index, skipping nominations that are not live. Portable SQL
+    (PostgreSQL and SQLite): no LATERAL, no window over the weeks' rows."""
+    week_table = NominationWeek._meta.db_table
+    nomination_table = Nomination._meta.db_table
+    live = ", ".join(["%s"] * len(LIVE_STATUSES))
+    sports = [sport] if sport else list(Sport.values)
+
+    def older(bound: str, bound_params: list[Any]) -> tuple[str, list[Any]]:
+        """The newest week before ``bound`` with a live nomination's votes."""
+        in_sport = "AND w.sport = %s " if sport else ""
+        sql = (
+            f"SELECT w.week FROM {week_table} w JOIN {nomination_table} n "  # noqa: S608  (the models' tables; values bound)
+            f"ON n.id = w.nomination_id WHERE w.week < {bound} AND w.votes > 0 "
+            f"AND n.status IN ({live}) {in_sport}ORDER BY w.week DESC LIMIT 1"
+        )
+        return sql, [*bound_params, *LIVE_STATUSES, *([sport] if sport else [])]
+
+    first, first_params = older("%s", [before])
+    step, step_params = older("weeks.week", [])
+    places = []
+    place_params: list[Any] = []
+    for place in range(HISTORY_PLACES):
+        places.append(
+            f"SELECT (SELECT t.id FROM {week_table} t JOIN {nomination_table} n "  # noqa: S608  (the models' tables; values bound)
+            f"ON n.id = t.nomination_id WHERE t.sport = sports.sport AND t.week = weeks.week "
+            f"AND t.votes > 0 AND n.status IN ({live}) "
+            f"ORDER BY t.votes DESC, t.nomination_id LIMIT 1 OFFSET {place}) "
+            "FROM weeks, sports WHERE weeks.week IS NOT NULL"
+        )
+        place_params += LIVE_STATUSES
+    sql = (
+        f"WITH RECURSIVE weeks(week, depth) AS (SELECT ({first}), 1 UNION ALL "  # noqa: S608  (built above; values bound)
+        f"SELECT ({step}), depth + 1 FROM weeks WHERE weeks.week IS NOT NULL AND depth < %s), "
+        f"sports(sport) AS (VALUES {', '.join(['(%s)'] * len(sports))}) "
+        + " UNION ALL ".join(places)
+    )
+    return sql, [*first_params, *step_params, weeks, *sports, *place_params]
+
+
 def weekly_history(
     *, sport: str | None, page: PageQuery, now: datetime | None = None
 ) -> HistoryPage:
     """Player of the Week: for each past week (newest first) and sport, its top 3 live
-    nominations by that week's votes. A page is ``limit`` weeks, read in one query: the
-    page's weeks come from the (sport, week) index, the places from a window over them."""
+    nominations by that week's votes (equal votes share a rank). A page is ``limit`` weeks,
+    read in one query of index descents (``_winners_sql``)."""
     before = week_of(now or timezone.now())
     if page.cursor:
         before = min(before, cursor_decode(page.cursor, NominationWeek, ["week"])[0])
-    counted = NominationWeek.objects.filter(
-        week__lt=before, votes__gt=0, nomination__status__in=LIVE_STATUSES
-    )
-    if sport:
-        counted = counted.filter(sport=sport)
     size = page.size()
-    weeks = counted.order_by("-week").values("week").distinct()[: size + 1]
-    order = [F("votes").desc(), F("nomination_id").asc()]
+    sql, params = _winners_sql(sport=sport, before=before, weeks=size + 1)
     places = (
-        counted.filter(week__in=weeks)
-        .annotate(
-            place=Window(RowNumber(), partition_by=[F("week"), F("sport")], order_by=order),
-            rank=Window(Rank(), partition_by=[F("week"), F("sport")], order_by=[order[0]]),
-        )
-        .filter(place__lte=HISTORY_PLACES)
+        NominationWeek.objects.filter(pk__in=RawSQL(sql, params))  # noqa: S611  (values bound)
         .select_related("nomination__player", "nomination__nominated_by")
-        .order_by("-week", "sport", "place")
+        .order_by("-week", "sport", "-votes", "nomination_id")
     )
-    grouped: dict[tuple[date, str], list[Nomination]] = {}
+    grouped: dict[tuple[date, str], list[NominationWeek]] = {}
     for row in places:
-        nomination = row.nomination
-        nomination.rank = row.rank  # type: ignore[attr-defined]  # read by WeekWinnerOut
-        nomination.score = row.votes  # type: ignore[attr-defined]
-        grouped.setdefault((row.week, row.sport), []).append(nomination)
+        grouped.setdefault((row.week, row.sport), []).append(row)
     served = sorted({week for week, _ in grouped}, reverse=True)
     next_cursor = None
     if len(served) > size:
         served = served[:size]
         next_cursor = cursor_encode([served[-1].isoformat()])
     kept = set(served)
-    items = [
-        WeekWinners(week=week, sport=sport_, winners=winners)
-        for (week, sport_), winners in grouped.items()
-        if week in kept
-    ]
+    items = []
+    for (week, sport_), rows in grouped.items():
+        if week not in kept:
+            continue
+        winners = []
+        for row, rank in zip(rows, competition_ranks([row.votes for row in rows]), strict=True):
+            nomination = row.nomination
+            nomination.rank = rank  # type: ignore[attr-defined]  # read by WeekWinnerOut
+            nomination.score = row.votes  # type: ignore[attr-defined]
+            winners.append(nomination)
+        items.append(WeekWinners(week=week, sport=sport_, winners=winners))
     return HistoryPage(items=items, next_cursor=next_cursor)
 
 
