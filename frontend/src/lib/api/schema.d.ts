@@ -2671,8 +2671,14 @@ export interface components {
             /** Votes */
             votes: number;
         };
-        /** SubscribeMessage */
+        /**
+         * SubscribeMessage
+         * @description ``cursor``: the client's last seq of the sport's group, when it holds one (the server
+         *     replays from it, then ``resumed``; or ``resync`` past the horizon).
+         */
         SubscribeMessage: {
+            /** Cursor */
+            cursor?: number | null;
             /** Sport */
             sport: string;
             /**
