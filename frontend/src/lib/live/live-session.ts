@@ -62,7 +62,21 @@ export class LiveSession {
   setSport(sport: string) {
     if (sport === this.sport) return;
     this.sport = sport;
-    if (this.greeted) this.callbacks.send({ type: 'subscribe', sport });
+    if (this.greeted) this.subscribe();
+  }
+
+  /**
+   * Subscribe to the selected sport, with the cursor held for its group (from an earlier
+   * connection or visit): the server starts there and replays what followed, in the same
+   * step (an older server ignores the cursor and announces its position: the client resumes).
+   */
+  private subscribe() {
+    const cursor = this.cursors.get(`sport.${this.sport}`);
+    this.callbacks.send(
+      cursor === undefined
+        ? { type: 'subscribe', sport: this.sport }
+        : { type: 'subscribe', sport: this.sport, cursor },
+    );
   }
 
   /** The connection closed: resumes asked on it will not be answered. Cursors are kept. */
@@ -106,7 +120,7 @@ export class LiveSession {
           if (!group.startsWith('sport.') && !(group in message.groups)) this.cursors.delete(group);
         }
         this.announce(message.groups);
-        this.callbacks.send({ type: 'subscribe', sport: this.sport });
+        this.subscribe();
         break;
       case 'subscribed':
         this.announce(message.groups);

@@ -128,8 +128,10 @@ describe('LiveSocket', () => {
         return FakeWebSocket.latest();
       });
       greet(second, { user: 2, sport: 10 });
+      // The subscribe carries the cursor; a server that ignores it (the fake announces its
+      // position) gets the resume.
       expect(second.sentMessages()).toEqual([
-        { type: 'subscribe', sport: 'football' },
+        { type: 'subscribe', sport: 'football', cursor: 8 },
         { type: 'resume', cursors: { 'sport.football': 8 } },
       ]);
       act(() => {
