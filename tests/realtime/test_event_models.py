@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
 from project.scouting.models import NominationStatus
 from realtime.event_payloads import (
     payload_models,
+    protocol_types,
     register_payloads,
     server_message_adapter,
     validate_payload,
@@ -133,12 +134,20 @@ async def test_what_sockets_receive_from_real_writes_is_what_the_models_say(
     assert response.status_code == 201, response.content
     response = await sync_to_async(scout_api.post)(f"/api/follow/player/{pending.player_id}")
     assert response.status_code in (200, 201), response.content
-    await member.send({"type": "watch", "nominationId": pending.pk})
-    await admin.send({"type": "watch", "nominationId": pending.pk})
+    # What the SPA sends, as LiveClientMessage (its ClientMessage) describes it.
+    client = TypeAdapter(protocol_types()["LiveClientMessage"])
+    sent = [
+        {"type": "watch", "nominationId": pending.pk},
+        {"type": "ping"},
+        {"type": "resume", "cursors": {"sport.soccer": 0}},
+        {"type": "subscribe", "sport": "soccer", "cursor": 0},
+    ]
+    for message in sent:
+        client.validate_python(message)
     for socket in (member, admin):
-        await socket.send({"type": "ping"})
+        for message in sent:
+            await socket.send(message)
         await socket.send({"type": "shout"})
-        await socket.send({"type": "resume", "cursors": {"sport.soccer": 0}})
     seen += await drain(member, 2.0) + await drain(admin, 0.5)
 
     adapter = server_message_adapter()
