@@ -38,6 +38,10 @@ describe('takedown request', () => {
 
     await user.click(screen.getByRole('button', { name: 'Send request' }));
     expect(await screen.findByText('Tell us who you are')).toBeVisible();
+    const who = screen.getByRole('group', { name: 'Who are you?' });
+    expect(who).toHaveAccessibleDescription('Tell us who you are');
+    expect(screen.getByLabelText('I am the athlete')).toHaveFocus();
+    expect(screen.getByLabelText('Remove the profile')).toBeChecked();
     expect(screen.getByText('Invalid email address')).toBeVisible();
     expect(requests.some((request) => request.method === 'POST')).toBe(false);
 

@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CircleCheck } from 'lucide-react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 
 import { Button } from '@/components/ui/button';
+import { ChoiceFieldset } from '@/components/ui/choice-fieldset';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { ApiError, errorMessage } from '@/lib/api-client';
@@ -32,6 +33,7 @@ const KINDS = [
 export function TakedownRequestForm({ nominationId }: { nominationId: number | null }) {
   const takedown = useTakedownRequest();
   const {
+    control,
     register,
     handleSubmit,
     setError,
@@ -92,29 +94,35 @@ export function TakedownRequestForm({ nominationId }: { nominationId: number | n
           <Input placeholder="https://…/nominations/12" {...control} {...register('page')} />
         )}
       </Field>
-      <fieldset className="flex flex-col gap-2">
-        <legend className="mb-1 text-sm font-medium">Who are you?</legend>
-        {RELATIONSHIPS.map((option) => (
-          <label key={option.value} className="flex items-center gap-2 text-sm">
-            <input type="radio" value={option.value} {...register('relationship')} />
-            {option.label}
-          </label>
-        ))}
-        {errors.relationship && (
-          <p role="alert" className="text-sm text-destructive">
-            {errors.relationship.message}
-          </p>
+      <Controller
+        control={control}
+        name="relationship"
+        render={({ field }) => (
+          <ChoiceFieldset
+            legend="Who are you?"
+            name={field.name}
+            choices={RELATIONSHIPS}
+            value={field.value ?? null}
+            onChange={field.onChange}
+            error={errors.relationship?.message}
+            inputRef={field.ref}
+          />
         )}
-      </fieldset>
-      <fieldset className="flex flex-col gap-2">
-        <legend className="mb-1 text-sm font-medium">What should we do?</legend>
-        {KINDS.map((option) => (
-          <label key={option.value} className="flex items-center gap-2 text-sm">
-            <input type="radio" value={option.value} {...register('kind')} />
-            {option.label}
-          </label>
-        ))}
-      </fieldset>
+      />
+      <Controller
+        control={control}
+        name="kind"
+        render={({ field }) => (
+          <ChoiceFieldset
+            legend="What should we do?"
+            name={field.name}
+            choices={KINDS}
+            value={field.value}
+            onChange={field.onChange}
+            inputRef={field.ref}
+          />
+        )}
+      />
       <Field id="takedown-email" label="Your email address" error={errors.contactEmail?.message}>
         {(control) => (
           <Input type="email" autoComplete="email" {...control} {...register('contactEmail')} />
