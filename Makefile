@@ -117,6 +117,7 @@ types: openapi $(FRONTEND)/node_modules/.package-lock.json
 bench: install-dev frontend nginx
 	$(PY) bench/ws_fanout.py
 	$(PY) bench/ws_chaos.py
+	$(PY) bench/ws_slow.py
 	$(PY) bench/ws_soak.py
 	$(PY) bench/reads.py
 	$(PY) bench/votes.py

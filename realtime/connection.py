@@ -8,10 +8,13 @@ formatting (see bench/RESULTS.md).
 
 Daphne gives no backpressure (ASGI ``send`` returns at once; Twisted buffers whatever the
 peer does not read, without limit). Twisted's flow control is a streaming producer
-registered on the transport: paused once the write buffer passes 64 KiB, resumed when it
-has drained. :class:`Backlog` is such a producer; a socket that gets ``limit`` more bytes
-while paused is too far behind and is closed, so one socket holds at most about 64 KiB +
-``REALTIME_SOCKET_MAX_PENDING`` of server memory.
+registered on the transport: paused once the write buffer passes ``TWISTED_BUFFER``, resumed
+when it has drained. :class:`Backlog` is such a producer; a socket that gets ``limit`` more
+bytes while paused is too far behind and is closed, so one socket holds at most about its
+kernel buffer + ``REALTIME_SOCKET_MAX_PENDING`` of server memory. What the kernel and Twisted
+hold is out of reach of conflation, so both are kept small (``TCP_NOTSENT_LOWAT``: 4 KiB not
+yet sent; Twisted 4 KiB): at 50 kbit/s the old 64 KiB send buffer alone was 10 s of stale
+boards (bench/ws_slow.py).
 
 Under another ASGI server, or the test communicator, :func:`daphne_connection` finds
 nothing and the consumer writes through ASGI ``send``.
@@ -35,7 +38,11 @@ SCOPE_KEY = "realtime.connection"
 
 STATE_TYPES = ("leaderboard.changed", "stats.changed")
 SEND_BUFFER = 32768  # the kernel's send buffer per socket (Linux doubles it: 64 KiB)
-TWISTED_BUFFER = 16384  # Twisted's write buffer before it pauses the producer
+TWISTED_BUFFER = 4096  # Twisted's write buffer before it pauses the producer
+# Bytes the kernel may hold not yet sent (beyond what is in flight): a slow peer's backlog
+# then waits in the socket's queue, within reach of conflation (Linux; elsewhere a no-op).
+UNSENT_LOW_WATER = 4096
+TCP_NOTSENT_LOWAT = getattr(socket, "TCP_NOTSENT_LOWAT", 25)
 BOARD_MARK = '"data":{"board":"'
 
 
@@ -145,6 +152,9 @@ class DirectSocket:
             # connection already lost has no socket left: Twisted deletes it.)
             with contextlib.suppress(OSError, AttributeError):
                 self.transport.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+                self.transport.socket.setsockopt(
+                    socket.IPPROTO_TCP, TCP_NOTSENT_LOWAT, UNSENT_LOW_WATER
+                )
             self.transport.bufferSize = TWISTED_BUFFER
         self.backlog = Backlog.attach(self.transport)
 
@@ -204,7 +214,7 @@ class SocketQueue:
     ``over`` and the consumer closes it (4008), and the client resumes.
     """
 
-    CHUNK = 16384  # bytes per write while draining: the rest stays here, conflatable
+    CHUNK = 4096  # bytes per write while draining: the rest stays here, conflatable
 
     def __init__(self, direct: DirectSocket, limit: int) -> None:
         self.direct = direct
