@@ -3,22 +3,28 @@ second to minutes, while each daphne process and Redis are restarted once.
 
 Every client speaks the SPA's protocol (realtime/README.md): cursors per group, resume on
 reconnect, resume on a gap, resync (a REST read of the sport's nominations) when told, the
-epoch in hello, `skipped`, the snapshot, the 4503 backoff. Per client and group it counts:
+epoch in hello, `skipped`, the snapshot, the 4503 backoff, the subscribe that carries the
+cursor, and the bell (its notifications read at first and after a resync of its user group,
+then kept from `notification.created` as the SPA keeps them). The voters are clients too, and
+some of them nominated the sport's nominations, so they get `vote_received` notifications
+while they vote and are dropped. Per client and group it counts:
 
-* missed: events never applied and not closed by a resync (the group's last seq at the end
-  minus the client's cursor);
+* missed: events never applied and not closed by a resync (each group's last seq at the end
+  minus the client's cursor: the sport's and the client's own user group);
 * duplicated: an event at or below the client's cursor arriving (it would be applied twice by
   a client trusting the server);
 * out of order: an event older than the one before it on the same connection.
 
 At the end (the load stopped, every client back) each client's vote counts and all-time board
-must equal the database. Convergence: after each restart, the time until every client that is
+must equal the database, and so must its bell: the unread count and the latest notifications
+it holds. Convergence: after each restart, the time until every client that is
 not away on purpose is connected again and has caught up with the sport's sequence.
 
     make bench                                      # 1,000 sockets, 4 minutes
     python bench/ws_chaos.py --sockets 100 --duration 40 --max-away 10 --no-write
 
-Needs DATABASE_URL (PostgreSQL: a database of its own, chaos_bench, is made and dropped),
+Needs DATABASE_URL (PostgreSQL: a database of its own, --database or chaos_bench, is made and
+dropped),
 REDIS_URL (only to find redis-server's settings: the run starts a private redis-server with
 an append-only file, so a restart keeps the live layer's data as a production Redis would)
 and redis-server. Exits 1 when any count is not 0 or a state differs from the database.
@@ -65,6 +71,7 @@ SECTION = "## Chaos (bench/ws_chaos.py)"
 SPORT = "soccer"
 GROUP = f"sport.{SPORT}"
 DATABASE = "chaos_bench"
+BELL_SIZE = 20  # the notifications the SPA's bell holds (NOTIFICATIONS_SHOWN)
 PREFIX = "chaos"
 
 
@@ -115,23 +122,59 @@ class Server:
 @dataclass
 class Fixture:
     sessions: list[str]
-    voter_sessions: list[tuple[str, str]]  # (sessionid, csrftoken)
+    user_ids: list[int]  # the clients' users, as sessions
+    voter_sessions: list[tuple[str, str]]  # (sessionid, csrftoken): the first clients'
     nomination_ids: list[int]
 
 
-def prepare(sockets: int, voters: int, nominations: int) -> Fixture:
+def prepare(sockets: int, voters: int, nominations: int, nominators: int) -> Fixture:
+    """Users with a socket each; the first ``voters`` of them vote, and the first
+    ``nominators`` of those nominated the sport's nominations (in turn), so they receive
+    vote_received notifications."""
     from django.middleware.csrf import _get_new_csrf_string
 
     from project.accounts.models import User
 
-    users = User.objects.bulk_create([new_user(f"chaos_{i}") for i in range(sockets + voters)])
-    nominator = User.objects.create(username="chaos_nominator", email="n@bench.example")
-    created = approved_nominations(
-        nominator, [SPORT] * nominations, [f"chaos {i}|{SPORT}" for i in range(nominations)]
-    )
+    users = User.objects.bulk_create([new_user(f"chaos_{i}") for i in range(sockets)])
+    voters, nominators = min(voters, sockets), max(1, min(nominators, voters, sockets))
+    created = []
+    for first in range(nominators):
+        numbers = range(first, nominations, nominators)
+        created += approved_nominations(
+            users[first], [SPORT] * len(numbers), [f"chaos {i}|{SPORT}" for i in numbers]
+        )
     sessions = [session_for(user) for user in users]
-    voter_sessions = [(key, _get_new_csrf_string()) for key in sessions[sockets:]]
-    return Fixture(sessions[:sockets], voter_sessions, [n.pk for n in created])
+    voter_sessions = [(key, _get_new_csrf_string()) for key in sessions[:voters]]
+    return Fixture(sessions, [user.pk for user in users], voter_sessions, [n.pk for n in created])
+
+
+def database_bells(user_ids: list[int]) -> dict[int, tuple[int, list[dict[str, Any]]]]:
+    """Per user: the unread count and the latest notifications, as GET /api/notifications
+    answers them."""
+    from project.scouting import selectors
+    from project.scouting.models import Notification
+
+    bells = {}
+    for user_id in user_ids:
+        rows = Notification.objects.filter(user_id=user_id).order_by("-created_at", "-id")
+        unread = Notification.objects.filter(user_id=user_id, read=False).count()
+        bells[user_id] = (unread, [selectors.notification_data(n) for n in rows[:BELL_SIZE]])
+    return bells
+
+
+def bell_key(notification: dict[str, Any]) -> tuple[Any, ...]:
+    """What the bell shows of a notification (its time parsed: the same instant)."""
+    from datetime import datetime
+
+    shown = datetime.fromisoformat(str(notification["createdAt"]).replace("Z", "+00:00"))
+    return (
+        shown,
+        notification["id"],
+        notification["message"],
+        notification["read"],
+        notification["type"],
+        notification.get("relatedNominationId"),
+    )
 
 
 def database_counts() -> dict[int, int]:
@@ -157,8 +200,12 @@ class Tally:
 
 
 class Client:
-    def __init__(self, index: int, session: str, ports: list[int]) -> None:
+    def __init__(self, index: int, session: str, user_id: int, ports: list[int]) -> None:
         self.index, self.session, self.ports = index, session, ports
+        self.user_group = f"user.{user_id}"
+        self.user_id = user_id
+        self.bell: list[dict[str, Any]] = []  # newest first, as the SPA's bell holds them
+        self.unread = 0
         self.cursors: dict[str, int] = {}
         self.epoch: str | None = None
         self.counts: dict[int, tuple[int, int]] = {}  # nomination -> (version, count)
@@ -183,8 +230,30 @@ class Client:
             version = self.counts.get(row["id"], (-1, 0))[0]
             self.counts[row["id"]] = (version, row["voteCount"])
 
+    async def read_bell(self, port: int) -> None:
+        """What the SPA's bell does at first and after a resync of the user group."""
+        cookies = {"sessionid": self.session}
+        async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", cookies=cookies) as http:
+            response = await http.get("/api/notifications", params={"limit": BELL_SIZE})
+        response.raise_for_status()
+        body = response.json()
+        self.bell, self.unread = body["items"], body["unreadCount"]
+
+    def notify(self, notification: dict[str, Any]) -> None:
+        """frontend/src/features/notifications/api/notification-cache.ts receiveNotification:
+        on top; one already held (a coalesced vote_received) is replaced and moves up; the
+        unread count follows the notification's own read state."""
+        previous = next((n for n in self.bell if n["id"] == notification["id"]), None)
+        was_unread = previous is not None and not previous["read"]
+        self.unread = max(0, self.unread + (0 if notification["read"] else 1) - was_unread)
+        others = [n for n in self.bell if n["id"] != notification["id"]]
+        self.bell = [notification, *others][:BELL_SIZE]
+
     def apply(self, message: dict[str, Any]) -> None:
         kind, data = message["type"], message.get("data") or {}
+        if kind == "notification.created":
+            self.notify(data)
+            return
         if kind == "vote.changed":
             for vote in data["votes"]:
                 known = self.counts.get(vote["nominationId"], (-1, 0))[0]
@@ -215,7 +284,13 @@ class Client:
                         if message.get("epoch") and self.epoch not in (None, message["epoch"]):
                             self.cursors.clear()  # another epoch: old cursors mean nothing
                         self.epoch = message.get("epoch") or self.epoch
-                        await ws.send(json.dumps({"type": "subscribe", "sport": SPORT}))
+                        # The subscribe carries the sport's cursor when the client has one:
+                        # the server replays from it in the same step.
+                        subscribe: dict[str, Any] = {"type": "subscribe", "sport": SPORT}
+                        if GROUP in self.cursors:
+                            subscribe["cursor"] = self.cursors[GROUP]
+                            self.tally.resumes += 1
+                        await ws.send(json.dumps(subscribe))
                     behind = {}
                     for group, position in message["groups"].items():
                         cursor = self.cursors.get(group)
@@ -227,6 +302,8 @@ class Client:
                             self.cursors[group] = position
                             if group == GROUP:
                                 await self.refetch(port)
+                            elif group == self.user_group:
+                                await self.read_bell(port)
                     if behind:
                         resuming.update(behind)
                         self.tally.resumes += 1
@@ -245,6 +322,8 @@ class Client:
                         self.cursors[group] = position
                         if group == GROUP:
                             await self.refetch(port)
+                        elif group == self.user_group:
+                            await self.read_bell(port)
                 elif kind == "snapshot":
                     board = message["data"]["leaderboards"].get("all")
                     if board is not None:
@@ -378,6 +457,17 @@ async def vote_load(
         await http.aclose()
 
 
+def group_seqs(redis_url: str, groups: list[str]) -> dict[str, int]:
+    import redis
+
+    client = redis.Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=5)
+    try:
+        values = client.mget([f"{PREFIX}:seq:{group}" for group in groups])
+        return {group: int(value or 0) for group, value in zip(groups, values, strict=True)}
+    finally:
+        client.close()
+
+
 def sport_seq(redis_url: str) -> int:
     import redis
 
@@ -415,7 +505,10 @@ async def run(
     ]
     for server in servers:
         await asyncio.to_thread(server.start)
-    clients = [Client(i, session, ports) for i, session in enumerate(fixture.sessions)]
+    clients = [
+        Client(i, session, user_id, ports)
+        for i, (session, user_id) in enumerate(zip(fixture.sessions, fixture.user_ids, strict=True))
+    ]
     stop = asyncio.Event()
     tasks = []
     for client in clients:
@@ -462,10 +555,14 @@ async def run(
     settle = await converged(clients, env["REDIS_URL"], 120)
     await asyncio.sleep(2)  # the trailing board of the last window
     final_seq = await asyncio.to_thread(sport_seq, env["REDIS_URL"])
+    user_seqs = await asyncio.to_thread(
+        group_seqs, env["REDIS_URL"], [client.user_group for client in clients]
+    )
     from asgiref.sync import sync_to_async
 
     counts = await sync_to_async(database_counts)()
     board = await sync_to_async(top_board)()
+    bells = await sync_to_async(database_bells)(fixture.user_ids)
     stop.set()
     for client in clients:
         if client.ws is not None:
@@ -475,9 +572,15 @@ async def run(
         await asyncio.to_thread(server.stop)
 
     total = Tally()
-    wrong_counts = wrong_boards = 0
+    wrong_counts = wrong_boards = wrong_bells = 0
     for client in clients:
-        client.tally.missed = max(0, final_seq - client.cursors.get(GROUP, 0))
+        client.tally.missed = max(0, final_seq - client.cursors.get(GROUP, 0)) + max(
+            0, user_seqs[client.user_group] - client.cursors.get(client.user_group, 0)
+        )
+        unread, latest = bells[client.user_id]
+        held = sorted(map(bell_key, client.bell), reverse=True)
+        if (client.unread, held) != (unread, sorted(map(bell_key, latest), reverse=True)):
+            wrong_bells += 1
         for name in (
             "missed",
             "duplicated",
@@ -495,9 +598,16 @@ async def run(
             wrong_counts += 1
         if client.board != board:
             wrong_boards += 1
-    ok = (total.missed, total.duplicated, total.out_of_order, wrong_counts, wrong_boards) == (
-        0,
-    ) * 5
+    ok = (
+        total.missed,
+        total.duplicated,
+        total.out_of_order,
+        wrong_counts,
+        wrong_boards,
+        wrong_bells,
+    ) == (0,) * 6
+    notified = sum(1 for unread, latest in bells.values() if latest)
+    notifications = sum(unread for unread, _ in bells.values())
     lines = [
         SECTION,
         "",
@@ -515,6 +625,9 @@ async def run(
         f"{total.missed} / {total.duplicated} / {total.out_of_order} |",
         "| clients whose counts / board differ from the database | "
         f"{wrong_counts} / {wrong_boards} |",
+        f"| clients whose bell (unread count, latest {BELL_SIZE}) differs from the database | "
+        f"{wrong_bells} (of {len(clients)}; {notified} nominators hold {notifications} unread "
+        "vote_received) |",
         "| connects, resumes, resyncs (events closed by resync) | "
         f"{total.connects}, {total.resumes}, {total.resyncs} ({total.resynced_events}) |",
         f"| close codes seen | {dict(sorted(total.closes.items()))} |",
@@ -557,6 +670,8 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=1000)
     parser.add_argument("--voters", type=int, default=40)
     parser.add_argument("--nominations", type=int, default=30)
+    parser.add_argument("--nominators", type=int, default=10, help="voters who nominated")
+    parser.add_argument("--database", default=DATABASE, help="the PostgreSQL database made")
     parser.add_argument("--rate", type=float, default=20, help="votes per second")
     parser.add_argument("--duration", type=float, default=240, help="seconds of load")
     parser.add_argument("--max-away", type=float, default=120, help="longest drop, seconds")
@@ -568,10 +683,10 @@ def main() -> None:
     if not shutil.which("redis-server"):
         sys.exit("ws_chaos.py needs redis-server")
     base = os.environ.get("DATABASE_URL", "")
-    url = database_url(base, DATABASE, "ws_chaos.py")
+    url = database_url(base, args.database, "ws_chaos.py")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.sockets * 3 + 256)), hard))
-    recreate_database(base, DATABASE)
+    recreate_database(base, args.database)
     with private_redis() as redis:
         redis_url = f"redis://{HOST}:{redis.port}/0"
 
@@ -581,7 +696,7 @@ def main() -> None:
             os.environ["REALTIME_PREFIX"] = PREFIX
 
         django_setup(configure)
-        fixture = prepare(args.sockets, args.voters, args.nominations)
+        fixture = prepare(args.sockets, args.voters, args.nominations, args.nominators)
         env = {
             **os.environ,
             "DATABASE_URL": url,
@@ -594,7 +709,7 @@ def main() -> None:
         try:
             text, ok = asyncio.run(run(args, fixture, env, redis))
         finally:
-            drop_databases(base, DATABASE)
+            drop_databases(base, args.database)
     finish(SECTION, text, ok, write=not args.no_write)
 
 
