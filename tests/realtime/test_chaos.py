@@ -1,6 +1,7 @@
 """The short chaos run (bench/ws_chaos.py): sockets on two daphne processes under a vote
 load, dropped at random, each daphne process and Redis restarted once; at the end 0 events
-missed, duplicated or out of order, and every client's counts and board equal the database."""
+missed, duplicated or out of order, and every client's counts, board and bell (its own
+notifications) equal the database."""
 
 from __future__ import annotations
 
@@ -32,3 +33,5 @@ def test_a_short_chaos_run_loses_repeats_and_reorders_nothing() -> None:
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "| missed / duplicated / out of order (all clients) | 0 / 0 / 0 |" in run.stdout
     assert "| clients whose counts / board differ from the database | 0 / 0 |" in run.stdout
+    # Each client's bell (unread count and latest notifications) equals the database's.
+    assert "differs from the database | 0 (of 40; " in run.stdout
