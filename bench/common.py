@@ -10,11 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -25,6 +21,16 @@ RESULTS = ROOT / "bench" / "RESULTS.md"
 SPORTS = ("football", "basketball", "baseball", "soccer", "hockey")
 HOST = "127.0.0.1"
 
+# The scripts run as bench/<name>.py: what they share with the tests imports from the root.
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.launcher import (  # noqa: E402  (importable once the root is on sys.path)
+    ServerProcess,
+    running,
+)
+from tests.launcher import daphne_command as daphne_command  # noqa: E402  (the scripts' name)
+from tests.launcher import free_port as free_port  # noqa: E402
 
 # --- Django -----------------------------------------------------------------------------
 
@@ -152,48 +158,14 @@ def approved_nominations(
 # --- Servers ----------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
-
-
-def daphne_command(port: int) -> list[str]:
-    """One daphne process serving project.asgi on HOST:port: the command the production
-    shape runs (project/ops/prodshape.py, which bench/votes.py starts whole)."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    from project.ops.prodshape import daphne
-
-    return daphne(port)
-
-
 @contextlib.contextmanager
-def server_process(
-    command: list[str], port: int, env: dict[str, str]
-) -> Iterator[subprocess.Popen[bytes]]:
-    """Run ``command`` (in its own process group) until it accepts connections on port;
-    stop it (SIGTERM, then SIGKILL after 10 s) on the way out."""
+def server_process(command: list[str], port: int, env: dict[str, str]) -> Iterator[ServerProcess]:
+    """``command`` running until the block ends, from the moment it accepts connections on
+    port (tests/launcher.py: the browser tests and live-layer tests run daphne the same way)."""
     # Benchmarks vote far beyond a person's budgets, from fresh accounts (README: BUDGETS).
     env = {"BUDGETS": "off", "TRUST_ACCOUNT_AGE_HOURS": "0", **env}
-    process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection((HOST, port), 0.2):
-                break
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"server did not start: {command}")
-            time.sleep(0.1)
-        yield process
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+    with running(command, port, env, output=None) as server:
+        yield server
 
 
 def forget_keys(*patterns: str) -> None:

@@ -41,8 +41,6 @@ import os
 import random
 import resource
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -53,6 +51,7 @@ from typing import Any
 import httpx
 from common import (
     HOST,
+    ServerProcess,
     approved_nominations,
     daphne_command,
     database_url,
@@ -76,44 +75,6 @@ PREFIX = "chaos"
 
 
 # --- Servers ------------------------------------------------------------------------------
-
-
-class Server:
-    """A process on a fixed port that can be restarted (daphne or redis-server)."""
-
-    def __init__(self, name: str, command: list[str], port: int, env: dict[str, str]) -> None:
-        self.name, self.command, self.port, self.env = name, command, port, env
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        import socket
-
-        self.process = subprocess.Popen(
-            self.command,
-            env=self.env,
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 30
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection((HOST, self.port), 0.2):
-                return
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"{self.name} did not start")
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(5)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-        self.process = None
 
 
 # --- The database -------------------------------------------------------------------------
@@ -497,11 +458,12 @@ async def converged(clients: list[Client], redis_url: str, limit: float) -> floa
 
 
 async def run(
-    args: argparse.Namespace, fixture: Fixture, env: dict[str, str], redis: Server
+    args: argparse.Namespace, fixture: Fixture, env: dict[str, str], redis: ServerProcess
 ) -> tuple[str, bool]:
     ports = [free_port(), free_port()]
     servers = [
-        Server(f"daphne {i + 1}", daphne_command(port), port, env) for i, port in enumerate(ports)
+        ServerProcess(daphne_command(port), port, env, name=f"daphne {i + 1}", stop_timeout=5)
+        for i, port in enumerate(ports)
     ]
     for server in servers:
         await asyncio.to_thread(server.start)
@@ -651,12 +613,12 @@ def top_board() -> list[tuple[int, int]]:
 
 
 @contextlib.contextmanager
-def private_redis() -> Iterator[Server]:
+def private_redis() -> Iterator[ServerProcess]:
     directory = tempfile.mkdtemp(prefix="chaos-redis-")
     port = free_port()
     command = ["redis-server", "--port", str(port), "--bind", HOST, "--dir", directory]
     command += ["--appendonly", "yes", "--appendfsync", "everysec", "--save", ""]
-    server = Server("redis", command, port, dict(os.environ))
+    server = ServerProcess(command, port, os.environ, name="redis", stop_timeout=5)
     server.start()
     try:
         yield server

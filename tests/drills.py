@@ -15,8 +15,6 @@ import contextlib
 import json
 import os
 import random
-import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -29,6 +27,7 @@ from typing import Any
 
 import httpx
 
+from tests import launcher
 from tests.private_postgres import PrivatePostgres
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,12 +36,6 @@ PASSWORD = "drill-pass-1"
 # Answers a vote or sign-in may get in a drill besides success: a race with oneself (409/404),
 # the database unreachable (503, with Retry-After). 500 never.
 EXPECTED = {200, 201, 204, 404, 409, 503}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -136,34 +129,10 @@ def seed(env: dict[str, str], *, voters: int, nominations: int) -> list[int]:
 
 @contextlib.contextmanager
 def daphne(env: dict[str, str]) -> Iterator[tuple[int, int]]:
-    """A daphne process serving project.asgi with ``env``; yields (port, pid)."""
-    port = free_port()
-    command = [sys.executable, "-m", "daphne", "-v", "0", "-b", HOST, "-p", str(port)]
-    process = subprocess.Popen(
-        [*command, "project.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection((HOST, port), 0.2):
-                break
-            assert process.poll() is None, "daphne exited"
-            assert time.monotonic() < deadline, "daphne did not start"
-            time.sleep(0.1)
-        yield port, process.pid
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+    """A daphne process serving project.asgi with ``env`` (tests/launcher.py); yields
+    (port, pid)."""
+    with launcher.daphne(env, start_timeout=60) as server:
+        yield server.port, server.pid
 
 
 def signed_in(port: int, username: str, password: str = PASSWORD) -> httpx.Client:

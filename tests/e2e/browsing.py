@@ -37,9 +37,10 @@ TIMEOUT_MS = 10_000
 
 
 def new_page(browser: Browser, server: Server, viewport: ViewportSize = DESKTOP) -> Page:
-    """A page in a context of its own (its own cookies, so its own session); the caller
-    closes ``page.context``."""
-    context = browser.new_context(viewport=viewport, base_url=server.url)
+    """A page in a context of its own (its own cookies, so its own session), with reduced
+    motion (the SPA then moves nothing gradually: no glide or count is caught half-way). The
+    context is closed when the test ends (conftest.py), or earlier by the caller."""
+    context = browser.new_context(viewport=viewport, base_url=server.url, reduced_motion="reduce")
     context.set_default_timeout(TIMEOUT_MS)
     return context.new_page()
 
@@ -81,14 +82,21 @@ def screenshot(page: Any, name: str) -> Path:
     return path
 
 
+def resize(page: Page, viewport: ViewportSize) -> None:
+    """Sets the viewport and waits until the browser has drawn two frames at the new size (the
+    SPA's layout and its size-dependent renders have run)."""
+    page.set_viewport_size(viewport)
+    page.evaluate(
+        "() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)))"
+    )
+
+
 def shoot(page: Page, name: str) -> None:
     """A screenshot at the desktop size and one at the phone size, then back to desktop."""
     screenshot(page, f"{name}-1280x800")
-    page.set_viewport_size(PHONE)
-    page.wait_for_timeout(200)
+    resize(page, PHONE)
     screenshot(page, f"{name}-390x844")
-    page.set_viewport_size(DESKTOP)
-    page.wait_for_timeout(100)
+    resize(page, DESKTOP)
 
 
 # --- Locators ---------------------------------------------------------------------------

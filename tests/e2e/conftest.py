@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +19,7 @@ from django.db import connection
 from playwright.sync_api import Browser, Page
 
 from tests.e2e.browsing import ARTIFACTS, ROOT, SCREENSHOT_DIR, browser_page
+from tests.launcher import daphne_command, free_port, spawn, stop_group, wait_until_accepting
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -36,25 +34,11 @@ CHROMIUM_ARGS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for_port(port: int, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"server on port {port} did not start")
-
-
 @dataclass
 class Server:
+    """The browser tests' daphne (tests/launcher.py, as the benchmarks run it), its output in
+    test-artifacts/; stopped and started again by the tests that drop the connection."""
+
     url: str
     port: int
     env: dict[str, str]
@@ -68,33 +52,15 @@ class Server:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("ab") as log:  # the child keeps its own descriptor
             self._spawn(log)
-        wait_for_port(self.port)
+        assert self.process is not None
+        wait_until_accepting(self.process, self.port, 30.0, f"daphne (see {self.log_path})")
 
     def _spawn(self, log: Any) -> None:
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "project.asgi:application",
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        self.process = spawn(daphne_command(self.port), self.env, output=log)
 
     def stop(self) -> None:
         if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+            stop_group(self.process, 10.0)
             self.process = None
 
     def restart(self) -> None:
@@ -173,6 +139,16 @@ def _announce_screenshots() -> Iterator[None]:
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
     yield
     print(f"\nBrowser screenshots written to {SCREENSHOT_DIR}")
+
+
+@pytest.fixture(autouse=True)
+def _close_browser_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every browser context a test opened is closed when the test ends, passed or failed, so
+    no page of one test stays subscribed (or signed in) into the next."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ from tests.e2e.browsing import (
     new_page,
     nominate,
     nominate_through_server,
+    resize,
     screenshot,
     toast,
 )
@@ -116,8 +117,6 @@ def test_an_approval_by_one_admin_leaves_the_other_admins_queue_live(
     expect(tab(bob, "Pending")).to_have_text("Pending (1)")
     expect(tab(bob, "Approved")).to_have_text("Approved (2)")
     expect(pending_row(bob, "Casey Contested")).to_be_visible()
-    for page in (ada, bob):
-        page.context.close()
 
 
 def test_a_members_nomination_appears_in_pending_live(e2e_server: Server, browser: Browser) -> None:
@@ -149,8 +148,6 @@ def test_a_members_nomination_appears_in_pending_live(e2e_server: Server, browse
     expect(newest).to_have_attribute("aria-label", "Newly Nominated")
     expect(tab(admin, "Pending")).to_have_text("Pending (2)")
     expect(stat(admin, "Total Nominations")).to_contain_text("2")
-    page.context.close()
-    admin.context.close()
 
 
 def test_the_dashboard_tabs_users_and_verification(e2e_server: Server, browser: Browser) -> None:
@@ -188,8 +185,7 @@ def test_the_dashboard_tabs_users_and_verification(e2e_server: Server, browser: 
         if name == "users":
             expect(page.get_by_role("row", name="Gus Gone")).to_be_visible()
         for size, (width, height) in SIZES.items():
-            page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(150)
+            resize(page, {"width": width, "height": height})
             screenshot(page, f"admin-{name}-{size}")
         page.set_viewport_size({"width": 1280, "height": 800})
 
@@ -215,7 +211,6 @@ def test_the_dashboard_tabs_users_and_verification(e2e_server: Server, browser: 
     confirm.get_by_role("button", name="Delete User").click()
     expect(page.get_by_role("row", name="Gus Gone")).to_have_count(0)
     expect(tab(page, "Users")).to_have_text("Users (2)")
-    page.context.close()
 
 
 def test_who_may_open_the_dashboard(e2e_server: Server, browser: Browser) -> None:
@@ -235,7 +230,6 @@ def test_who_may_open_the_dashboard(e2e_server: Server, browser: Browser) -> Non
     expect(toast(page, "You do not have permission to access the admin dashboard.")).to_be_visible()
     expect(page).to_have_url(f"{e2e_server.url}/")
     screenshot(page, "admin-access-denied-1280x800")
-    page.context.close()
 
 
 def test_the_bell_receives_an_approval_live(e2e_server: Server, browser: Browser) -> None:
@@ -259,8 +253,7 @@ def test_the_bell_receives_an_approval_live(e2e_server: Server, browser: Browser
     item = menu.get_by_role("menuitem", name=re.compile("Bell Ringer has been approved"))
     expect(item).to_contain_text("less than a minute ago")
     for size, (width, height) in (("1280x800", (1280, 800)), ("390x844", (390, 844))):
-        member.set_viewport_size({"width": width, "height": height})
-        member.wait_for_timeout(150)
+        resize(member, {"width": width, "height": height})
         screenshot(member, f"notifications-bell-{size}")
     member.set_viewport_size({"width": 1280, "height": 800})
 
@@ -270,5 +263,3 @@ def test_the_bell_receives_an_approval_live(e2e_server: Server, browser: Browser
     item.click()
     expect(member).to_have_url(re.compile(r"/nominations/\d+$"))
     expect(bell).to_have_accessible_name("Notifications")
-    member.context.close()
-    admin.context.close()

@@ -7,8 +7,6 @@ the weekly counters, and the boards are checked through the API as well as on sc
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,17 +21,18 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from project.scouting.boards import next_week_start, week_of
 from project.scouting.services.votes import vote_cast
 from tests.e2e.browsing import (
-    ROOT,
     ServerSession,
     live,
     log_in,
     new_page,
     nominate,
+    resize,
     screenshot,
     vote_through_server,
 )
-from tests.e2e.conftest import Server, free_port
+from tests.e2e.conftest import Server
 from tests.helpers import make_user
+from tests.launcher import daphne_command, free_port, spawn
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -141,7 +140,6 @@ def test_leaderboard_tabs_switch_boards_and_a_live_vote_moves_trending(
     page.reload()
     expect(page.get_by_role("tab", name="This week")).to_have_attribute("aria-selected", "true")
     screenshot(page, "results-boards-weekly")
-    page.context.close()
 
 
 def test_the_wall_rotates_between_the_boards_and_counts_down_to_the_reset(
@@ -181,12 +179,12 @@ def test_the_wall_rotates_between_the_boards_and_counts_down_to_the_reset(
 
     # Round again to All time: the page holds no more elements than on the first pass.
     expect(shown).to_have_text("All time", timeout=5000)
-    wall.wait_for_timeout(900)  # the glide and counts settle
+    expect(top).to_contain_text("Votes")
+    expect(top.get_by_role("listitem").nth(0)).to_contain_text("Ava Early")  # nothing glides
     assert wall.evaluate("document.getElementsByTagName('*').length") == elements
 
     for size, (width, height) in TV_SIZES.items():
-        wall.set_viewport_size({"width": width, "height": height})
-        wall.wait_for_timeout(300)
+        resize(wall, {"width": width, "height": height})
         overflow = wall.evaluate(
             """() => ({
               width: document.documentElement.scrollWidth - window.innerWidth,
@@ -195,7 +193,6 @@ def test_the_wall_rotates_between_the_boards_and_counts_down_to_the_reset(
         )
         assert overflow == {"width": 0, "height": 0}, (size, overflow)
         screenshot(wall, f"wall-boards-{size}")
-    wall.context.close()
 
 
 def test_a_fixed_board_on_the_wall_reads_again_once_the_reset_passes(
@@ -226,12 +223,16 @@ def test_a_fixed_board_on_the_wall_reads_again_once_the_reset_passes(
     expect(countdown).to_have_text(re.compile(r"^Weekly reset in 00:00:0[0-3]$"))
     expect(countdown).to_have_text("Weekly reset in 00:00:00", timeout=6000)
     before = len(reads)
-    wall.wait_for_timeout(2500)  # a second's grace for the server's push, then the reads
+    # After a second's grace for the server's push, the wall reads the week and its board.
+    with (
+        wall.expect_request(lambda request: request.url.endswith("/api/leaderboard/week")),
+        wall.expect_request(lambda request: "board=weekly" in request.url),
+    ):
+        pass
     again = reads[before:]
     assert any(url.endswith("/api/leaderboard/week") for url in again), again
     assert any("board=weekly" in url for url in again), again
     assert not any("board=trending" in url for url in reads), reads
-    wall.context.close()
 
 
 # --- The week turning over on the server ----------------------------------------------------
@@ -262,23 +263,8 @@ class ShiftedClockServer(Server):
 
     def _spawn(self, log: Any) -> None:
         self.spawned = time.monotonic()
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "tests.e2e.shifted_clock_daphne",
-                repr(self.clock_at),
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "project.asgi:application",
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        shifted = ["tests.e2e.shifted_clock_daphne", repr(self.clock_at)]
+        self.process = spawn(daphne_command(self.port, via=shifted), self.env, output=log)
 
     def now(self) -> float:
         """The server's clock (it started a fraction of a second after ``spawned``, so this
@@ -386,5 +372,3 @@ def test_the_week_turning_over_on_the_server_reaches_the_wall_and_the_leaderboar
     expect(podium.get_by_role("listitem").nth(0)).to_contain_text("Wes Weekly2 votes")
     assert not [url for url in reads[shown:] if "board=weekly" in url], reads[shown:]
     screenshot(wall, "wall-week-turned-over-1280x720")
-    wall.context.close()
-    results.context.close()

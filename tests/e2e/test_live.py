@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from project.scouting.services import votes
 from tests.e2e.browsing import (
+    TIMEOUT_MS,
     card,
     live,
     new_page,
@@ -32,13 +33,23 @@ RECONNECT_MS = 30_000
 
 
 def wait_for_scroll(page: Page, *, above: int | None = None, below: int | None = None) -> None:
-    """Polls the scroll offset (the page's CSP forbids wait_for_function's eval)."""
-    for _ in range(100):
-        offset = page.evaluate("window.scrollY")
-        if (above is None or offset > above) and (below is None or offset < below):
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"scrollY stayed at {offset}")
+    """Waits, frame by frame in the page, until the scroll offset is past ``above`` or back
+    under ``below`` (the page's CSP forbids wait_for_function's eval; a smooth scroll takes
+    frames)."""
+    reached, offset = page.evaluate(
+        """([above, below, timeout]) => new Promise((done) => {
+          const until = performance.now() + timeout;
+          const look = () => {
+            const y = window.scrollY;
+            const there = (above === null || y > above) && (below === null || y < below);
+            if (there || performance.now() > until) done([there, y]);
+            else requestAnimationFrame(look);
+          };
+          look();
+        })""",
+        [above, below, TIMEOUT_MS],
+    )
+    assert reached, f"scrollY stayed at {offset}"
 
 
 def stat(page: Page, title: str) -> Locator:
@@ -87,8 +98,6 @@ def test_a_vote_in_one_browser_moves_the_count_in_another(
     # A vote made without a browser arrives the same way.
     vote_through_server(e2e_server, nomination.pk)
     expect(quinn.get_by_test_id("vote-count")).to_have_text("1")
-    for tab in (watcher, detail, dashboard, page):
-        tab.context.close()
 
 
 def test_new_nominations_arrive_live_and_wait_when_scrolled(
@@ -128,8 +137,6 @@ def test_new_nominations_arrive_live_and_wait_when_scrolled(
     expect(card(reader, "Later Arrival")).to_be_visible()
     wait_for_scroll(reader, below=50)
     expect(pill).to_have_count(0)
-    reader.context.close()
-    home.context.close()
 
 
 def test_a_tab_catches_up_after_losing_its_socket(e2e_server: Server, browser: Browser) -> None:
@@ -157,4 +164,3 @@ def test_a_tab_catches_up_after_losing_its_socket(e2e_server: Server, browser: B
     # And the new socket carries later events as before.
     vote_through_server(e2e_server, nomination.pk)
     expect(sam.get_by_test_id("vote-count")).to_have_text("3")
-    page.context.close()

@@ -314,4 +314,3 @@ def test_mobile_menu(e2e_server: Server, browser: Browser) -> None:
     expect(page.get_by_role("heading", name="All Nominations")).to_be_visible()
     expect(card(page, "Hockey Hana")).to_be_visible()
     screenshot(page, "nominations-hockey-390x844")
-    page.context.close()

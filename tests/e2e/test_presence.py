@@ -61,8 +61,6 @@ def test_an_admin_reviewing_a_nomination_is_shown_to_the_other_admins(
     expect(mark).to_be_visible(timeout=2000)
     bob.goto(DASHBOARD)
     expect(mark).to_have_count(0, timeout=2000)
-    ada.context.close()
-    bob.context.close()
 
 
 def test_watchers_of_a_nomination_see_how_many_watch(e2e_server: Server, browser: Browser) -> None:
@@ -80,4 +78,3 @@ def test_watchers_of_a_nomination_see_how_many_watch(e2e_server: Server, browser
     expect(wes.get_by_test_id("watching")).to_have_text("2 watching", timeout=3000)
     val.context.close()
     expect(wes.get_by_test_id("watching")).to_have_text("1 watching", timeout=6000)
-    wes.context.close()

@@ -106,5 +106,3 @@ def test_a_parent_takes_a_profile_down_everywhere_at_once_and_the_admin_restores
 
     listing.get_by_role("searchbox").fill("")
     expect(card(listing, CHILD)).to_be_visible()
-    for page in (listing, results, feed, wall, admin, detail, parent):
-        page.context.close()
