@@ -356,14 +356,14 @@ def _account_loop(
         with httpx.Client(base_url=origin, timeout=30, headers={"Origin": origin}) as client:
             csrf = rec.record(client.get, "/api/auth/csrf")
             if csrf is None or csrf.status_code != 200:
-                time.sleep(0.2)
+                time.sleep(0.2)  # a client's pause before it tries again, as above
                 continue
             client.headers["X-CSRFToken"] = csrf.json()["csrfToken"]
             body = {"username": f"drill{index}", "password": password}
             login = rec.record(client.post, "/api/auth/login", json=body)
             attempts["sign-in"] += 1
             if login is None or login.status_code != 200:
-                time.sleep(0.2)
+                time.sleep(0.2)  # a client's pause before it tries again, as above
                 continue
             client.headers["X-CSRFToken"] = client.cookies["csrftoken"]
             new = PASSWORD + "x" if password == PASSWORD else PASSWORD
@@ -472,7 +472,7 @@ def hashing_memory_drill(*, parallel: int = 100, concurrency: int = 4) -> dict[s
                 nonlocal peak
                 while not stop.is_set():
                     peak = max(peak, rss_bytes(pid))
-                    time.sleep(0.01)
+                    time.sleep(0.01)  # the sampling interval of another process's memory
 
             sampler = threading.Thread(target=sample)
             sampler.start()

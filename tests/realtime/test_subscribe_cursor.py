@@ -8,6 +8,7 @@ order, with no gap to ask about."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -90,12 +91,12 @@ async def test_events_racing_a_subscribe_with_a_cursor_arrive_once_in_order(
 
 
 async def test_a_cursor_past_the_horizon_gets_resync_and_the_snapshot(
-    scout_api: ApiClient, settings: Any
+    scout_api: ApiClient, settings: Any, age_replay_log: Callable[[float], Awaitable[None]]
 ) -> None:
     settings.REALTIME_REPLAY_AGE = 0.5
     for count in range(1, 7):
         send_now(vote(count))
-    await asyncio.sleep(0.7)
+    await age_replay_log(0.7)
     for count in range(7, 13):
         send_now(vote(count))  # the first of these trims what is older than the horizon
     socket, _ = await signed_in(scout_api)
