@@ -32,7 +32,7 @@ def rss_bytes(pid: int) -> int:
 
 
 @contextlib.contextmanager
-def daphne(log: IO[bytes] | None = None, **env: str) -> Iterator[tuple[int, int]]:
+def daphne(log: IO[bytes] | None = None, /, **env: str) -> Iterator[tuple[int, int]]:
     """A daphne process serving project.asgi; yields (port, pid). Its output goes to ``log``
     when given."""
     environment = {

@@ -55,7 +55,7 @@ async def test_a_client_dropping_during_the_handshake_is_let_go_quietly(
 ) -> None:
     session_key = session_of(scout_api)
     with tempfile.TemporaryFile() as log:
-        with daphne(log=log) as (port, _):
+        with daphne(log) as (port, _):
             # Drops spread over the first 30 ms: some before the consumer runs, some while
             # it authenticates (the case that failed), some after it accepted.
             for index in range(60):
