@@ -121,10 +121,10 @@ def handshake(port: int, session: str, receive_buffer: int | None) -> tuple[sock
     return raw, rest
 
 
-def masked(text: str) -> bytes:
-    payload = text.encode()
+def masked(text: str | bytes, opcode: int = 0x81) -> bytes:
+    payload = text.encode() if isinstance(text, str) else text
     mask = os.urandom(4)
-    header = bytes([0x81, 0x80 | len(payload)]) if len(payload) < 126 else b""
+    header = bytes([opcode, 0x80 | len(payload)]) if len(payload) < 126 else b""
     assert header, "client messages here are short"
     return header + mask + bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
 
@@ -178,6 +178,9 @@ def read(
                 code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else 1005
                 reader.closed = f"close {code}"
                 return
+            if opcode == 9:  # daphne's keepalive ping: answer as a browser does
+                raw.sendall(masked(payload, opcode=0x8A))
+                continue
             if opcode != 1:
                 continue
             message = json.loads(payload)
