@@ -167,6 +167,7 @@ def _vote_state(nomination: Any, *, has_voted: bool) -> dict[str, Any]:
         "nomination_id": nomination.pk,
         "vote_count": nomination.vote_count,
         "has_voted": has_voted,
+        "version": nomination.version,
     }
 
 

@@ -188,6 +188,9 @@ class VoteOut(CamelSchema):
     nomination_id: int
     vote_count: int
     has_voted: bool
+    # The nomination's vote version after this call (as in vote.changed): a screen orders this
+    # answer against live counts by it, so a late answer never shows an older count.
+    version: int
 
 
 class ScoutRankOut(CamelSchema):

@@ -30,7 +30,12 @@ def test_cast_and_remove(
 ) -> None:
     response = scout_api.post("/api/votes", {"nominationId": nomination.pk})
     assert response.status_code == 201
-    assert response.json() == {"nominationId": nomination.pk, "voteCount": 1, "hasVoted": True}
+    assert response.json() == {
+        "nominationId": nomination.pk,
+        "voteCount": 1,
+        "hasVoted": True,
+        "version": 1,
+    }
     assert Vote.objects.filter(nomination=nomination, user=scout).count() == 1
     assert points(scout) == 1
     assert points(other_scout) == 2
@@ -39,7 +44,12 @@ def test_cast_and_remove(
 
     response = scout_api.delete(f"/api/votes/{nomination.pk}")
     assert response.status_code == 200
-    assert response.json() == {"nominationId": nomination.pk, "voteCount": 0, "hasVoted": False}
+    assert response.json() == {
+        "nominationId": nomination.pk,
+        "voteCount": 0,
+        "hasVoted": False,
+        "version": 2,
+    }
     assert not Vote.objects.exists()
     nomination.refresh_from_db()
     assert nomination.vote_count == 0

@@ -2916,6 +2916,8 @@ export interface components {
             hasVoted: boolean;
             /** Nominationid */
             nominationId: number;
+            /** Version */
+            version: number;
             /** Votecount */
             voteCount: number;
         };

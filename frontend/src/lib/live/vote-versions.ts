@@ -2,30 +2,56 @@ import type { QueryClient } from '@tanstack/react-query';
 
 import type { VoteCount } from './protocol';
 
-/**
- * The highest version of each nomination's vote count applied so far, per query cache. Counts
- * leave the server in commit order per process but may arrive in another order from several:
- * one older than what a screen already shows is ignored.
- */
-const applied = new WeakMap<QueryClient, Map<number, number>>();
+type Seen = { version: number; voteCount: number | undefined };
 
-/** Whether `count` is not older than every count of its nomination seen before (and note it). */
-export function isCurrentVoteCount(
-  queryClient: QueryClient,
-  { nominationId, version }: Pick<VoteCount, 'nominationId' | 'version'>,
-): boolean {
-  let versions = applied.get(queryClient);
+/**
+ * The newest vote count of each nomination seen so far (its version and count), per query cache.
+ * Counts leave the server in commit order per process but may arrive in another order from
+ * several, and a vote's REST answer may land after live counts that followed it: one older than
+ * what was seen before is ignored.
+ */
+const seen = new WeakMap<QueryClient, Map<number, Seen>>();
+
+function versionsOf(queryClient: QueryClient): Map<number, Seen> {
+  let versions = seen.get(queryClient);
   if (!versions) {
     versions = new Map();
-    applied.set(queryClient, versions);
+    seen.set(queryClient, versions);
   }
-  const seen = versions.get(nominationId);
-  if (seen !== undefined && version < seen) return false;
-  versions.set(nominationId, version);
+  return versions;
+}
+
+/**
+ * Whether `count` is not older than every count of its nomination seen before (and note it,
+ * with its vote count when it has one).
+ */
+export function isCurrentVoteCount(
+  queryClient: QueryClient,
+  count: Pick<VoteCount, 'nominationId' | 'version'> & { voteCount?: number },
+): boolean {
+  const versions = versionsOf(queryClient);
+  const before = versions.get(count.nominationId);
+  if (before !== undefined && count.version < before.version) return false;
+  const voteCount =
+    count.voteCount ?? (count.version === before?.version ? before.voteCount : undefined);
+  versions.set(count.nominationId, { version: count.version, voteCount });
   return true;
 }
 
 /** The counts of a `vote.changed` that are not older than what was applied before. */
 export function currentVoteCounts(queryClient: QueryClient, votes: VoteCount[]): VoteCount[] {
   return votes.filter((vote) => isCurrentVoteCount(queryClient, vote));
+}
+
+/**
+ * The vote count to show with a vote's REST answer: the answer's own, unless a newer count of
+ * the nomination was seen meanwhile (live counts wait while a vote is on its way, so the newest
+ * one would otherwise be lost behind the older answer).
+ */
+export function voteCountToShow(
+  queryClient: QueryClient,
+  answer: Pick<VoteCount, 'nominationId' | 'version' | 'voteCount'>,
+): number {
+  if (isCurrentVoteCount(queryClient, answer)) return answer.voteCount;
+  return versionsOf(queryClient).get(answer.nominationId)?.voteCount ?? answer.voteCount;
 }

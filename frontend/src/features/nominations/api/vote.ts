@@ -6,6 +6,7 @@ import {
 } from '@tanstack/react-query';
 
 import { api, errorMessage } from '@/lib/api-client';
+import { voteCountToShow } from '@/lib/live/vote-versions';
 import { toast } from '@/stores/toast';
 
 import { setOwnVote, setVoteState } from './nomination-cache';
@@ -57,7 +58,8 @@ export function useVoteToggle() {
       setOwnVote(queryClient, nominationId, vote);
     },
     onSuccess: (state, { playerName, vote }) => {
-      setVoteState(queryClient, state);
+      // A newer live count that arrived while this call was on its way has the last word.
+      setVoteState(queryClient, { ...state, voteCount: voteCountToShow(queryClient, state) });
       toast(
         vote
           ? { title: 'Vote submitted', description: `You have voted for ${playerName}.` }
