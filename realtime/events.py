@@ -26,6 +26,8 @@ CATALOGUE: dict[str, frozenset[Audience]] = {
     "leaderboard.changed": frozenset({"sport"}),
     "stats.changed": frozenset({"sport"}),
     "activity.created": frozenset({"sport"}),
+    # Activities of one merge window after its first, oldest first (realtime/merge.py).
+    "activity.batch": frozenset({"sport"}),
     "notification.created": frozenset({"user"}),
     "profile.changed": frozenset({"user"}),
     # The user's own follow toggles, for their other tabs: never to a shared group.

@@ -1,4 +1,4 @@
-"""``vote.changed``, merged per sport window.
+"""``vote.changed`` and the feed's activity, merged per sport window.
 
 A match-day crowd votes hundreds of times a second; one event per vote to every watching
 socket would be more frames than the machine can write. So, per sport, a process hands the
@@ -10,6 +10,14 @@ trailing edge, so the last count of a burst is never lost. The window
 every process: a sport group gets at most one ``vote.changed`` per window from all of them.
 
 Data: ``{"votes": [{"nominationId": 7, "voteCount": 12, "version": 31}, ...]}``.
+
+Each vote also makes an activity (the feed's "voted for ..."), and one frame per vote per socket
+for it was the largest stream a vote made (issue 13). The sport's activity is merged the same
+way in a window of its own (so an activity never holds a vote count back): the first activity
+of a window goes at once as ``activity.created``; those that arrive
+during it go when it ends as ONE ``activity.batch`` (``{"items": [...]}``, oldest first), or as
+``activity.created`` when it holds one. So a sport group gets at most one vote frame and one
+activity frame per window, whatever the crowd, and replay and resume carry them as any event.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ import atexit
 import logging
 import threading
 import time
+from typing import Any
 
 from django.conf import settings
 
@@ -31,6 +40,12 @@ logger = logging.getLogger(__name__)
 Counts = dict[int, tuple[int, int]]
 
 
+def activity_event(sport: str, items: list[dict[str, Any]]) -> Event:
+    if len(items) == 1:
+        return Event("activity.created", items[0], sport=sport)
+    return Event("activity.batch", {"items": items}, sport=sport)
+
+
 def vote_changed(sport: str, counts: Counts) -> Event:
     votes = [
         {"nominationId": nomination_id, "voteCount": count, "version": version}
@@ -40,12 +55,15 @@ def vote_changed(sport: str, counts: Counts) -> Event:
 
 
 class VoteMerger:
-    """One thread per process sending each sport's merged counts once its window allows."""
+    """One thread per process sending each sport's merged counts, and its merged activity,
+    once their window allows (each has its own window: an activity never holds a count back)."""
 
     def __init__(self, window: float) -> None:
         self.window = window
         self.pending: dict[str, Counts] = {}
-        self.due: dict[str, float] = {}
+        self.activities: dict[str, list[dict[str, Any]]] = {}
+        # (kind, sport) -> when to try sending it; kind is "votes" or "activity".
+        self.due: dict[tuple[str, str], float] = {}
         self.sending = 0
         self.condition = threading.Condition()
         self.stopped = False
@@ -58,66 +76,87 @@ class VoteMerger:
             # Transactions commit in one order and may reach here in another: keep the newest.
             if held is None or version > held[1]:
                 counts[nomination_id] = (vote_count, version)
-            self.due.setdefault(sport, time.monotonic())
-            if self.thread is None:
-                self.thread = threading.Thread(target=self._run, name="realtime-votes", daemon=True)
-                self.thread.start()
-            self.condition.notify_all()
+            self._wake(("votes", sport))
+
+    def add_activity(self, sport: str, data: dict[str, Any]) -> None:
+        """An activity of ``sport`` for the feeds: sent at once when it opens a window, else
+        with the rest of its window (in the order they came)."""
+        with self.condition:
+            self.activities.setdefault(sport, []).append(data)
+            self._wake(("activity", sport))
+
+    def _wake(self, key: tuple[str, str]) -> None:
+        self.due.setdefault(key, time.monotonic())
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._run, name="realtime-votes", daemon=True)
+            self.thread.start()
+        self.condition.notify_all()
 
     def _run(self) -> None:
         while True:
             with self.condition:
-                sports = self._next_due()
-                if sports is None:
+                keys = self._next_due()
+                if keys is None:
                     return
                 self.sending += 1
             try:
-                for sport in sports:
-                    self._attempt(sport)
+                for key in keys:
+                    self._attempt(key)
             finally:
                 with self.condition:
                     self.sending -= 1
                     self.condition.notify_all()
 
-    def _next_due(self) -> list[str] | None:
+    def _next_due(self) -> list[tuple[str, str]] | None:
         while not self.stopped:
             now = time.monotonic()
-            ready = [sport for sport, at in self.due.items() if at <= now]
+            ready = [key for key, at in self.due.items() if at <= now]
             if ready:
-                for sport in ready:
-                    del self.due[sport]
+                for key in ready:
+                    del self.due[key]
                 return ready
             self.condition.wait(min(self.due.values()) - now if self.due else None)
         return None
 
-    def _attempt(self, sport: str) -> None:
+    def _attempt(self, key: tuple[str, str]) -> None:
+        kind, sport = key
         try:
-            wait = get_backend().acquire_window(f"votes:{sport}", self.window)
+            wait = get_backend().acquire_window(f"{kind}:{sport}", self.window)
         except Exception:
-            # Without the shared window, send rather than hold counts back: the publisher
+            # Without the shared window, send rather than hold events back: the publisher
             # logs if the backend is down too, and clients resync when it returns.
-            logger.exception("Could not take the vote window of %s", sport)
+            logger.exception("Could not take the %s window of %s", kind, sport)
             wait = 0
         with self.condition:
             if wait:
-                self.due[sport] = time.monotonic() + wait
+                self.due[key] = time.monotonic() + wait
                 return
-            counts = self.pending.pop(sport, None)
-        if counts:
-            broadcast.broadcast(vote_changed(sport, counts))
+            if kind == "votes":
+                counts = self.pending.pop(sport, None)
+                event = vote_changed(sport, counts) if counts else None
+            else:
+                items = self.activities.pop(sport, None)
+                event = activity_event(sport, items) if items else None
+        if event is not None:
+            broadcast.broadcast(event)
 
     def flush(self) -> None:
         """Hand everything held to the publisher now, windows or not (process exit)."""
         with self.condition:
             pending, self.pending = self.pending, {}
+            activities, self.activities = self.activities, {}
             self.due.clear()
         for sport, counts in pending.items():
             broadcast.broadcast(vote_changed(sport, counts))
+        for sport, items in activities.items():
+            broadcast.broadcast(activity_event(sport, items))
 
     def drain(self, timeout: float = 5) -> bool:
-        """Wait until every count held has been handed to the publisher (tests)."""
+        """Wait until every count and activity held has been handed to the publisher (tests)."""
         with self.condition:
-            return self.condition.wait_for(lambda: not self.pending and not self.sending, timeout)
+            return self.condition.wait_for(
+                lambda: not self.pending and not self.activities and not self.sending, timeout
+            )
 
     def stop(self) -> None:
         with self.condition:

@@ -7,6 +7,7 @@ commits, so nothing is pushed for a write that rolled back.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.db import transaction
 
@@ -21,6 +22,7 @@ __all__ = [
     "Event",
     "close_user_sockets",
     "publish",
+    "publish_activity",
     "publish_summaries",
     "publish_vote_count",
     "register_payloads",
@@ -37,6 +39,15 @@ def publish(event: Event) -> None:
     if validation_enabled():
         validate_payload(event.type, event.data)
     transaction.on_commit(lambda: broadcast.broadcast(event))
+
+
+def publish_activity(*, sport: str, data: dict[str, Any]) -> None:
+    """Push an activity of ``sport`` to its feeds after commit: ``activity.created`` at once
+    for the first of the sport's window, the rest of the window as one ``activity.batch``
+    (``realtime/merge.py``: a crowd's votes make one activity frame per window, not per vote)."""
+    if validation_enabled():
+        validate_payload("activity.created", data)
+    transaction.on_commit(lambda: get_merger().add_activity(sport, data))
 
 
 def publish_vote_count(*, sport: str, nomination_id: int, vote_count: int, version: int) -> None:

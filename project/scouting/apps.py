@@ -11,6 +11,7 @@ class ScoutingConfig(AppConfig):
         from project.scouting.board_schemas import LeaderboardEventOut
         from project.scouting.board_selectors import SUMMARIES
         from project.scouting.schemas import (
+            ActivityBatchOut,
             ActivityOut,
             NominationEventOut,
             NotificationOut,
@@ -30,6 +31,7 @@ class ScoutingConfig(AppConfig):
                 "nomination.created": NominationEventOut,
                 "nomination.updated": NominationEventOut,
                 "activity.created": ActivityOut,
+                "activity.batch": ActivityBatchOut,
                 "notification.created": NotificationOut,
                 "leaderboard.changed": LeaderboardEventOut,
                 "stats.changed": StatsOut,

@@ -218,6 +218,12 @@ class ActivityOut(CamelSchema):
     user: UserRefOut
 
 
+class ActivityBatchOut(CamelSchema):
+    """activity.batch: the activities of one live merge window after its first, oldest first."""
+
+    items: list[ActivityOut]
+
+
 class FeedQuery(SportQuery):
     following: bool = Field(
         False, description="Only activity by followed users or about followed players"

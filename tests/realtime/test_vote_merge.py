@@ -1,4 +1,5 @@
-"""vote.changed merged per sport window (realtime/merge.py): real votes, real sockets."""
+"""vote.changed and the feed's activity merged per sport window (realtime/merge.py): real
+votes, real sockets."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from django.db import connections
 
 from project.accounts.models import User
+from project.scouting.models import Activity, ActivityType
 from project.scouting.services import votes
 from realtime.merge import reset_merger
 from tests.helpers import ApiClient, make_user
@@ -33,8 +35,10 @@ def window(settings: Any) -> Iterator[Any]:
     reset_merger()
 
 
-async def collect(socket: Socket, seconds: float) -> list[dict[str, Any]]:
-    """The vote.changed messages received within ``seconds``."""
+async def collect(
+    socket: Socket, seconds: float, types: tuple[str, ...] = ("vote.changed",)
+) -> list[dict[str, Any]]:
+    """The messages of ``types`` (vote.changed) received within ``seconds``."""
     received = []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -42,7 +46,7 @@ async def collect(socket: Socket, seconds: float) -> list[dict[str, Any]]:
         if await socket.communicator.receive_nothing(0.01):
             continue
         message = await socket.receive(presence=True)
-        if message["type"] == "vote.changed":
+        if message["type"] in types:
             received.append(message)
     return received
 
@@ -122,6 +126,72 @@ async def test_a_burst_is_merged_into_few_frames_ending_at_the_final_counts(
     replayed = []
     while (message := await late.receive(timeout=5))["type"] != "resumed":
         if message["type"] == "vote.changed":
+            replayed.append(message)
+    assert replayed == frames
+    await late.close()
+    await socket.close()
+
+
+async def test_a_bursts_activity_goes_in_few_frames_every_item_once_in_order(
+    window: Any, scout_api: ApiClient, other_scout: User
+) -> None:
+    seconds = 0.3
+    window(seconds)
+
+    def world() -> tuple[int, list[User]]:
+        return make_nomination(other_scout, sport="soccer").pk, [
+            make_user(name=f"Fan {n}") for n in range(30)
+        ]
+
+    nomination_id, fans = await asyncio.to_thread(world)
+    socket, positions = await signed_in(scout_api, sport="soccer")
+    # The nomination's own activity opened a window: the burst starts in a new one.
+    await asyncio.sleep(seconds)
+
+    def burst() -> None:
+        try:
+            for fan in fans:
+                votes.vote_cast(user=fan, nomination_id=nomination_id)
+                time.sleep(0.01)  # real time between votes: the window runs on time.monotonic
+        finally:
+            connections.close_all()
+
+    started = time.monotonic()
+    listening = asyncio.ensure_future(
+        collect(socket, 3.0, types=("activity.created", "activity.batch"))
+    )
+    await asyncio.to_thread(burst)
+    burst_seconds = time.monotonic() - started
+    frames = await listening
+
+    # The first activity at once (alone), the rest at most one frame per window.
+    assert frames[0]["type"] == "activity.created"
+    assert 2 <= len(frames) <= burst_seconds / seconds + 2, len(frames)
+    assert len(frames) < len(fans) / 3
+    items = [
+        item
+        for frame in frames
+        for item in (
+            frame["data"]["items"] if frame["type"] == "activity.batch" else [frame["data"]]
+        )
+    ]
+
+    def cast() -> list[int]:
+        rows = Activity.objects.filter(
+            activity_type=ActivityType.VOTE_CAST, related_nomination_id=nomination_id
+        )
+        return list(rows.order_by("id").values_list("id", flat=True))
+
+    # Every vote's activity exactly once, oldest first, as the feed would have had them.
+    assert [item["id"] for item in items] == await asyncio.to_thread(cast)
+    assert {item["userId"] for item in items} == {fan.pk for fan in fans}
+
+    # Replay serves the merged frames as they were sent.
+    late, _ = await signed_in(scout_api, sport="soccer")
+    await late.send({"type": "resume", "cursors": {"sport.soccer": positions["sport.soccer"]}})
+    replayed = []
+    while (message := await late.receive(timeout=5))["type"] != "resumed":
+        if message["type"] in ("activity.created", "activity.batch"):
             replayed.append(message)
     assert replayed == frames
     await late.close()

@@ -19,7 +19,7 @@ from project.scouting.models import (
     NotificationType,
     Player,
 )
-from realtime.publish import Event, publish, publish_summaries
+from realtime.publish import Event, publish, publish_activity, publish_summaries
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ def activity_create(
         related_nomination=related_nomination,
         metadata=metadata or {},
     )
-    publish(Event("activity.created", selectors.activity_data(activity), sport=sport))
+    publish_activity(sport=sport, data=selectors.activity_data(activity))
     return activity
 
 

@@ -43,6 +43,41 @@ function connect(
 }
 
 describe('LiveSession', () => {
+  it('hands each item of an activity.batch to the screens as its own activity.created', () => {
+    const events: LiveEvent[] = [];
+    const session = new LiveSession('football', {
+      send: () => {},
+      onEvent: (event) => events.push(event),
+      onResync: () => {},
+      onReady: () => {},
+    });
+    session.receive({ type: 'hello', epoch: null, groups: { 'user.1': 0 } });
+    session.receive({ type: 'subscribed', sport: 'football', groups: { 'sport.football': 0 } });
+    const item = (id: number) => ({
+      id,
+      userId: 2,
+      activityType: 'vote_cast',
+      relatedUserId: null,
+      relatedPlayerId: 3,
+      relatedNominationId: 7,
+      metadata: { playerName: 'Ada' },
+      createdAt: `2025-03-07T12:00:0${id}Z`,
+      user: { id: 2, name: 'A', username: 'a' },
+    });
+    session.receive({
+      type: 'activity.batch',
+      group: 'sport.football',
+      seq: 1,
+      sport: 'football',
+      data: { items: [item(1), item(2)] },
+    });
+    expect(events.map((event) => [event.type, event.seq, event.data])).toEqual([
+      ['activity.created', 1, item(1)],
+      ['activity.created', 1, item(2)],
+    ]);
+    expect(session.cursor('sport.football')).toBe(1);
+  });
+
   it('subscribes after the greeting, starts from the announced positions and reads again', () => {
     const { session, sent, onReady, resynced, causes } = setup();
     session.receive({ type: 'hello', epoch: null, groups: { 'user.1': 4 } });

@@ -171,7 +171,23 @@ export class LiveSession {
       return;
     }
     this.cursors.set(group, seq);
-    if (apply) this.callbacks.onEvent(event as LiveEvent);
+    if (apply) this.apply(event as LiveEvent);
+  }
+
+  /**
+   * Hands an event to the screens. A merge window's `activity.batch` reaches them as the
+   * `activity.created` of each of its items, oldest first (one frame on the wire, the same
+   * events to every screen).
+   */
+  private apply(event: LiveEvent) {
+    if (event.type !== 'activity.batch') {
+      this.callbacks.onEvent(event);
+      return;
+    }
+    const { group, seq, sport } = event;
+    for (const item of event.data.items) {
+      this.callbacks.onEvent({ type: 'activity.created', group, seq, sport, data: item });
+    }
   }
 
   /**
