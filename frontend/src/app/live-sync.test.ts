@@ -344,4 +344,26 @@ describe('the reader’s own events from another tab', () => {
     expect(queryClient.getQueryData(playerKey)).toEqual({ isFollowing: true });
     expect(queryClient.getQueryData(scoutKey)).toEqual({ isFollowing: false });
   });
+
+  it('follow.own wins over a read of the status that left before it', async () => {
+    const playerKey = ['follow', 'status', { playerId: 5 }];
+    queryClient.setQueryData(playerKey, { isFollowing: true });
+    // A refetch on its way (it left while following), answering after the live event.
+    let answer: (value: { isFollowing: boolean }) => void = () => {};
+    const read = queryClient.fetchQuery({
+      queryKey: playerKey,
+      queryFn: () => new Promise<{ isFollowing: boolean }>((resolve) => (answer = resolve)),
+      staleTime: 0,
+    });
+
+    applyLiveEvent(
+      queryClient,
+      event('follow.own', { playerId: 5, userId: null, following: false }, 'user.90'),
+    );
+    answer({ isFollowing: true });
+    await read.catch(() => undefined);
+
+    expect(queryClient.getQueryData(playerKey)).toEqual({ isFollowing: false });
+    expect(queryClient.getQueryState(playerKey)?.fetchStatus).toBe('idle');
+  });
 });

@@ -52,14 +52,14 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent) {
     }
     case 'follow.own': {
       // The reader followed or unfollowed in another tab: the Follow buttons here follow.
+      // A read of the status still on its way left before this change: it is dropped, or it
+      // would land after it and show the state before.
       const { playerId, userId, following } = event.data;
       if (playerId !== null) {
-        queryClient.setQueryData(playerFollowKeys.playerStatus(playerId), {
-          isFollowing: following,
-        });
+        setLive(queryClient, playerFollowKeys.playerStatus(playerId), { isFollowing: following });
       }
       if (userId !== null) {
-        queryClient.setQueryData(followKeys.userStatus(userId), { isFollowing: following });
+        setLive(queryClient, followKeys.userStatus(userId), { isFollowing: following });
         void queryClient.invalidateQueries({ queryKey: scoutKeys.detail(userId) });
       }
       void queryClient.invalidateQueries({ queryKey: followKeys.followingLists() });
@@ -124,4 +124,15 @@ export function resyncLiveGroups(queryClient: QueryClient, groups: string[]) {
     }
   }
   for (const queryKey of stale) void queryClient.invalidateQueries({ queryKey });
+}
+
+/**
+ * Sets a query's data from a live event, first cancelling a read of it still on its way (that
+ * read left before the change the event tells of, so its answer would be older). The cancelled
+ * read's revert happens at once, before the new data are set, and a manual set is what later
+ * reverts return to.
+ */
+function setLive<T>(queryClient: QueryClient, queryKey: readonly unknown[], data: T) {
+  void queryClient.cancelQueries({ queryKey, exact: true });
+  queryClient.setQueryData<T>(queryKey, data);
 }
