@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from redis.connection import parse_url as parse_redis_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -33,6 +34,11 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if not value:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _redis_db(url: str) -> int:
+    """The database number of a Redis URL, as redis-py reads it (path or ``?db=``)."""
+    return int(parse_redis_url(url).get("db", 0))
 
 
 DJANGO_ENV = os.environ.get("DJANGO_ENV", "development")
@@ -167,32 +173,35 @@ AUTH_USER_MODEL = "accounts.User"
 
 # --- Redis: channel layer and cache -----------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
-CHANNEL_LAYER_KIND = os.environ.get("CHANNEL_LAYER", "core")  # "core" or "pubsub"
 
+# The channel layer is the live layer's control plane: per-user commands (close a user's
+# sockets) as group_send to the user's group (realtime/control.py). The events themselves
+# go through the live layer's hub, which talks to Redis itself (realtime/README.md).
 if REDIS_URL:
     _redis_host = {
         "address": REDIS_URL,
-        # redis-py's default pool (100) is exhausted when 1,000 sockets close at once.
-        "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
-        # The core layer blocks 5 s on BZPOPMIN; redis-py's 5 s default read timeout
-        # would kill idle receive loops.
+        # The pub/sub layer holds two connections per process (a subscriber and one to
+        # publish); the bound only keeps a storm of commands from failing (DESIGN.md
+        # section 10: redis-py's async pool raises past it).
+        "max_connections": 1000,
+        # The subscriber reads with its own timeout; redis-py's 5 s default would end idle
+        # reads (DESIGN.md section 10). A command that cannot be sent is given up after
+        # realtime.control.SEND_TIMEOUT instead.
         "socket_timeout": None,
+        "socket_connect_timeout": 2,
     }
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": (
-                "channels_redis.pubsub.RedisPubSubChannelLayer"
-                if CHANNEL_LAYER_KIND == "pubsub"
-                else "channels_redis.core.RedisChannelLayer"
-            ),
+            # Pub/sub: one PUBLISH per command, one message per process, nothing queued in
+            # Redis for a socket that is gone; the subscriber reconnects and subscribes again
+            # by itself after an outage (the core layer's read loop would raise into a
+            # consumer instead).
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [_redis_host],
-                "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
-                **(
-                    {}
-                    if CHANNEL_LAYER_KIND == "pubsub"
-                    else {"capacity": 1000, "expiry": 60, "group_expiry": 86400}
-                ),
+                # Pub/sub channels are shared by every database of a server: the db number
+                # keeps two deployments (or test runs) on one Redis apart.
+                "prefix": f"ctl:{_redis_db(REDIS_URL)}:",
             },
         }
     }
@@ -206,7 +215,14 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            # A membership is dropped after group_expiry seconds (for consumers that died
+            # without leaving): a socket may stay open for weeks (a wall display).
+            "CONFIG": {"group_expiry": 90 * 86400},
+        }
+    }
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",

@@ -154,10 +154,6 @@ class Backend(ABC):
         (one Redis round trip: a hub then writes them to a socket in one go)."""
 
     @abstractmethod
-    def command(self, group: str, name: str, argument: str) -> None:
-        """Ask every socket of a group, in every process, to do something (close)."""
-
-    @abstractmethod
     def acquire_window(self, name: str, seconds: float) -> float:
         """Take a rate window shared by every process: 0 when taken, else the seconds left."""
 

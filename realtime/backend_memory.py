@@ -25,7 +25,6 @@ from realtime.backend_base import (
     state_of,
     unlogged,
 )
-from realtime.events import COMMAND_MARK
 
 if TYPE_CHECKING:
     from realtime.hub import Hub
@@ -68,10 +67,6 @@ class MemoryBackend(Backend):
                     log = self.logs[group] = MemoryLog(group, self.config)
                 log.add(seq, text, state_of(envelope))
                 self._post(group, f"{self.epoch} {seq} {text}")
-
-    def command(self, group: str, name: str, argument: str) -> None:
-        with self.lock:
-            self._post(group, f"{COMMAND_MARK}{name} {argument}")
 
     def _post(self, group: str, payload: str) -> None:
         for source in list(self.sources):

@@ -29,7 +29,6 @@ from realtime.backend_base import (
     state_of,
     unlogged,
 )
-from realtime.events import COMMAND_MARK
 
 if TYPE_CHECKING:
     from realtime.hub import Hub
@@ -154,9 +153,6 @@ class RedisBackend(Backend):
             for call in calls:
                 pipe.evalsha(self.script_sha, 5, *call)
             pipe.execute()
-
-    def command(self, group: str, name: str, argument: str) -> None:
-        self.client.publish(self.channel(group), f"{COMMAND_MARK}{name} {argument}")
 
     def acquire_window(self, name: str, seconds: float) -> float:
         key = self.key("window", name)

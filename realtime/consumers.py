@@ -22,6 +22,7 @@ from django.conf import settings
 from project.common.choices import Sport
 from realtime.backend import get_backend
 from realtime.connection import SCOPE_KEY, Outgoing, SocketQueue, open_socket
+from realtime.control import get_layer, user_sockets_group
 from realtime.events import ADMINS_GROUP, sport_group, user_group
 from realtime.hub import Hub
 from realtime.presence import new_presence_id
@@ -52,9 +53,13 @@ def _outgoing(message: dict[str, Any]) -> Outgoing:
 
 
 class LiveConsumer(AsyncWebsocketConsumer):
-    # The hub delivers events straight to the socket; no channel layer (and no per-socket
-    # channel) is involved. An alias with no configuration makes Channels skip the layer.
-    channel_layer_alias = "realtime-hub-delivers"
+    # The hub delivers events straight to the socket. The channel layer carries only the
+    # control plane (realtime/control.py), which a socket joins itself once it knows its
+    # user: an alias with no configuration keeps Channels from giving every socket a channel
+    # before that (an anonymous socket, closed at once, never costs a Redis round trip), and
+    # a layer that cannot be reached closes the socket as unavailable (4503) instead of
+    # failing the handshake.
+    channel_layer_alias = "realtime-joins-the-control-plane-itself"
 
     hub: Hub
 
@@ -76,6 +81,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.user_name = ""
         self.admin = False
         self.watching: str | None = None  # the nomination presence set this socket is in
+        self.control_group: str | None = None  # its user's group on the channel layer
 
     # --- Connection ---------------------------------------------------------------------
 
@@ -95,6 +101,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.queue = SocketQueue(direct, settings.REALTIME_SOCKET_MAX_PENDING)
         groups = [user_group(user.pk)]
         self.user_id, self.user_name = user.pk, user.name or user.username
+        # Before hello: once the client has it, a logout or a password change closes it.
+        if not await self._join_control_plane():
+            return
         self.admin = bool(user.is_admin)
         if self.admin:
             groups.append(ADMINS_GROUP)
@@ -112,6 +121,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.closing = True
         for task in self.tasks:
             task.cancel()
+        await self._leave_control_plane()
         for group in list(self.joined):
             await self._leave(group)
         if hasattr(self, "hub"):
@@ -288,16 +298,57 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self._forward(group, seq, message)
 
     async def command(self, name: str, argument: str) -> None:
-        if name == "close" and not self._spared(argument):
+        """The hub's own closes (realtime/hub.py)."""
+        if name == "close":
             await self._close(CLOSE_RECONNECT)
         elif name == "unavailable":
             await self._close(CLOSE_UNAVAILABLE)
 
-    def _spared(self, argument: str) -> bool:
-        """Whether a close names this socket's session as the one to keep."""
+    # --- The control plane (realtime/control.py) ----------------------------------------
+
+    async def _join_control_plane(self) -> bool:
+        layer = get_layer()
+        group = user_sockets_group(self.user_id)
+        try:
+            channel = await layer.new_channel()
+            self.channel_layer, self.channel_name = layer, channel
+            await layer.group_add(group, channel)
+        except Exception:
+            logger.warning("Control plane unavailable while joining %s", group, exc_info=True)
+            await self._close(CLOSE_UNAVAILABLE)
+            return False
+        self.control_group = group
+        self._spawn(self._read_control_plane(layer, channel))
+        return True
+
+    async def _read_control_plane(self, layer: Any, channel: str) -> None:
+        """What ``AsyncConsumer.__call__`` does for a consumer with a layer: each message to
+        the socket's channel goes to the handler its type names (``sockets.close`` ->
+        ``sockets_close``). Cancelled at disconnect (the pub/sub layer then unsubscribes)."""
+        while True:
+            message = await layer.receive(channel)
+            try:
+                await self.dispatch(message)
+            except Exception:
+                logger.exception("Could not handle a control message %r", message.get("type"))
+
+    async def _leave_control_plane(self) -> None:
+        if self.control_group is None or self.channel_layer is None:
+            return
+        group, self.control_group = self.control_group, None
+        try:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        except Exception:
+            logger.warning("Could not leave %s", group, exc_info=True)
+
+    async def sockets_close(self, message: dict[str, Any]) -> None:
+        """Close this socket unless it was opened with the session to keep (the tab that
+        changed the password)."""
+        keep = message.get("keep")
         session = self.scope.get("session")
-        key = getattr(session, "session_key", None)
-        return bool(key) and f"keep={key}" in argument.split()
+        if keep and keep == getattr(session, "session_key", None):
+            return
+        await self._close(CLOSE_RECONNECT)
 
     async def _forward(self, group: str, seq: int, message: Outgoing) -> None:
         cursor = self.cursors.get(group)

@@ -13,10 +13,6 @@ from typing import Any, Literal
 
 Audience = Literal["sport", "user", "admins"]
 
-# A payload on a group's pub/sub channel that starts with this is a command for the hubs
-# (close a user's sockets...), not an event envelope.
-COMMAND_MARK = "!"
-
 CATALOGUE: dict[str, frozenset[Audience]] = {
     "vote.changed": frozenset({"sport"}),
     # A rejected nomination leaves the community: only admins and its nominator see it.

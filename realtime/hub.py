@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from realtime.connection import Outgoing
-from realtime.events import COMMAND_MARK
 from realtime.presence import Presence
 from realtime.snapshot import Snapshots
 
@@ -26,7 +25,10 @@ logger = logging.getLogger(__name__)
 class Member(Protocol):
     async def deliver(self, group: str, seq: int, message: Outgoing) -> None: ...
 
-    async def command(self, name: str, argument: str) -> None: ...
+    async def command(self, name: str, argument: str) -> None:
+        """The hub's own closes: "close" (the live layer's data were lost) or "unavailable"
+        (its Redis connection was). A user's sockets are closed by the control plane
+        (realtime/control.py), not through the hub."""
 
 
 class Hub:
@@ -80,15 +82,9 @@ class Hub:
         return await self.source.replay(group, after, limit)
 
     async def receive(self, group: str, payload: str) -> None:
-        """One message from the source: ``"<epoch> <seq> <envelope>"`` or
-        ``"!<command> <argument>"``."""
+        """One message from the source: ``"<epoch> <seq> <envelope>"``."""
         members = self.members.get(group)
         if not members:
-            return
-        if payload.startswith(COMMAND_MARK):
-            name, _, argument = payload[1:].partition(" ")
-            for member in tuple(members):
-                await member.command(name, argument)
             return
         epoch, seq_text, text = payload.split(" ", 2)
         if not await self._check_epoch(epoch):

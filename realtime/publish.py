@@ -12,9 +12,9 @@ from typing import Any
 from django.db import transaction
 
 from realtime import broadcast
-from realtime.backend import get_backend
+from realtime.control import close_user_sockets_now
 from realtime.event_payloads import register_payloads, validate_payload, validation_enabled
-from realtime.events import Event, user_group
+from realtime.events import Event
 from realtime.merge import get_merger
 from realtime.summaries import get_scheduler
 
@@ -75,12 +75,14 @@ def close_user_sockets(user_id: int, *, reason: str, keep_session: str | None = 
 
     ``keep_session`` spares the sockets opened with that session key: the tab that changed
     the password keeps its socket (its own session lives on under a new key, which its
-    browser only learns from the answer still on its way)."""
-    argument = reason if keep_session is None else f"{reason} keep={keep_session}"
+    browser only learns from the answer still on its way).
+
+    The command travels on the channel layer to the user's group (realtime/control.py); a
+    layer that cannot take it is logged, never fails the write."""
 
     def close() -> None:
         try:
-            get_backend().command(user_group(user_id), "close", argument)
+            close_user_sockets_now(user_id, reason=reason, keep_session=keep_session)
         except Exception:
             logger.exception("Could not close the sockets of user %s", user_id)
 

@@ -86,6 +86,41 @@ async def test_a_vote_taken_by_one_process_reaches_a_socket_held_by_another(
             }
 
 
+async def test_a_logout_through_one_process_closes_the_users_sockets_held_by_another(
+    scout_api: ApiClient, other_api: ApiClient
+) -> None:
+    """The control plane across processes: the logout goes through process A; the user's
+    sockets on B and on A are closed (4001), another user's socket on B is not."""
+    with daphne() as (port_a, _), daphne() as (port_b, _):
+
+        async def hello(port: int, api: ApiClient) -> Any:
+            origin = f"http://{HOST}:{port}"
+            ws = await connect(
+                f"ws://{HOST}:{port}/ws/",
+                origin=origin,  # type: ignore[arg-type]
+                additional_headers={"Cookie": f"sessionid={session_of(api)}"},
+            )
+            assert json.loads(await ws.recv())["type"] == "hello"
+            return ws
+
+        on_b, on_a = await hello(port_b, scout_api), await hello(port_a, scout_api)
+        other_user = await hello(port_b, other_api)
+        origin_a = f"http://{HOST}:{port_a}"
+        cookies = {"sessionid": session_of(scout_api), "csrftoken": scout_api.csrf_token()}
+        async with httpx.AsyncClient(base_url=origin_a, cookies=cookies) as http:
+            response = await http.post(
+                "/api/auth/logout",
+                headers={"X-CSRFToken": cookies["csrftoken"], "Origin": origin_a},
+            )
+        assert response.status_code == 204, response.text
+        for closed in (on_b, on_a):
+            await asyncio.wait_for(closed.wait_closed(), 10)
+            assert closed.close_code == 4001
+        await other_user.send(json.dumps({"type": "ping"}))
+        assert json.loads(await asyncio.wait_for(other_user.recv(), 5)) == {"type": "pong"}
+        await other_user.close()
+
+
 def masked_frame(text: str) -> bytes:
     payload = text.encode()
     assert len(payload) < 126

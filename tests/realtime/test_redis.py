@@ -7,12 +7,14 @@ from typing import Any
 
 import pytest
 import redis
+from asgiref.sync import sync_to_async
 from channels_redis.utils import create_pool
 from django.conf import settings
 
 from realtime.backend import get_backend
 from realtime.backend_redis import RedisBackend, RedisSource
 from realtime.events import Event
+from realtime.publish import close_user_sockets
 from tests.helpers import ApiClient, unless_available
 from tests.realtime.live import open_socket, send_now, session_of, signed_in
 
@@ -22,12 +24,14 @@ needs_redis = unless_available(not settings.REDIS_URL, reason="needs REDIS_URL")
 @needs_redis
 def test_the_channel_layer_hosts_reach_redis_py_as_configured() -> None:
     """settings.CHANNEL_LAYERS passes its host dict to redis-py unchanged (channels-redis
-    4.3 builds its pools with ``ConnectionPool.from_url(address, **host)``)."""
+    4.3 builds its pools with ``ConnectionPool.from_url(address, **host)``), and names its
+    channels with the Redis database (pub/sub channels are shared by every database)."""
     layer: dict[str, Any] = settings.CHANNEL_LAYERS["default"]
     (host,) = layer["CONFIG"]["hosts"]
     pool = create_pool(host)
     assert pool.max_connections == host["max_connections"] > 100
     assert pool.connection_kwargs["socket_timeout"] is None
+    assert layer["CONFIG"]["prefix"] == f"ctl:{pool.connection_kwargs.get('db', 0)}:"
 
 
 @needs_redis
@@ -50,12 +54,16 @@ async def test_the_live_layer_pools_are_sized_and_its_subscriber_never_times_out
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("live_cleanup")
 async def test_a_socket_idle_for_15_seconds_still_receives(scout_api: ApiClient) -> None:
-    """redis-py's default 5 s read timeout would have dropped the idle subscriber."""
+    """redis-py's default 5 s read timeout would have dropped the idle subscribers (the
+    hub's and the channel layer's)."""
     socket, _ = await signed_in(scout_api, sport="soccer")
     await asyncio.sleep(15)
     send_now(Event("vote.changed", {"nominationId": 1, "voteCount": 1}, sport="soccer"))
     assert (await socket.receive_type("vote.changed", timeout=5))["seq"] == 1
-    await socket.close()
+    # The control plane's subscriber idled as long: a logout still closes the socket.
+    assert scout_api.user is not None
+    await sync_to_async(close_user_sockets)(scout_api.user.pk, reason="logout")
+    assert await socket.receive_close(timeout=5) == 4001
 
 
 @needs_redis
