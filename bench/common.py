@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -166,6 +168,26 @@ def server_process(command: list[str], port: int, env: dict[str, str]) -> Iterat
     env = {"BUDGETS": "off", "TRUST_ACCOUNT_AGE_HOURS": "0", **env}
     with running(command, port, env, output=None) as server:
         yield server
+
+
+@contextlib.contextmanager
+def private_redis(name: str, *, appendonly: bool = False) -> Iterator[ServerProcess]:
+    """A redis-server of the run's own on a free port (``redis://HOST:<port>/0``): nothing
+    another job does to the machine's shared Redis (a FLUSHDB, a restart, its load) reaches
+    the figures, and the run may restart it."""
+    directory = tempfile.mkdtemp(prefix=f"{name}-redis-")
+    port = free_port()
+    command = ["redis-server", "--port", str(port), "--bind", HOST, "--dir", directory]
+    command += ["--save", ""]
+    if appendonly:
+        command += ["--appendonly", "yes", "--appendfsync", "everysec"]
+    server = ServerProcess(command, port, os.environ, name="redis", stop_timeout=5)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def forget_keys(*patterns: str) -> None:

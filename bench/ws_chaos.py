@@ -42,9 +42,7 @@ import random
 import resource
 import shutil
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +58,7 @@ from common import (
     finish,
     free_port,
     new_user,
+    private_redis,
     recreate_database,
     session_for,
 )
@@ -612,21 +611,6 @@ def top_board() -> list[tuple[int, int]]:
     return [(row["id"], row["voteCount"]) for row in board["players"]]
 
 
-@contextlib.contextmanager
-def private_redis() -> Iterator[ServerProcess]:
-    directory = tempfile.mkdtemp(prefix="chaos-redis-")
-    port = free_port()
-    command = ["redis-server", "--port", str(port), "--bind", HOST, "--dir", directory]
-    command += ["--appendonly", "yes", "--appendfsync", "everysec", "--save", ""]
-    server = ServerProcess(command, port, os.environ, name="redis", stop_timeout=5)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-        shutil.rmtree(directory, ignore_errors=True)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sockets", type=int, default=1000)
@@ -649,7 +633,7 @@ def main() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.sockets * 3 + 256)), hard))
     recreate_database(base, args.database)
-    with private_redis() as redis:
+    with private_redis("chaos", appendonly=True) as redis:
         redis_url = f"redis://{HOST}:{redis.port}/0"
 
         def configure() -> None:

@@ -16,8 +16,9 @@ The sockets are raw connections read by one asyncio process (`Client`: frames cu
 an event's seq read from its prefix): 1,000 `websockets` clients parsing every message with
 `json` could not read 100,000 messages a second here, fell 1 MiB behind and were closed.
 
-Needs REDIS_URL (events are published from this process through Redis, as another process
-would); the database is DATABASE_URL's or the embedded SQLite file. The wall is the built SPA
+Runs its own redis-server (events are published from this process through it, as another
+process would; nothing another job does to the shared Redis reaches the figures); the database
+is DATABASE_URL's or the embedded SQLite file. The wall is the built SPA
 (frontend/dist) in Debian's Chromium. Exits 1 when a target is missed.
 """
 
@@ -44,9 +45,9 @@ from common import (
     daphne_command,
     django_setup,
     finish,
-    forget_keys,
     free_port,
     new_user,
+    private_redis,
     server_process,
     session_for,
 )
@@ -410,35 +411,44 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=30)
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
-    if not os.environ.get("REDIS_URL"):
-        sys.exit("ws_soak.py needs REDIS_URL: events come from this process through Redis")
+    if not shutil.which("redis-server"):
+        sys.exit("ws_soak.py needs redis-server: the run has a Redis of its own")
     if args.browser_duration and not (ROOT / "frontend" / "dist" / "index.html").exists():
         sys.exit("ws_soak.py needs the built SPA (make run or npm run build in frontend/)")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.sockets * 2 + 256)), hard))
 
-    def configure() -> None:
-        os.environ["REALTIME_PREFIX"] = PREFIX
+    with private_redis("soak") as redis:
+        redis_url = f"redis://{HOST}:{redis.port}/0"
 
-    django_setup(configure)
-    from project.accounts.models import User
-    from project.scouting.models import Player
-    from realtime.snapshot import compute
+        def configure() -> None:
+            os.environ["REDIS_URL"] = redis_url
+            os.environ["REALTIME_PREFIX"] = PREFIX
 
-    Player.objects.filter(name__startswith="Bench Player").delete()
-    User.objects.filter(username__startswith="soak_").delete()
-    users = User.objects.bulk_create([new_user(f"soak_{i}") for i in range(args.sockets + 1)])
-    sessions = [session_for(user) for user in users]
-    approved_nominations(users[0], [SPORT] * 10, [f"soak {i}|{SPORT}" for i in range(10)])
-    board = compute(SPORT)["leaderboards"]["all"]
-    forget_keys(f"{PREFIX}:*")
-    env = {**os.environ, "REALTIME_PREFIX": PREFIX, "DJANGO_DEBUG": "0", "LOG_LEVEL": "ERROR"}
-    try:
-        text, ok = asyncio.run(run(args, sessions, env, board))
-    finally:
+        django_setup(configure)
+        from project.accounts.models import User
+        from project.scouting.models import Player
+        from realtime.snapshot import compute
+
         Player.objects.filter(name__startswith="Bench Player").delete()
         User.objects.filter(username__startswith="soak_").delete()
-        forget_keys(f"{PREFIX}:*")
+        users = User.objects.bulk_create([new_user(f"soak_{i}") for i in range(args.sockets + 1)])
+        sessions = [session_for(user) for user in users]
+        approved_nominations(users[0], [SPORT] * 10, [f"soak {i}|{SPORT}" for i in range(10)])
+        board = compute(SPORT)["leaderboards"]["all"]
+        env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "REALTIME_PREFIX": PREFIX,
+            "DJANGO_DEBUG": "0",
+            # The server's warnings go to this run's output: why a socket was closed.
+            "LOG_LEVEL": "WARNING",
+        }
+        try:
+            text, ok = asyncio.run(run(args, sessions, env, board))
+        finally:
+            Player.objects.filter(name__startswith="Bench Player").delete()
+            User.objects.filter(username__startswith="soak_").delete()
     finish(SECTION, text, ok, write=not args.no_write)
 
 
