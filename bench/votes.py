@@ -226,7 +226,15 @@ async def _watch(
         pause = 0.5
         try:
             async with ws:
-                await ws.send(json.dumps({"type": "subscribe", "sport": sport}))
+                # Back after a close: the subscribe carries the cursor, as the SPA's does, and
+                # the server replays from it before anything live. (Subscribing first and
+                # resuming after, this watcher took the live events past the announced
+                # position first, moved its cursor past the replay and dropped the replayed
+                # votes as already applied: the "never shown" pairs of earlier runs.)
+                subscribe: dict[str, Any] = {"type": "subscribe", "sport": sport}
+                if cursor is not None:
+                    subscribe["cursor"] = cursor
+                await ws.send(json.dumps(subscribe))
                 async for message in ws:
                     text = message if isinstance(message, str) else message.decode()
                     head = text[:60]
@@ -245,10 +253,11 @@ async def _watch(
                                 if count > latest.get(n, 0):
                                     latest[n] = count
                     elif '"subscribed"' in head:
+                        position = int(json.loads(text)["groups"][group])
                         if cursor is None:
-                            cursor = int(json.loads(text)["groups"][group])
+                            cursor = position
                             ready.set()
-                        else:
+                        elif position > cursor:  # a server that ignored the cursor
                             await ws.send(
                                 json.dumps({"type": "resume", "cursors": {group: cursor}})
                             )
