@@ -145,6 +145,9 @@ class NominationEventOut(CamelSchema):
     created_at: datetime
     status: str
     vote_count: int
+    # Raised with every change of vote_count (as vote.changed carries it): a screen keeps the
+    # newer of a read and a live count that crossed on the way.
+    version: int
 
 
 class NominationOut(NominationEventOut):

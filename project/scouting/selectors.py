@@ -51,6 +51,7 @@ _NOMINATION_FIELDS = (
     "sport",
     "status",
     "vote_count",
+    "version",
     "created_at",
     "player__id",
     "player__name",

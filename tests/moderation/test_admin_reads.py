@@ -82,6 +82,7 @@ def test_pending_lists_only_pending_newest_first_with_has_voted(
         "createdAt",
         "status",
         "voteCount",
+        "version",
         "hasVoted",
     }
     assert body[0]["nominatedBy"] == {

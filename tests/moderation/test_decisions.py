@@ -44,6 +44,7 @@ def read_shape(nomination: Nomination, *, status: str, has_voted: bool = False) 
         "createdAt": DjangoJSONEncoder().default(nomination.created_at),
         "status": status,
         "voteCount": nomination.vote_count,
+        "version": nomination.version,
         "hasVoted": has_voted,
     }
 

@@ -97,6 +97,7 @@ def test_all_time_board_ranks_ties_and_keeps_the_specification_shape(
         "createdAt",
         "status",
         "voteCount",
+        "version",
         "hasVoted",
         "rank",
         "score",

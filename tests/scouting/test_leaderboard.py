@@ -66,6 +66,7 @@ def test_player_leaderboard(scout_api: ApiClient, other_scout: User) -> None:
         "createdAt",
         "status",
         "voteCount",
+        "version",
         "hasVoted",
         "rank",
         "score",

@@ -29,7 +29,16 @@ PLAYER_KEYS = {
     "videoLink",
     "verified",
 }
-NOMINATION_KEYS = {"id", "player", "nominatedBy", "createdAt", "status", "voteCount", "hasVoted"}
+NOMINATION_KEYS = {
+    "id",
+    "player",
+    "nominatedBy",
+    "createdAt",
+    "status",
+    "voteCount",
+    "version",  # the vote count's version, as vote.changed carries it
+    "hasVoted",
+}
 
 
 def assert_nomination_shape(body: dict[str, Any]) -> None:

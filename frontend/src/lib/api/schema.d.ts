@@ -1407,6 +1407,8 @@ export interface components {
             score: number;
             /** Status */
             status: string;
+            /** Version */
+            version: number;
             /** Votecount */
             voteCount: number;
         };
@@ -1443,6 +1445,8 @@ export interface components {
             score: number;
             /** Status */
             status: string;
+            /** Version */
+            version: number;
             /** Votecount */
             voteCount: number;
         };
@@ -1902,6 +1906,8 @@ export interface components {
             player: components["schemas"]["PlayerOut"];
             /** Status */
             status: string;
+            /** Version */
+            version: number;
             /** Votecount */
             voteCount: number;
         };
@@ -1968,6 +1974,8 @@ export interface components {
             player: components["schemas"]["PlayerOut"];
             /** Status */
             status: string;
+            /** Version */
+            version: number;
             /** Votecount */
             voteCount: number;
         };
@@ -3074,6 +3082,8 @@ export interface components {
             score: number;
             /** Status */
             status: string;
+            /** Version */
+            version: number;
             /** Votecount */
             voteCount: number;
         };
