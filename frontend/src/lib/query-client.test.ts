@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { isCurrentVoteCount } from './live/vote-versions';
 import { createQueryClient } from './query-client';
 
 describe('query client defaults', () => {
@@ -13,5 +14,47 @@ describe('query client defaults', () => {
       retry: false,
     });
     expect(options.mutations).toMatchObject({ retry: false });
+  });
+});
+
+describe('reads against the newest vote counts', () => {
+  const nomination = (id: number, voteCount: number, version: number) => ({
+    id,
+    voteCount,
+    version,
+    player: { id: 100 + id, name: `Player ${id}` },
+  });
+
+  it('keeps a live count newer than a read that landed after it', async () => {
+    const queryClient = createQueryClient();
+    // A vote.changed (version 6, 12 votes) was applied while the list read was on its way.
+    isCurrentVoteCount(queryClient, { nominationId: 1, version: 6, voteCount: 12 });
+    const page = { items: [nomination(1, 10, 4), nomination(2, 3, 3)], nextUrl: null };
+    await queryClient.fetchQuery({ queryKey: ['list'], queryFn: () => Promise.resolve(page) });
+    const shown = queryClient.getQueryData<typeof page>(['list']);
+    expect(shown?.items.map((item) => [item.id, item.voteCount, item.version])).toEqual([
+      [1, 12, 6],
+      [2, 3, 3],
+    ]);
+    // What the read left unchanged is the read's own object.
+    expect(shown?.items[1]).toBe(page.items[1]);
+  });
+
+  it('takes a read newer than every count seen, and drops older live counts after it', async () => {
+    const queryClient = createQueryClient();
+    isCurrentVoteCount(queryClient, { nominationId: 1, version: 2, voteCount: 5 });
+    const detail = nomination(1, 9, 7);
+    await queryClient.fetchQuery({ queryKey: ['detail'], queryFn: () => Promise.resolve(detail) });
+    expect(queryClient.getQueryData(['detail'])).toBe(detail);
+    expect(isCurrentVoteCount(queryClient, { nominationId: 1, version: 6, voteCount: 8 })).toBe(
+      false,
+    );
+  });
+
+  it('leaves data without nominations alone', async () => {
+    const queryClient = createQueryClient();
+    const stats = { totalNominations: 3, totalVotes: 7 };
+    await queryClient.fetchQuery({ queryKey: ['stats'], queryFn: () => Promise.resolve(stats) });
+    expect(queryClient.getQueryData(['stats'])).toBe(stats);
   });
 });

@@ -1,4 +1,6 @@
-import { QueryClient, type DefaultOptions } from '@tanstack/react-query';
+import { QueryCache, QueryClient, type DefaultOptions } from '@tanstack/react-query';
+
+import { withCurrentVoteCounts } from './live/vote-versions';
 
 /**
  * Reads never go stale on their own: live events and mutations update or invalidate exactly the
@@ -17,8 +19,20 @@ export const queryConfig = {
   },
 } satisfies DefaultOptions;
 
+/**
+ * Every read that lands is checked against the newest vote counts seen (live or answered): a
+ * nomination read older than a count already shown keeps the newer count
+ * (`withCurrentVoteCounts`).
+ */
 export function createQueryClient() {
-  return new QueryClient({ defaultOptions: queryConfig });
+  const queryCache = new QueryCache({
+    onSuccess: (data, query) => {
+      const current = withCurrentVoteCounts(queryClient, data);
+      if (current !== data) queryClient.setQueryData(query.queryKey, current);
+    },
+  });
+  const queryClient = new QueryClient({ defaultOptions: queryConfig, queryCache });
+  return queryClient;
 }
 
 export const queryClient = createQueryClient();

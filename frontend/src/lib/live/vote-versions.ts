@@ -55,3 +55,59 @@ export function voteCountToShow(
   if (isCurrentVoteCount(queryClient, answer)) return answer.voteCount;
   return versionsOf(queryClient).get(answer.nominationId)?.voteCount ?? answer.voteCount;
 }
+
+type Versioned = { id: number; voteCount: number; version: number };
+
+function isVersioned(value: Record<string, unknown>): value is Versioned {
+  return (
+    typeof value.id === 'number' &&
+    typeof value.voteCount === 'number' &&
+    typeof value.version === 'number'
+  );
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
+  );
+}
+
+/**
+ * A read's data with every nomination's count at least as new as the newest seen: a read that
+ * left before a live count and landed after it would otherwise show the older count until the
+ * next vote. Nominations are the objects with a numeric `id`, `voteCount` and `version` (lists,
+ * pages, detail, boards); a newer one is noted for the counts that follow. Returns `data` itself
+ * when nothing changed.
+ */
+export function withCurrentVoteCounts<T>(queryClient: QueryClient, data: T): T {
+  const visit = (value: unknown, depth: number): unknown => {
+    if (depth > 6) return value;
+    if (Array.isArray(value)) {
+      let changed = false;
+      const next = value.map((item) => {
+        const visited = visit(item, depth + 1);
+        changed ||= visited !== item;
+        return visited;
+      });
+      return changed ? next : value;
+    }
+    if (!isPlainObject(value)) return value;
+    if (isVersioned(value)) {
+      const read = { nominationId: value.id, version: value.version, voteCount: value.voteCount };
+      if (isCurrentVoteCount(queryClient, read)) return value;
+      const seen = versionsOf(queryClient).get(value.id);
+      return seen?.voteCount === undefined
+        ? value
+        : { ...value, voteCount: seen.voteCount, version: seen.version };
+    }
+    let changed = false;
+    const next: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const visited = visit(item, depth + 1);
+      changed ||= visited !== item;
+      next[key] = visited;
+    }
+    return changed ? next : value;
+  };
+  return visit(data, 0) as T;
+}
