@@ -7,8 +7,24 @@ import { authKeys } from '@/features/auth/api/auth-keys';
 import type { AuthUser } from '@/features/auth/api/types';
 import { queryConfig } from '@/lib/query-client';
 
-export const scout: AuthUser = { id: 1, username: 'jdoe', role: 'scout', name: 'Jane Doe' };
-export const admin: AuthUser = { id: 2, username: 'boss', role: 'admin', name: 'Ada Admin' };
+export const scout: AuthUser = {
+  id: 1,
+  username: 'jdoe',
+  role: 'scout',
+  name: 'Jane Doe',
+  email: 'jdoe@example.com',
+  favoriteSport: '',
+  avatarUrl: null,
+};
+export const admin: AuthUser = {
+  id: 2,
+  username: 'boss',
+  role: 'admin',
+  name: 'Ada Admin',
+  email: 'boss@example.com',
+  favoriteSport: '',
+  avatarUrl: null,
+};
 
 export type RenderOptions = {
   /** The starting URL. */

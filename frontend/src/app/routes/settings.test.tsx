@@ -35,7 +35,8 @@ function holdAnswers(fetchMock: ReturnType<typeof mockFetch>['fetchMock'], metho
   let release!: () => void;
   const gate = new Promise<void>((done) => (release = done));
   fetchMock.mockImplementation(async (input, init) => {
-    if ((init?.method ?? 'GET') === method) await gate;
+    const sent = input instanceof Request ? input.method : (init?.method ?? 'GET');
+    if (sent === method) await gate;
     return answer(input, init);
   });
   return release;

@@ -1,14 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api, errorMessage } from '@/lib/api-client';
+import { api, errorMessage, unwrap } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import { adminKeys } from './admin-keys';
-import type { AdminUser, AssignableRole } from './types';
+import type { AssignableRole } from './types';
 import { mapUsers, type UserPages } from './users-cache';
 
 export function changeUserRole({ userId, role }: { userId: number; role: AssignableRole }) {
-  return api.put<AdminUser>(`/api/admin/users/${userId}/role`, { role });
+  return unwrap(
+    api.PUT('/api/admin/users/{user_id}/role', {
+      params: { path: { user_id: userId } },
+      body: { role },
+    }),
+  );
 }
 
 /** Makes a user a scout or an admin; the active-scouts count changes with it. */

@@ -1,21 +1,27 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api, ApiError, errorMessage } from '@/lib/api-client';
+import { api, ApiError, errorMessage, unwrap } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import { applyLostDecision, applyOwnDecision } from './admin-cache';
 import type { AdminNomination, Decision } from './types';
 
 export function approveNomination(id: number) {
-  return api.post<AdminNomination>(`/api/admin/nominations/${id}/approve`);
+  return unwrap(
+    api.POST('/api/admin/nominations/{nomination_id}/approve', {
+      params: { path: { nomination_id: id } },
+    }),
+  );
 }
 
 /** The reason is optional: a blank one is left out of the request. */
 export function rejectNomination({ id, reason }: { id: number; reason?: string }) {
   const trimmed = reason?.trim();
-  return api.post<AdminNomination>(
-    `/api/admin/nominations/${id}/reject`,
-    trimmed ? { reason: trimmed } : undefined,
+  return unwrap(
+    api.POST('/api/admin/nominations/{nomination_id}/reject', {
+      params: { path: { nomination_id: id } },
+      body: trimmed ? { reason: trimmed } : undefined,
+    }),
   );
 }
 

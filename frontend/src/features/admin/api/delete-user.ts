@@ -1,13 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api, errorMessage } from '@/lib/api-client';
+import { api, errorMessage, unwrap } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import { adminKeys } from './admin-keys';
 import { mapUsers, type UserPages } from './users-cache';
 
-export function deleteUser(userId: number) {
-  return api.delete(`/api/admin/users/${userId}`);
+export function deleteUser(userId: number): Promise<void> {
+  return unwrap(
+    api.DELETE('/api/admin/users/{user_id}', { params: { path: { user_id: userId } } }),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 import { adminKeys } from './admin-keys';
 import type { AdminNomination, Decision } from './types';
@@ -12,11 +12,13 @@ export const DECIDED_LIMIT = 50;
 export const decidedQueryOptions = (status: Decision) =>
   queryOptions({
     queryKey: adminKeys.decided(status),
-    queryFn: ({ signal }) =>
-      api.get<AdminNomination[]>('/api/nominations', {
-        params: { status, limit: DECIDED_LIMIT },
-        signal,
-      }),
+    queryFn: ({ signal }): Promise<AdminNomination[]> =>
+      unwrap(
+        api.GET('/api/nominations', {
+          params: { query: { status, limit: DECIDED_LIMIT } },
+          signal,
+        }),
+      ),
   });
 
 export function useDecidedNominations(status: Decision) {

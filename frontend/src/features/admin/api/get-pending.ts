@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { getPage, type Page } from '@/lib/api-client';
 
 import { adminKeys } from './admin-keys';
 import type { PendingItem } from './types';
@@ -9,8 +9,8 @@ import type { PendingItem } from './types';
 export const pendingQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: adminKeys.pending(),
-    queryFn: ({ pageParam, signal }) =>
-      api.getPage<PendingItem>(pageParam ?? '/api/admin/nominations/pending', { signal }),
+    queryFn: ({ pageParam, signal }): Promise<Page<PendingItem>> =>
+      getPage('/api/admin/nominations/pending', {}, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextUrl,
   });

@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 import { adminKeys } from './admin-keys';
-import type { AdminScout } from './types';
 
 /**
  * GET /api/admin/leaderboard: the top 10 users by points. Points move with every vote in every
@@ -12,7 +11,7 @@ import type { AdminScout } from './types';
 export const topScoutsQueryOptions = () =>
   queryOptions({
     queryKey: adminKeys.topScouts(),
-    queryFn: ({ signal }) => api.get<AdminScout[]>('/api/admin/leaderboard', { signal }),
+    queryFn: ({ signal }) => unwrap(api.GET('/api/admin/leaderboard', { signal })),
     staleTime: 0,
   });
 

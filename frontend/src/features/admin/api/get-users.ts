@@ -1,9 +1,8 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { getPage } from '@/lib/api-client';
 
 import { adminKeys } from './admin-keys';
-import type { AdminUser } from './types';
 
 /** The largest page the server gives: most installations list every user in one read. */
 export const USERS_PAGE_SIZE = 200;
@@ -13,12 +12,7 @@ export const usersQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: adminKeys.users(),
     queryFn: ({ pageParam, signal }) =>
-      pageParam
-        ? api.getPage<AdminUser>(pageParam, { signal })
-        : api.getPage<AdminUser>('/api/admin/users', {
-            params: { limit: USERS_PAGE_SIZE },
-            signal,
-          }),
+      getPage('/api/admin/users', { query: { limit: USERS_PAGE_SIZE } }, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextUrl,
   });

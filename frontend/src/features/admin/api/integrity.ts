@@ -6,17 +6,17 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 
-import { api, errorMessage } from '@/lib/api-client';
+import { api, errorMessage, unwrap } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import { adminKeys } from './admin-keys';
-import type { AuditVote, IntegrityFlag, VoteSelectionResult } from './types';
+import type { IntegrityFlag } from './types';
 
 export const integrityFlagsQueryOptions = () =>
   queryOptions({
     queryKey: adminKeys.integrityFlags(),
     queryFn: ({ signal }) =>
-      api.get<IntegrityFlag[]>('/api/admin/integrity/flags', { params: { limit: 200 }, signal }),
+      unwrap(api.GET('/api/admin/integrity/flags', { params: { query: { limit: 200 } }, signal })),
   });
 
 export const useIntegrityFlags = () => useQuery(integrityFlagsQueryOptions());
@@ -26,10 +26,12 @@ export const useNominationVoters = (nominationId: number) =>
   useQuery({
     queryKey: adminKeys.nominationVoters(nominationId),
     queryFn: ({ signal }) =>
-      api.get<AuditVote[]>(`/api/admin/nominations/${nominationId}/votes`, {
-        params: { limit: 200 },
-        signal,
-      }),
+      unwrap(
+        api.GET('/api/admin/nominations/{nomination_id}/votes', {
+          params: { path: { nomination_id: nominationId }, query: { limit: 200 } },
+          signal,
+        }),
+      ),
     staleTime: Infinity,
   });
 
@@ -50,7 +52,11 @@ export function useVoteSelection(action: 'void' | 'restore') {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (selection: Selection) =>
-      api.post<VoteSelectionResult>(`/api/admin/integrity/${action}`, selection),
+      unwrap(
+        action === 'void'
+          ? api.POST('/api/admin/integrity/void', { body: selection })
+          : api.POST('/api/admin/integrity/restore', { body: selection }),
+      ),
     onSuccess: (result) => {
       toast({
         title: action === 'void' ? 'Votes voided' : 'Votes restored',

@@ -9,7 +9,7 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 
-import { api, errorMessage, type Page } from '@/lib/api-client';
+import { api, errorMessage, getPage, unwrap, type Page } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import { adminKeys } from './admin-keys';
@@ -17,10 +17,7 @@ import type {
   AdminNomination,
   ModlogEntry,
   ModlogFilters,
-  Player,
   ReportAction,
-  ReportGroup,
-  Takedown,
   TakedownDecision,
 } from './types';
 
@@ -29,37 +26,41 @@ const LOG_PAGE_SIZE = 50;
 export const reportsQueryOptions = () =>
   queryOptions({
     queryKey: adminKeys.reports(),
-    queryFn: ({ signal }) => api.get<ReportGroup[]>('/api/admin/reports', { signal }),
+    queryFn: ({ signal }) => unwrap(api.GET('/api/admin/reports', { signal })),
   });
 
 export const takedownsQueryOptions = () =>
   queryOptions({
     queryKey: adminKeys.takedowns(),
     queryFn: ({ signal }) =>
-      api.get<Takedown[]>('/api/admin/takedown-requests', { params: { limit: 200 }, signal }),
+      unwrap(
+        api.GET('/api/admin/takedown-requests', { params: { query: { limit: 200 } }, signal }),
+      ),
   });
 
 /** Taken-down players' nominations, for the restore button. */
 export const hiddenQueryOptions = () =>
   queryOptions({
     queryKey: adminKeys.hidden(),
-    queryFn: ({ signal }) =>
-      api.get<AdminNomination[]>('/api/nominations', {
-        params: { status: 'hidden', limit: 200 },
-        signal,
-      }),
+    queryFn: ({ signal }): Promise<AdminNomination[]> =>
+      unwrap(
+        api.GET('/api/nominations', {
+          params: { query: { status: 'hidden', limit: 200 } },
+          signal,
+        }),
+      ),
   });
 
 export const modlogQueryOptions = (filters: ModlogFilters) =>
   infiniteQueryOptions({
     queryKey: adminKeys.modlog(filters),
     queryFn: ({ pageParam, signal }) =>
-      pageParam
-        ? api.getPage<ModlogEntry>(pageParam, { signal })
-        : api.getPage<ModlogEntry>('/api/admin/modlog', {
-            params: { ...filters, limit: LOG_PAGE_SIZE },
-            signal,
-          }),
+      getPage(
+        '/api/admin/modlog',
+        { query: { ...filters, limit: LOG_PAGE_SIZE } },
+        pageParam,
+        signal,
+      ),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextUrl,
   });
@@ -129,7 +130,7 @@ export type ResolveVariables = {
 export function useResolveReports() {
   return useAdminWrite(
     ({ target, action, reason }: ResolveVariables) =>
-      api.post<{ resolved: number }>('/api/admin/reports/resolve', { ...target, action, reason }),
+      unwrap(api.POST('/api/admin/reports/resolve', { body: { ...target, action, reason } })),
     'Reports resolved',
     'Failed to resolve the reports',
   );
@@ -138,7 +139,12 @@ export function useResolveReports() {
 export function useDecideTakedown() {
   return useAdminWrite(
     ({ id, decision, reason }: { id: number; decision: TakedownDecision; reason: string }) =>
-      api.post<Takedown>(`/api/admin/takedown-requests/${id}/decide`, { decision, reason }),
+      unwrap(
+        api.POST('/api/admin/takedown-requests/{request_id}/decide', {
+          params: { path: { request_id: id } },
+          body: { decision, reason },
+        }),
+      ),
     'Takedown request decided',
     'Failed to decide the takedown request',
   );
@@ -147,7 +153,12 @@ export function useDecideTakedown() {
 export function useRestorePlayer() {
   return useAdminWrite(
     ({ playerId, reason }: { playerId: number; reason: string }) =>
-      api.post<Player>(`/api/admin/players/${playerId}/restore`, { reason }),
+      unwrap(
+        api.POST('/api/admin/players/{player_id}/restore', {
+          params: { path: { player_id: playerId } },
+          body: { reason },
+        }),
+      ),
     'Player restored',
     'Failed to restore the player',
   );

@@ -1,13 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api, errorMessage } from '@/lib/api-client';
+import { api, errorMessage, unwrap } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import { applyPlayer } from './admin-cache';
-import type { Player } from './types';
 
 export function setPlayerVerified({ playerId, verified }: { playerId: number; verified: boolean }) {
-  return api.put<Player>(`/api/admin/players/${playerId}/verified`, { verified });
+  return unwrap(
+    api.PUT('/api/admin/players/{player_id}/verified', {
+      params: { path: { player_id: playerId } },
+      body: { verified },
+    }),
+  );
 }
 
 /** Verifies a player or removes the verification; every admin list shows the new flag. */

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api, ApiError } from '@/lib/api-client';
+import { api, ApiError, unwrap } from '@/lib/api-client';
 
 import { authKeys } from './auth-keys';
 import type { AuthUser } from './types';
@@ -8,7 +8,7 @@ import type { AuthUser } from './types';
 /** The signed-in user, or null when signed out (the server answers 401). */
 export async function getMe({ signal }: { signal?: AbortSignal } = {}): Promise<AuthUser | null> {
   try {
-    return await api.get<AuthUser>('/api/auth/me', { signal });
+    return await unwrap(api.GET('/api/auth/me', { signal }));
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import { storeFavoriteSportIfNone } from '@/stores/sport';
 
 import { setSessionUser } from './session-cache';
@@ -15,7 +15,7 @@ export const loginInputSchema = z.object({
 export type LoginInput = z.infer<typeof loginInputSchema>;
 
 export function login(input: LoginInput): Promise<AuthUser> {
-  return api.post<AuthUser>('/api/auth/login', input);
+  return unwrap(api.POST('/api/auth/login', { body: input }));
 }
 
 export function useLogin() {

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import { setSessionUser } from './session-cache';
 
 export function logout(): Promise<void> {
-  return api.post<void>('/api/auth/logout');
+  return unwrap(api.POST('/api/auth/logout'));
 }
 
 /** Signs out; `onSuccess` runs before the session is cleared, so it can navigate away first. */

@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import { SPORT_VALUES } from '@/stores/sport';
 
 import { setSessionUser } from './session-cache';
-import type { AuthUser } from './types';
 
 export const registerInputSchema = z.object({
   username: z.string().min(3, 'Username must be at least 3 characters'),
@@ -20,13 +19,11 @@ export const registerInputSchema = z.object({
 export type RegisterInput = z.infer<typeof registerInputSchema>;
 
 export function register({ username, password, name, email, favoriteSport }: RegisterInput) {
-  return api.post<AuthUser>('/api/auth/register', {
-    username,
-    password,
-    name,
-    email,
-    favoriteSport,
-  });
+  return unwrap(
+    api.POST('/api/auth/register', {
+      body: { username, password, name, email, favoriteSport },
+    }),
+  );
 }
 
 export function useRegister() {

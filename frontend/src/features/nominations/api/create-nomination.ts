@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 import type { NominationInput } from './player-schema';
 import { refreshNominations } from './refresh';
@@ -8,7 +8,9 @@ import type { Nomination } from './types';
 
 /** POST /api/nominations. Blank optional fields are left out. */
 export function createNomination({ videoLink, ...input }: NominationInput): Promise<Nomination> {
-  return api.post<Nomination>('/api/nominations', { ...input, videoLink: videoLink || undefined });
+  return unwrap(
+    api.POST('/api/nominations', { body: { ...input, videoLink: videoLink || undefined } }),
+  );
 }
 
 /** Nominates a player; then the recent nominations, the lists and the stats are read again. */

@@ -1,19 +1,20 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 
-import { api, errorMessage } from '@/lib/api-client';
+import { api, errorMessage, unwrap } from '@/lib/api-client';
+import type { components } from '@/lib/api/schema';
 import { toast } from '@/stores/toast';
 
 import { followKeys, refreshAfterVoteOrFollow } from './refresh';
 
-type FollowStatus = { isFollowing: boolean };
+type FollowStatus = components['schemas']['FollowStatusOut'];
 
 /** GET /api/follow/status?playerId: whether the current user follows the player. */
 export const playerFollowStatusQueryOptions = (playerId: number) =>
   queryOptions({
     queryKey: followKeys.playerStatus(playerId),
     queryFn: ({ signal }) =>
-      api.get<FollowStatus>('/api/follow/status', { params: { playerId }, signal }),
+      unwrap(api.GET('/api/follow/status', { params: { query: { playerId } }, signal })),
   });
 
 /** The follow status, asked once the player is known; a failure is told in a toast. */
@@ -33,8 +34,10 @@ export type FollowVariables = { playerId: number; playerName: string; follow: bo
 
 export function followPlayer({ playerId, follow }: FollowVariables): Promise<FollowStatus> {
   return follow
-    ? api.post<FollowStatus>(`/api/follow/player/${playerId}`)
-    : api.delete<FollowStatus>('/api/follow', { playerId });
+    ? unwrap(
+        api.POST('/api/follow/player/{player_id}', { params: { path: { player_id: playerId } } }),
+      )
+    : unwrap(api.DELETE('/api/follow', { body: { playerId } }));
 }
 
 /** Follows or unfollows a player (POST /api/follow/player/{id}, DELETE /api/follow). */

@@ -5,20 +5,20 @@ import {
   useQuery,
 } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-import type { BoardEntry, BoardKind } from '@/lib/boards';
+import { api, unwrap } from '@/lib/api-client';
+import type { BoardKind } from '@/lib/boards';
 import type { Sport } from '@/stores/sport';
 
 import { nominationKeys } from './nomination-keys';
 import { pagedList } from './paged';
-import type { Nomination, ScoutRank, WeekWinners } from './types';
+import type { Nomination } from './types';
 
 /** GET /api/leaderboard/players?sport&board: a board's top 10 nominations. */
 export const topPlayersQueryOptions = (sport: Sport, board: BoardKind = 'all') =>
   queryOptions({
     queryKey: nominationKeys.leaderboardPlayers(sport, board),
     queryFn: ({ signal }) =>
-      api.get<BoardEntry[]>('/api/leaderboard/players', { params: { sport, board }, signal }),
+      unwrap(api.GET('/api/leaderboard/players', { params: { query: { sport, board } }, signal })),
   });
 
 /** How many past weeks a page of the Player of the Week history holds. */
@@ -28,10 +28,7 @@ export const HISTORY_WEEKS = 3;
 export const weeklyHistoryQueryOptions = (sport: Sport) =>
   infiniteQueryOptions({
     queryKey: nominationKeys.weeklyHistory(sport),
-    ...pagedList<WeekWinners>('/api/leaderboard/weekly-history', {
-      sport,
-      limit: HISTORY_WEEKS,
-    }),
+    ...pagedList('/api/leaderboard/weekly-history', { query: { sport, limit: HISTORY_WEEKS } }),
   });
 
 /** GET /api/leaderboard?sport: the top 10 scouts by nominations. */
@@ -39,7 +36,7 @@ export const topScoutsQueryOptions = (sport: Sport) =>
   queryOptions({
     queryKey: nominationKeys.leaderboardScouts(sport),
     queryFn: ({ signal }) =>
-      api.get<ScoutRank[]>('/api/leaderboard', { params: { sport }, signal }),
+      unwrap(api.GET('/api/leaderboard', { params: { query: { sport } }, signal })),
   });
 
 export function useTopPlayers(sport: Sport, board: BoardKind = 'all') {

@@ -4,13 +4,12 @@ import type { Sport } from '@/stores/sport';
 
 import { nominationKeys } from './nomination-keys';
 import { pagedList } from './paged';
-import type { Nomination } from './types';
 
 /** GET /api/nominations/needing-votes?sport: community nominations with fewer than 5 votes. */
 export const needingVotesQueryOptions = (sport: Sport) =>
   infiniteQueryOptions({
     queryKey: nominationKeys.needingVotes(sport),
-    ...pagedList<Nomination>('/api/nominations/needing-votes', { sport }),
+    ...pagedList('/api/nominations/needing-votes', { query: { sport } }),
   });
 
 export function useNeedingVotes(sport: Sport) {

@@ -1,16 +1,21 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 import { findCachedNomination } from './nomination-cache';
 import { nominationKeys } from './nomination-keys';
-import type { Nomination } from './types';
 
 /** GET /api/nominations/{id}: one nomination; 404 when missing or hidden from the caller. */
 export const nominationQueryOptions = (id: number) =>
   queryOptions({
     queryKey: nominationKeys.detail(id),
-    queryFn: ({ signal }) => api.get<Nomination>(`/api/nominations/${id}`, { signal }),
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET('/api/nominations/{nomination_id}', {
+          params: { path: { nomination_id: id } },
+          signal,
+        }),
+      ),
   });
 
 /** The nomination, shown at once from any list that already holds it while it loads. */

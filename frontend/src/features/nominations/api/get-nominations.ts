@@ -2,7 +2,6 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 
 import { nominationKeys, type NominationListFilters } from './nomination-keys';
 import { pagedList } from './paged';
-import type { Nomination } from './types';
 
 /**
  * GET /api/nominations?sport&q: the community's nominations, newest first, paged. `q` is searched
@@ -11,7 +10,7 @@ import type { Nomination } from './types';
 export const nominationsQueryOptions = ({ sport, q }: NominationListFilters) =>
   infiniteQueryOptions({
     queryKey: nominationKeys.list({ sport, q }),
-    ...pagedList<Nomination>('/api/nominations', { sport, q: q.trim() || undefined }),
+    ...pagedList('/api/nominations', { query: { sport, q: q.trim() || undefined } }),
   });
 
 export function useNominations(filters: NominationListFilters) {

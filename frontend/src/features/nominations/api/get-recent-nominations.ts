@@ -1,21 +1,22 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import type { Sport } from '@/stores/sport';
 
 import { RECENT_NOMINATIONS } from './constants';
 import { nominationKeys } from './nomination-keys';
-import type { Nomination } from './types';
 
 /** GET /api/nominations/recent?sport: the newest community nominations of the sport. */
 export const recentNominationsQueryOptions = (sport: Sport) =>
   queryOptions({
     queryKey: nominationKeys.recent(sport),
     queryFn: ({ signal }) =>
-      api.get<Nomination[]>('/api/nominations/recent', {
-        params: { sport, limit: RECENT_NOMINATIONS },
-        signal,
-      }),
+      unwrap(
+        api.GET('/api/nominations/recent', {
+          params: { query: { sport, limit: RECENT_NOMINATIONS } },
+          signal,
+        }),
+      ),
   });
 
 export function useRecentNominations(sport: Sport) {

@@ -1,16 +1,16 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import type { Sport } from '@/stores/sport';
 
 import { nominationKeys } from './nomination-keys';
-import type { Stats } from './types';
 
 /** GET /api/stats?sport: nominations, votes and nominations needing votes in the sport. */
 export const statsQueryOptions = (sport: Sport) =>
   queryOptions({
     queryKey: nominationKeys.stats(sport),
-    queryFn: ({ signal }) => api.get<Stats>('/api/stats', { params: { sport }, signal }),
+    queryFn: ({ signal }) =>
+      unwrap(api.GET('/api/stats', { params: { query: { sport } }, signal })),
   });
 
 export function useStats(sport: Sport) {

@@ -2,7 +2,6 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 
 import { nominationKeys } from './nomination-keys';
 import { pagedList } from './paged';
-import type { Nomination } from './types';
 
 /**
  * GET /api/users/{id}/nominations: a scout's nominations, newest first; every status for oneself.
@@ -10,7 +9,7 @@ import type { Nomination } from './types';
 export const userNominationsQueryOptions = (userId: number) =>
   infiniteQueryOptions({
     queryKey: nominationKeys.byUser(userId),
-    ...pagedList<Nomination>(`/api/users/${userId}/nominations`),
+    ...pagedList('/api/users/{user_id}/nominations', { path: { user_id: userId } }),
   });
 
 export function useUserNominations(userId: number) {

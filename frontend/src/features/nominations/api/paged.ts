@@ -1,20 +1,21 @@
 import type { InfiniteData } from '@tanstack/react-query';
 
-import { api, type Page, type QueryParams } from '@/lib/api-client';
+import { getPage, type Page, type PagedPath, type PageParams } from '@/lib/api-client';
 
 /** A cached paged list: the pages read so far, each with the address of the next one. */
 export type PagedData<T> = InfiniteData<Page<T>>;
 
 /**
  * The pieces of `infiniteQueryOptions` for a list paged by its Link header: the first page from
- * `path` with `params`, each following page from the previous page's `rel="next"` address.
+ * `path` with `params`, each following page with the cursor of the previous page's `rel="next"`
+ * address (see `getPage`).
  */
-export function pagedList<T>(path: string, params?: QueryParams) {
+export function pagedList<P extends PagedPath>(path: P, params: PageParams<P>) {
   return {
     queryFn: ({ pageParam, signal }: { pageParam: string | null; signal: AbortSignal }) =>
-      pageParam ? api.getPage<T>(pageParam, { signal }) : api.getPage<T>(path, { params, signal }),
+      getPage(path, params, pageParam, signal),
     initialPageParam: null as string | null,
-    getNextPageParam: (lastPage: Page<T>) => lastPage.nextUrl,
+    getNextPageParam: (lastPage: { nextUrl: string | null }) => lastPage.nextUrl,
   };
 }
 

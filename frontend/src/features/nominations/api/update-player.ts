@@ -1,18 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 import { setPlayer } from './nomination-cache';
 import type { PlayerUpdateInput } from './player-schema';
 import { refreshNominations } from './refresh';
-import type { Player } from './types';
 
 /**
  * PUT /api/players/{id}. Skills and the video link are always sent, so clearing them clears them;
  * a blank age or graduation year is left out, which clears it.
  */
 export function updatePlayer({ id, ...input }: PlayerUpdateInput & { id: number }) {
-  return api.put<Player>(`/api/players/${id}`, input);
+  return unwrap(
+    api.PUT('/api/players/{player_id}', { params: { path: { player_id: id } }, body: input }),
+  );
 }
 
 /** Edits a player; every cached nomination of it shows the change at once. */

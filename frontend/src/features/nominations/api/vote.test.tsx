@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useMemo } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { pathOf } from '@/testing/fetch-mock';
 import { makeNomination } from '@/testing/nomination-factory';
 import { renderRoutes, scout } from '@/testing/render';
 
@@ -24,17 +25,18 @@ function deferredFetch() {
   const pending: Pending[] = [];
   vi.stubGlobal(
     'fetch',
-    vi.fn(
-      (input: RequestInfo | URL, init: RequestInit = {}) =>
-        new Promise<Response>((resolve) =>
-          pending.push({
-            method: init.method ?? 'GET',
-            url: String(input),
-            body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
-            resolve,
-          }),
-        ),
-    ),
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(String(input), init);
+      const text = await request.text();
+      return new Promise<Response>((resolve) =>
+        pending.push({
+          method: request.method,
+          url: pathOf(request.url),
+          body: text ? JSON.parse(text) : undefined,
+          resolve,
+        }),
+      );
+    }),
   );
   const take = (method: string, path: string): Pending => {
     const index = pending.findIndex(

@@ -5,7 +5,7 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 
-import { api, errorMessage } from '@/lib/api-client';
+import { api, errorMessage, unwrap } from '@/lib/api-client';
 import { voteCountToShow } from '@/lib/live/vote-versions';
 import { toast } from '@/stores/toast';
 
@@ -24,8 +24,12 @@ export type VoteVariables = {
 
 export function castVote({ nominationId, vote }: VoteVariables): Promise<VoteState> {
   return vote
-    ? api.post<VoteState>('/api/votes', { nominationId })
-    : api.delete<VoteState>(`/api/votes/${nominationId}`);
+    ? unwrap(api.POST('/api/votes', { body: { nominationId } }))
+    : unwrap(
+        api.DELETE('/api/votes/{nomination_id}', {
+          params: { path: { nomination_id: nominationId } },
+        }),
+      );
 }
 
 const forNomination = (nominationId: number) => ({

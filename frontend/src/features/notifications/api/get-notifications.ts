@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 import { notificationKeys } from './notification-keys';
-import type { Notifications } from './types';
 
 /** The bell shows this many, newest first; the unread count covers them all. */
 export const NOTIFICATIONS_SHOWN = 20;
@@ -13,10 +12,12 @@ export const notificationsQueryOptions = () =>
   queryOptions({
     queryKey: notificationKeys.list(),
     queryFn: ({ signal }) =>
-      api.get<Notifications>('/api/notifications', {
-        params: { limit: NOTIFICATIONS_SHOWN },
-        signal,
-      }),
+      unwrap(
+        api.GET('/api/notifications', {
+          params: { query: { limit: NOTIFICATIONS_SHOWN } },
+          signal,
+        }),
+      ),
   });
 
 export function useNotifications() {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 import { markRead } from './notification-cache';
 import { notificationKeys } from './notification-keys';
@@ -9,7 +9,9 @@ import type { Notifications } from './types';
 export type MarkReadInput = { ids: number[] } | { all: true };
 
 export function markNotificationsRead(input: MarkReadInput) {
-  return api.post<{ unreadCount: number }>('/api/notifications/read', input);
+  // The schema's `all` defaults to false, so the generated body type requires it.
+  const body = 'all' in input ? { all: true } : { ids: input.ids, all: false };
+  return unwrap(api.POST('/api/notifications/read', { body }));
 }
 
 const idsOf = (input: MarkReadInput) => ('all' in input ? 'all' : input.ids);

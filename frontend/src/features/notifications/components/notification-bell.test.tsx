@@ -81,7 +81,7 @@ describe('notification bell', () => {
     await userEvent.click(bell);
     await userEvent.click(await screen.findByRole('menuitem', { name: /has been approved/ }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/nominations/7'));
-    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({ ids: [2] });
+    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({ ids: [2], all: false });
     expect(await screen.findByRole('button', { name: 'Notifications' })).toBeInTheDocument();
   });
 

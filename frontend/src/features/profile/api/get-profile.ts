@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api, ApiError } from '@/lib/api-client';
+import { api, ApiError, unwrap } from '@/lib/api-client';
 
 import { profileKeys } from './keys';
 import type { Profile } from './types';
@@ -10,7 +10,7 @@ export async function getProfile({
   signal,
 }: { signal?: AbortSignal } = {}): Promise<Profile | null> {
   try {
-    return await api.get<Profile>('/api/profile', { signal });
+    return await unwrap(api.GET('/api/profile', { signal }));
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
-import { api, errorMessage } from '@/lib/api-client';
+import { api, errorMessage, unwrap } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import { profileKeys } from './keys';
@@ -35,7 +35,7 @@ export const profileInputSchema = z.object({
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 
 export function updateProfile(input: ProfileInput): Promise<Profile> {
-  return api.put<Profile>('/api/profile', input);
+  return unwrap(api.PUT('/api/profile', { body: input }));
 }
 
 /**

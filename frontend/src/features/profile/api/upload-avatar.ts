@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 
-import { api, errorMessage } from '@/lib/api-client';
+import { api, errorMessage, unwrap } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import { profileKeys } from './keys';
@@ -31,7 +31,7 @@ export class AvatarUploadError extends Error {
 }
 
 export function requestUploadTicket(contentType: string): Promise<UploadTicket> {
-  return api.post<UploadTicket>('/api/objects/upload', { contentType });
+  return unwrap(api.POST('/api/objects/upload', { body: { contentType } }));
 }
 
 function storageErrorMessage(xhr: XMLHttpRequest): string {
@@ -80,7 +80,7 @@ export function postFile(
 }
 
 export function setAvatar(objectURL: string): Promise<AvatarUpdate> {
-  return api.put<AvatarUpdate>('/api/profile/avatar', { avatarURL: objectURL });
+  return unwrap(api.PUT('/api/profile/avatar', { body: { avatarURL: objectURL } }));
 }
 
 /**

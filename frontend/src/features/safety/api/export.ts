@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 
-import { api, errorMessage } from '@/lib/api-client';
+import { api, errorMessage, unwrap } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 export const EXPORT_FILE_NAME = 'scoutvote-my-data.json';
@@ -21,7 +21,7 @@ function saveJson(data: unknown, fileName: string) {
 /** GET /api/profile/export, downloaded as a file; the server allows one an hour. */
 export function useExportMyData() {
   return useMutation({
-    mutationFn: () => api.get<unknown>('/api/profile/export'),
+    mutationFn: () => unwrap(api.GET('/api/profile/export')),
     onSuccess: (data) => {
       saveJson(data, EXPORT_FILE_NAME);
       toast({ title: 'Your data is downloading', description: EXPORT_FILE_NAME });

@@ -1,12 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 
-import { api, ApiError, errorMessage } from '@/lib/api-client';
+import { api, ApiError, errorMessage, unwrap } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import type { ReportInput } from './types';
 
 export function createReport(input: ReportInput) {
-  return api.post<{ id: number }>('/api/reports', input);
+  return unwrap(api.POST('/api/reports', { body: input }));
 }
 
 /** POST /api/reports: once per member and item (409 says so, and counts as done). */

@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
-import type { TakedownInput, TakedownReceived } from './types';
+import type { TakedownInput } from './types';
 
 /** A player's page address (…/nominations/12) or its number. */
 export function nominationIdOf(text: string): number | null {
@@ -37,6 +37,6 @@ export function toTakedownInput(form: TakedownForm): TakedownInput {
 export function useTakedownRequest() {
   return useMutation({
     mutationFn: (input: TakedownInput) =>
-      api.post<TakedownReceived>('/api/takedown-requests', input),
+      unwrap(api.POST('/api/takedown-requests', { body: input })),
   });
 }

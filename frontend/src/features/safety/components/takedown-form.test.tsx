@@ -60,6 +60,6 @@ describe('takedown request', () => {
       contactEmail: 'parent@example.com',
       details: 'Wrong club',
     });
-    await waitFor(() => expect(sent?.headers['X-CSRFToken']).toBeTruthy());
+    await waitFor(() => expect(sent?.headers['x-csrftoken']).toBeTruthy());
   }, 20_000);
 });

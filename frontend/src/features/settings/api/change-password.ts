@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
-import { api, errorMessage } from '@/lib/api-client';
+import { api, errorMessage, unwrap } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import { settingsKeys } from './keys';
-import type { Settings } from './types';
 
 export const PASSWORD_MIN_LENGTH = 6;
 
@@ -38,7 +37,7 @@ export const changePasswordInputSchema = z
 export type ChangePasswordInput = z.infer<typeof changePasswordInputSchema>;
 
 export function changePassword({ currentPassword, newPassword }: ChangePasswordInput) {
-  return api.put<Settings>('/api/settings/password', { currentPassword, newPassword });
+  return unwrap(api.PUT('/api/settings/password', { body: { currentPassword, newPassword } }));
 }
 
 export function useChangePassword() {

@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 export function deleteAccount(): Promise<void> {
-  return api.delete<void>('/api/settings/account');
+  return unwrap(api.DELETE('/api/settings/account'));
 }
 
 /** Deletes the account; `onDeleted` ends the session on this screen (the server already has). */

@@ -1,12 +1,13 @@
 import type { components } from '@/lib/api/schema';
 
 export type Settings = components['schemas']['SettingsOut'];
+export type NotificationSettings = components['schemas']['NotificationSettingsIn'];
 
 export const PROFILE_VISIBILITIES = ['public', 'followers', 'private'] as const;
 export type ProfileVisibility = (typeof PROFILE_VISIBILITIES)[number];
 
-export type NotificationField =
-  'emailNotifications' | 'voteNotifications' | 'nominationNotifications';
+/** emailNotifications, voteNotifications, nominationNotifications. */
+export type NotificationField = keyof NotificationSettings;
 
 /** One setting changed on its own, as each toggle saves. */
 export type SettingChange =

@@ -1,15 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import { toast, type ToastInput } from '@/stores/toast';
 
 import { settingsKeys } from './keys';
-import type { SettingChange, Settings } from './types';
+import type { NotificationSettings, SettingChange, Settings } from './types';
 
-type Group = { path: string; saved: ToastInput; failed: string };
+type Group = { saved: ToastInput; failed: string };
 
 const notifications: Group = {
-  path: '/api/settings/notifications',
   saved: {
     title: 'Settings Updated',
     description: 'Your notification preferences have been saved.',
@@ -18,7 +17,6 @@ const notifications: Group = {
 };
 
 const privacy: Group = {
-  path: '/api/settings/privacy',
   saved: {
     title: 'Privacy Settings Updated',
     description: 'Your privacy preferences have been saved.',
@@ -34,7 +32,20 @@ function groupOf(change: SettingChange): Group {
 
 /** Saves one setting: the body carries that field alone. */
 export function updateSetting(change: SettingChange): Promise<Settings> {
-  return api.put<Settings>(groupOf(change).path, { [change.field]: change.value });
+  switch (change.field) {
+    case 'profileVisibility':
+      return unwrap(
+        api.PUT('/api/settings/privacy', { body: { profileVisibility: change.value } }),
+      );
+    case 'allowDiscoverability':
+      return unwrap(
+        api.PUT('/api/settings/privacy', { body: { allowDiscoverability: change.value } }),
+      );
+    default: {
+      const body: NotificationSettings = { [change.field]: change.value };
+      return unwrap(api.PUT('/api/settings/notifications', { body }));
+    }
+  }
 }
 
 function withValue(settings: Settings | undefined, change: SettingChange, value: unknown) {

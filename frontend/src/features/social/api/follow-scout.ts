@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
-import { api, errorMessage } from '@/lib/api-client';
+import { api, errorMessage, unwrap } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import { feedKeys, followKeys, scoutKeys } from './keys';
@@ -10,7 +10,7 @@ export const followStatusQueryOptions = (userId: number) =>
   queryOptions({
     queryKey: followKeys.userStatus(userId),
     queryFn: ({ signal }) =>
-      api.get<FollowStatus>('/api/follow/status', { params: { userId }, signal }),
+      unwrap(api.GET('/api/follow/status', { params: { query: { userId } }, signal })),
   });
 
 export function useFollowStatus(userId: number) {
@@ -27,8 +27,8 @@ export type FollowScoutInput = {
 
 export function followScout({ userId, isFollowing }: FollowScoutInput): Promise<FollowStatus> {
   return isFollowing
-    ? api.delete<FollowStatus>('/api/follow', { userId })
-    : api.post<FollowStatus>(`/api/follow/user/${userId}`);
+    ? unwrap(api.DELETE('/api/follow', { body: { userId } }))
+    : unwrap(api.POST('/api/follow/user/{user_id}', { params: { path: { user_id: userId } } }));
 }
 
 /** Follows or unfollows a scout, then refreshes what a follow changes. */

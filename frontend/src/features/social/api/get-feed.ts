@@ -5,7 +5,7 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 
-import { api, type Page } from '@/lib/api-client';
+import { getPage, type Page } from '@/lib/api-client';
 
 import { feedKeys, type FeedFilters } from './keys';
 import type { Activity } from './types';
@@ -17,11 +17,12 @@ export function getFeedPage(
   nextUrl: string | null,
   signal?: AbortSignal,
 ): Promise<Page<Activity>> {
-  if (nextUrl) return api.getPage<Activity>(nextUrl, { signal });
-  return api.getPage<Activity>('/api/feed', {
-    params: { sport, following: following || undefined, limit: FEED_PAGE_SIZE },
+  return getPage(
+    '/api/feed',
+    { query: { sport, following: following || undefined, limit: FEED_PAGE_SIZE } },
+    nextUrl,
     signal,
-  });
+  );
 }
 
 export const feedQueryOptions = (filters: FeedFilters) =>

@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 import { scoutKeys } from './keys';
-import type { Scout, ScoutNomination } from './types';
 
 /** The scout page lists this many of the scout's newest nominations. */
 export const RECENT_NOMINATIONS_SHOWN = 5;
@@ -11,7 +10,8 @@ export const RECENT_NOMINATIONS_SHOWN = 5;
 export const scoutQueryOptions = (userId: number) =>
   queryOptions({
     queryKey: scoutKeys.detail(userId),
-    queryFn: ({ signal }) => api.get<Scout>(`/api/users/${userId}`, { signal }),
+    queryFn: ({ signal }) =>
+      unwrap(api.GET('/api/users/{user_id}', { params: { path: { user_id: userId } }, signal })),
   });
 
 export function useScout(userId: number) {
@@ -22,10 +22,12 @@ export const scoutNominationsQueryOptions = (userId: number) =>
   queryOptions({
     queryKey: scoutKeys.nominations(userId),
     queryFn: ({ signal }) =>
-      api.get<ScoutNomination[]>(`/api/users/${userId}/nominations`, {
-        params: { limit: RECENT_NOMINATIONS_SHOWN },
-        signal,
-      }),
+      unwrap(
+        api.GET('/api/users/{user_id}/nominations', {
+          params: { path: { user_id: userId }, query: { limit: RECENT_NOMINATIONS_SHOWN } },
+          signal,
+        }),
+      ),
   });
 
 export function useScoutNominations(userId: number, { enabled }: { enabled: boolean }) {

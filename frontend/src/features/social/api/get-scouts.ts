@@ -5,10 +5,9 @@ import {
   useQuery,
 } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, getPage, unwrap } from '@/lib/api-client';
 
 import { scoutKeys } from './keys';
-import type { ScoutCard } from './types';
 
 export const SCOUTS_PAGE_SIZE = 24;
 /** Suggestions fetched: enough to still show a few once the viewer is left out. */
@@ -18,12 +17,7 @@ export const scoutDirectoryQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: scoutKeys.directory(),
     queryFn: ({ pageParam, signal }) =>
-      pageParam
-        ? api.getPage<ScoutCard>(pageParam, { signal })
-        : api.getPage<ScoutCard>('/api/users/scouts', {
-            params: { limit: SCOUTS_PAGE_SIZE },
-            signal,
-          }),
+      getPage('/api/users/scouts', { query: { limit: SCOUTS_PAGE_SIZE } }, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextUrl,
   });
@@ -36,7 +30,9 @@ export const suggestedScoutsQueryOptions = () =>
   queryOptions({
     queryKey: scoutKeys.suggested(),
     queryFn: ({ signal }) =>
-      api.get<ScoutCard[]>('/api/users/scouts', { params: { limit: SUGGESTIONS_FETCHED }, signal }),
+      unwrap(
+        api.GET('/api/users/scouts', { params: { query: { limit: SUGGESTIONS_FETCHED } }, signal }),
+      ),
   });
 
 export function useSuggestedScouts() {

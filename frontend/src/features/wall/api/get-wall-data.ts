@@ -1,6 +1,6 @@
 import { queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import type { BoardKind } from '@/lib/boards';
 import type { Sport } from '@/stores/sport';
 
@@ -12,31 +12,32 @@ import { wallKeys } from './wall-keys';
 export const wallPlayersQueryOptions = (sport: Sport, board: BoardKind) =>
   queryOptions({
     queryKey: wallKeys.players(sport, board),
-    queryFn: ({ signal }) =>
-      api.get<WallEntry[]>('/api/leaderboard/players', { params: { sport, board }, signal }),
+    queryFn: ({ signal }): Promise<WallEntry[]> =>
+      unwrap(api.GET('/api/leaderboard/players', { params: { query: { sport, board } }, signal })),
   });
 
 /** GET /api/leaderboard/week: the weekly board's week and when it resets. */
 export const wallWeekQueryOptions = () =>
   queryOptions({
     queryKey: wallKeys.week(),
-    queryFn: ({ signal }) => api.get<WallWeek>('/api/leaderboard/week', { signal }),
+    queryFn: ({ signal }): Promise<WallWeek> =>
+      unwrap(api.GET('/api/leaderboard/week', { signal })),
   });
 
 /** GET /api/leaderboard?sport: the top 10 scouts by nominations. */
 export const wallScoutsQueryOptions = (sport: Sport) =>
   queryOptions({
     queryKey: wallKeys.scouts(sport),
-    queryFn: ({ signal }) =>
-      api.get<WallScout[]>('/api/leaderboard', { params: { sport }, signal }),
+    queryFn: ({ signal }): Promise<WallScout[]> =>
+      unwrap(api.GET('/api/leaderboard', { params: { query: { sport } }, signal })),
   });
 
 /** GET /api/feed?sport: the newest activity, which the ticker starts from. */
 export const wallActivityQueryOptions = (sport: Sport) =>
   queryOptions({
     queryKey: wallKeys.activity(sport),
-    queryFn: ({ signal }) =>
-      api.get<WallActivity[]>('/api/feed', { params: { sport, limit: TICKER_SIZE }, signal }),
+    queryFn: ({ signal }): Promise<WallActivity[]> =>
+      unwrap(api.GET('/api/feed', { params: { query: { sport, limit: TICKER_SIZE } }, signal })),
   });
 
 /** The boards the wall shows, all read at once so a rotation never waits. */
