@@ -335,12 +335,14 @@ async def run(
         await asyncio.sleep(args.warmup)
         rss_start, cpu_start, events_start = rss(process.pid), cpu_seconds(process.pid), counter[0]
         minutes: list[float] = []
+        memory: list[float] = []  # RSS at each step, MiB: a leak rises, a warm-up flattens
         mark_cpu, mark_events = cpu_start, events_start
         step = min(60.0, args.duration / 5)
         started = time.monotonic()
         while time.monotonic() - started < args.duration:
             await asyncio.sleep(step)
             cpu, events = cpu_seconds(process.pid), counter[0]
+            memory.append(rss(process.pid) / 2**20)
             if events > mark_events:
                 minutes.append(1000 * (cpu - mark_cpu) / (events - mark_events))
             mark_cpu, mark_events = cpu, events
@@ -384,6 +386,7 @@ async def run(
         f"{closes} {dict(sorted(codes.items()))} |",
         f"| server RSS after warm-up / at the end | {rss_start / 2**20:.1f} / "
         f"{rss_end / 2**20:.1f} MiB ({growth:+.1f}%) |",
+        "| server RSS at each step (MiB) | " + ", ".join(f"{value:.1f}" for value in memory) + " |",
         "| server CPU per event, each step (ms) | "
         + ", ".join(f"{value:.2f}" for value in minutes)
         + f" (max/min {steady:.2f}) |",
