@@ -138,7 +138,12 @@ class Source(ABC):
 
     @abstractmethod
     async def presence_members(self, names: Sequence[str]) -> dict[str, list[str]]:
-        """The live members of each set."""
+        """The live members of each set (the review marks: a few admins)."""
+
+    @abstractmethod
+    async def presence_counts(self, names: Sequence[str]) -> dict[str, int]:
+        """How many live members each set has, without reading them: a sport's set holds
+        every socket watching it, and a reconnect storm asks its count once per socket."""
 
 
 class Backend(ABC):

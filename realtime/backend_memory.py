@@ -150,6 +150,16 @@ class MemorySource(Source):
                 for name in names
             }
 
+    async def presence_counts(self, names: Sequence[str]) -> dict[str, int]:
+        now = time.time()
+        with self.backend.lock:
+            return {
+                name: sum(
+                    1 for until in self.backend.presence.get(name, {}).values() if until > now
+                )
+                for name in names
+            }
+
     async def close(self) -> None:
         self.backend.sources.discard(self)
         if self._reader is not None:

@@ -301,6 +301,14 @@ class RedisSource(Source):
             for name, members in zip(names, found, strict=True)
         }
 
+    async def presence_counts(self, names: Sequence[str]) -> dict[str, int]:
+        now = time.time() * 1000
+        async with self.client.pipeline(transaction=False) as pipe:
+            for name in names:
+                pipe.zcount(self.backend.key("presence", name), now, "+inf")
+            found = await pipe.execute()
+        return {name: int(count) for name, count in zip(names, found, strict=True)}
+
     async def close(self) -> None:
         self._closed = True
         if self._reader is not None and self._reader is not asyncio.current_task():

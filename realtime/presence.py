@@ -80,7 +80,7 @@ class Presence:
         self.entries.setdefault(watcher, set()).add(name)
         source = self.hub.source
         await source.presence_touch([(name, watcher.presence_id)], self.ttl)
-        count = len((await source.presence_members([name]))[name])
+        count = (await source.presence_counts([name]))[name]
         await watcher.tell(changed(name, count))
         self._run()
 
@@ -159,12 +159,10 @@ class Presence:
             entries += [(REVIEWS, member) for member in self.reviewing.values()]
             if entries:
                 await source.presence_touch(entries, self.ttl)
-        names = list(self.watchers)
-        if self.admins:
-            names.append(REVIEWS)
-        members = await source.presence_members(names)
+        # Counts only (ZCOUNT): a sport's set has an entry per socket watching it.
+        counts = await source.presence_counts(list(self.watchers))
         for name in self.watchers:
-            count = len(members[name])
+            count = counts.get(name, 0)
             if self.counts.get(name) == count or now - self.told_at.get(name, 0.0) < PUSH_EVERY:
                 continue
             self.counts[name], self.told_at[name] = count, now
@@ -172,7 +170,8 @@ class Presence:
             for watcher in tuple(self.watchers.get(name, ())):
                 await watcher.tell(message)
         if self.admins:
-            await self._tell_reviews(members.get(REVIEWS, []))
+            reviews = await source.presence_members([REVIEWS])
+            await self._tell_reviews(reviews[REVIEWS])
 
     async def _tell_reviews(self, members: list[str]) -> None:
         marks = []
