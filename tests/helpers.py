@@ -158,3 +158,11 @@ class EventRecorder:
     def __getitem__(self, index: int) -> Event:
         self.settle()
         return self.events[index]
+
+
+# The nomination read shape's keys (the specification's, plus the vote count's version);
+# a board entry adds BOARD_PLACE_KEYS.
+NOMINATION_KEYS = frozenset(
+    {"id", "player", "nominatedBy", "createdAt", "status", "voteCount", "version", "hasVoted"}
+)
+BOARD_PLACE_KEYS = frozenset({"rank", "score", "movement"})

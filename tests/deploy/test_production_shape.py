@@ -76,7 +76,6 @@ def shape(tmp_path: Path) -> Iterator[Shape]:
             parts._replace(path="/" + settings.DATABASES["default"]["NAME"])
         ),
         "REALTIME_PREFIX": prefix,
-        "CHANNEL_PREFIX": prefix,
         "CACHE_PREFIX": prefix,
         "LOG_LEVEL": "WARNING",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from project.accounts.models import Role, User
 from project.scouting.models import Nomination
 from tests.accounts.factories import nominate, vote
-from tests.helpers import ApiClient, assert_error, make_user
+from tests.helpers import NOMINATION_KEYS, ApiClient, assert_error, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -75,16 +75,7 @@ def test_pending_lists_only_pending_newest_first_with_has_voted(
     assert [item["id"] for item in body] == [new.pk, old.pk]
     assert [item["hasVoted"] for item in body] == [False, True]
     assert body[1]["voteCount"] == 1
-    assert set(body[0]) == {
-        "id",
-        "player",
-        "nominatedBy",
-        "createdAt",
-        "status",
-        "voteCount",
-        "version",
-        "hasVoted",
-    }
+    assert set(body[0]) == NOMINATION_KEYS
     assert body[0]["nominatedBy"] == {
         "id": scout.pk,
         "name": "Sam Scout",

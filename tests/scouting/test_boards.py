@@ -21,7 +21,7 @@ from project.common.pagination import PageQuery
 from project.scouting import board_selectors
 from project.scouting.boards import trend_add, trend_term, week_of
 from project.scouting.models import Nomination, NominationStatus, NominationWeek, Vote
-from tests.helpers import ApiClient, assert_error, make_user
+from tests.helpers import BOARD_PLACE_KEYS, NOMINATION_KEYS, ApiClient, assert_error, make_user
 from tests.scouting.conftest import make_nomination
 
 pytestmark = pytest.mark.django_db
@@ -90,19 +90,7 @@ def test_all_time_board_ranks_ties_and_keeps_the_specification_shape(
     assert (
         board(scout_api, "all") == scout_api.get("/api/leaderboard/players?sport=football").json()
     )
-    assert set(entries[0]) == {
-        "id",
-        "player",
-        "nominatedBy",
-        "createdAt",
-        "status",
-        "voteCount",
-        "version",
-        "hasVoted",
-        "rank",
-        "score",
-        "movement",
-    }
+    assert set(entries[0]) == NOMINATION_KEYS | BOARD_PLACE_KEYS
 
 
 def test_movement_compares_with_the_previous_board(scout_api: ApiClient, other_scout: User) -> None:

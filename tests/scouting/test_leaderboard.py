@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from project.accounts.models import User
 from project.scouting import selectors
 from project.scouting.models import Nomination, NominationStatus
-from tests.helpers import ApiClient, assert_error, make_user
+from tests.helpers import BOARD_PLACE_KEYS, NOMINATION_KEYS, ApiClient, assert_error, make_user
 from tests.scouting.conftest import make_nomination
 
 pytestmark = pytest.mark.django_db
@@ -59,19 +59,7 @@ def test_player_leaderboard(scout_api: ApiClient, other_scout: User) -> None:
     assert [item["id"] for item in body[:3]] == [top.pk, old_tie.pk, new_tie.pk]
     assert body[0]["voteCount"] == 9 and body[0]["hasVoted"] is False
     # The specification's read shape, plus the board's place (tests/scouting/test_boards.py).
-    assert set(body[0]) == {
-        "id",
-        "player",
-        "nominatedBy",
-        "createdAt",
-        "status",
-        "voteCount",
-        "version",
-        "hasVoted",
-        "rank",
-        "score",
-        "movement",
-    }
+    assert set(body[0]) == NOMINATION_KEYS | BOARD_PLACE_KEYS
 
 
 def test_stats(scout_api: ApiClient, other_scout: User) -> None:

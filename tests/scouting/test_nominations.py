@@ -11,7 +11,7 @@ from project.accounts.models import User
 from project.scouting.models import Activity, Nomination, NominationStatus, Player
 from project.scouting.services import activity, follows
 from project.scouting.services.nominations import player_identity
-from tests.helpers import ApiClient, EventRecorder, assert_error, make_user
+from tests.helpers import NOMINATION_KEYS, ApiClient, EventRecorder, assert_error, make_user
 from tests.scouting.conftest import make_nomination, nominate, nomination_body
 
 pytestmark = pytest.mark.django_db
@@ -28,16 +28,6 @@ PLAYER_KEYS = {
     "skills",
     "videoLink",
     "verified",
-}
-NOMINATION_KEYS = {
-    "id",
-    "player",
-    "nominatedBy",
-    "createdAt",
-    "status",
-    "voteCount",
-    "version",  # the vote count's version, as vote.changed carries it
-    "hasVoted",
 }
 
 
