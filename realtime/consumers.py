@@ -312,13 +312,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
         try:
             channel = await layer.new_channel()
             self.channel_layer, self.channel_name = layer, channel
+            # Reading first and the group noted before joining it: whatever fails after this
+            # point, disconnect undoes (cancelling the read unsubscribes the channel).
+            self._spawn(self._read_control_plane(layer, channel))
+            self.control_group = group
             await layer.group_add(group, channel)
         except Exception:
             logger.warning("Control plane unavailable while joining %s", group, exc_info=True)
             await self._close(CLOSE_UNAVAILABLE)
             return False
-        self.control_group = group
-        self._spawn(self._read_control_plane(layer, channel))
         return True
 
     async def _read_control_plane(self, layer: Any, channel: str) -> None:
