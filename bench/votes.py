@@ -96,7 +96,6 @@ def server_env(url: str) -> dict[str, str]:
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
         "REALTIME_PREFIX": PREFIX,
-        "CHANNEL_PREFIX": PREFIX,
         "CACHE_PREFIX": PREFIX,
         "LOGIN_THROTTLE_LIMIT": "100000",
         # Fresh accounts voting far beyond a person's budgets (README: BUDGETS).
