@@ -17,7 +17,7 @@ other's sockets.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, TypedDict
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -28,13 +28,8 @@ from django.conf import settings
 # "unavailable", when their process loses Redis.
 SEND_TIMEOUT = 5.0
 
+# Channels hands a message of this type to the consumer's ``sockets_close``.
 CLOSE = "sockets.close"
-
-
-class CloseCommand(TypedDict):
-    type: str  # CLOSE: Channels calls the consumer's ``sockets_close``
-    reason: str
-    keep: str | None  # the session key whose sockets stay open (the password's own tab)
 
 
 def user_sockets_group(user_id: int) -> str:
@@ -51,8 +46,9 @@ def get_layer() -> Any:
 def close_user_sockets_now(user_id: int, *, reason: str, keep_session: str | None) -> None:
     """Send the close to every process (from a request thread, after commit). Raises when
     the layer cannot take it; ``realtime.publish.close_user_sockets`` logs that."""
-    command: CloseCommand = {"type": CLOSE, "reason": reason, "keep": keep_session}
-    async_to_sync(_send)(user_sockets_group(user_id), dict(command))
+    # keep: the session whose sockets stay open (the tab that changed the password).
+    command = {"type": CLOSE, "reason": reason, "keep": keep_session}
+    async_to_sync(_send)(user_sockets_group(user_id), command)
 
 
 async def _send(group: str, message: dict[str, Any]) -> None:
