@@ -10,21 +10,13 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.db import connection, transaction
 from django.db.models import (
-    Case,
     F,
-    FloatField,
-    OuterRef,
-    Q,
-    Subquery,
-    Value,
-    When,
 )
-from django.db.models.functions import Abs, Exp, Greatest, Ln
 from django.utils import timezone
 
 from project.accounts.models import User, UserSettings
 from project.accounts.progress import user_progress
-from project.common.db import db_datetime, update_returning
+from project.common.db import db_datetime
 from project.common.errors import Conflict, NotFound, ValidationFailed
 from project.scouting import boards, selectors
 from project.scouting.models import (
@@ -100,41 +92,64 @@ def vote_is_trusted(*, voter: User, voted_at: datetime) -> bool:
     return hours <= 0 or voter.date_joined <= voted_at - timedelta(hours=hours)
 
 
-def _trend_with(term: float) -> Case:
-    """The trend column with one more vote of ``term`` (lambda * t): the log-sum-exp
-    log(exp(trend) + exp(term)), written so that nothing overflows."""
-    return Case(
-        When(trend__isnull=True, then=Value(term)),
-        default=Greatest(F("trend"), Value(term))
-        + Ln(Value(1.0) + Exp(Abs(F("trend") - Value(term)) * Value(-1.0))),
-        output_field=FloatField(),
-    )
+# The nomination's counters are one statement written by hand (it runs on every vote, and
+# building it from the ORM's expressions cost more CPU than running it). ``{greatest}`` is
+# GREATEST on PostgreSQL and the scalar MAX on SQLite; LN and EXP exist on both (Django
+# registers them on SQLite builds without the math functions).
+
+# The trend column with one more vote of ``term`` (lambda * t): the log-sum-exp
+# log(exp(trend) + exp(term)), written so that nothing overflows.
+_TREND_WITH = (
+    "CASE WHEN trend IS NULL THEN %s "
+    "ELSE {greatest}(trend, %s) + LN(1.0 + EXP(-ABS(trend - %s))) END"
+)
+# The trend column with a vote of ``term`` taken out: log(exp(trend) - exp(term)), NULL once
+# no counted vote remains (``counted_votes`` before this update) or when rounding left the
+# term no smaller than the sum it belongs to (``boards.trend_remove``).
+_TREND_WITHOUT = (
+    "CASE WHEN counted_votes <= 1 OR trend IS NULL OR trend <= %s THEN NULL "
+    "ELSE trend + LN(1.0 - EXP(%s - trend)) END"
+)
 
 
-def _trend_without(term: float) -> Case:
-    """The trend column with a vote of ``term`` taken out: log(exp(trend) - exp(term)), NULL
-    once no counted vote remains (``counted_votes`` before this update) or when rounding left
-    the term no smaller than the sum it belongs to (``boards.trend_remove``)."""
-    return Case(
-        When(
-            Q(counted_votes__lte=1) | Q(trend__isnull=True) | Q(trend__lte=Value(term)),
-            then=Value(None),
-        ),
-        default=F("trend") + Ln(Value(1.0) - Exp(Value(term) - F("trend"))),
-        output_field=FloatField(),
-    )
-
-
-def _unread_vote_received() -> Subquery:
-    """The nominator's unread vote_received notification of the nomination (the outer row),
-    which a new vote coalesces into."""
-    unread = Notification.objects.filter(
-        user_id=OuterRef("nominated_by_id"),
-        type=NotificationType.VOTE_RECEIVED,
-        related_nomination_id=OuterRef("pk"),
-        read=False,
-    )
-    return Subquery(unread.order_by("-created_at", "-id").values("pk")[:1])
+def _counters_update(
+    *, nomination_id: int, votes: int, trend_term: float | None, add: bool, unread: bool = False
+) -> tuple[Any, ...] | None:
+    """One ``UPDATE ... RETURNING`` of the nomination's counters: ``votes`` (+1, -1 or 0)
+    to vote_count, +1 to version and, given the vote's ``trend_term``, its term into the trend
+    (``add``) or out of it and one into or out of counted_votes. Answers (vote_count,
+    version, sport) and, with ``unread``, the id of its nominator's unread vote_received
+    notification of it (the one a new vote coalesces into); None when the row is gone."""
+    ops = connection.ops
+    greatest = "GREATEST" if connection.vendor == "postgresql" else "MAX"
+    table = ops.quote_name(Nomination._meta.db_table)
+    sets = ["vote_count = vote_count + %s", "version = version + 1"]
+    params: list[Any] = [votes]
+    if trend_term is not None:
+        if add:
+            sets.append("trend = " + _TREND_WITH.format(greatest=greatest))
+            params.extend([trend_term] * 3)
+        else:
+            sets.append("trend = " + _TREND_WITHOUT)
+            params.extend([trend_term] * 2)
+        sets.append("counted_votes = counted_votes + %s")
+        params.append(1 if add else -1)
+    params.append(nomination_id)
+    returning = "vote_count, version, sport"
+    if unread:
+        notifications = ops.quote_name(Notification._meta.db_table)
+        returning += (
+            f", (SELECT n.id FROM {notifications} n WHERE n.user_id = {table}.nominated_by_id "  # noqa: S608  (the models' tables; values bound)
+            f"AND n.type = %s AND n.related_nomination_id = {table}.id AND n.read = %s "
+            "ORDER BY n.created_at DESC, n.id DESC LIMIT 1)"
+        )
+        params.extend([NotificationType.VOTE_RECEIVED, False])
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {', '.join(sets)} WHERE id = %s RETURNING {returning}",  # noqa: S608  (the model's table; values bound)
+            params,
+        )
+        return cursor.fetchone()
 
 
 def _vote_row_insert(
@@ -242,16 +257,15 @@ def vote_cast(
     own = nomination.nominated_by_id == user.pk
     settings = None if own else _settings_of(nomination.nominated_by)
     notify = not own and notification_wanted(settings, NotificationType.VOTE_RECEIVED)
-    changes: dict[str, Any] = {"vote_count": F("vote_count") + 1, "version": F("version") + 1}
-    if counted:
-        changes["trend"] = _trend_with(boards.trend_term(voted_at))
-        changes["counted_votes"] = F("counted_votes") + 1
-    returning: dict[str, Any] = {"vote_count": F("vote_count"), "version": F("version")}
-    if notify:
-        returning["unread_id"] = _unread_vote_received()
-    (row,) = update_returning(Nomination.objects.filter(pk=nomination.pk), changes, returning)
-    nomination.vote_count = row["vote_count"]
-    nomination.version = row["version"]
+    row = _counters_update(
+        nomination_id=nomination.pk,
+        votes=1,
+        trend_term=boards.trend_term(voted_at) if counted else None,
+        add=True,
+        unread=notify,
+    )
+    assert row is not None  # locked above
+    nomination.vote_count, nomination.version = row[0], row[1]
     if counted:
         _week_count_add(nomination=nomination, voted_at=voted_at)
     points: dict[int, tuple[int, date | None]] = {
@@ -275,7 +289,7 @@ def vote_cast(
             type=NotificationType.VOTE_RECEIVED,
             message=_vote_received_message(voter=user, nomination=nomination),
             related_nomination_id=nomination.pk,
-            unread_id=row["unread_id"],
+            unread_id=row[3],
         )
     _vote_changed(nomination, voter=user, has_voted=True)
     return nomination
@@ -298,16 +312,14 @@ def vote_remove(*, user: User, nomination_id: int) -> Nomination:
         raise NotFound(NOT_VOTED, code="vote_not_found")
     voted_at, counted, active = removed
     counted = counted and active
-    changes: dict[str, Any] = {"version": F("version") + 1}
-    if active:
-        changes["vote_count"] = F("vote_count") - 1
-    if counted:
-        changes["trend"] = _trend_without(boards.trend_term(voted_at))
-        changes["counted_votes"] = F("counted_votes") - 1
-    returning = {"vote_count": F("vote_count"), "version": F("version")}
-    (row,) = update_returning(Nomination.objects.filter(pk=nomination.pk), changes, returning)
-    nomination.vote_count = row["vote_count"]
-    nomination.version = row["version"]
+    row = _counters_update(
+        nomination_id=nomination.pk,
+        votes=-1 if active else 0,
+        trend_term=boards.trend_term(voted_at) if counted else None,
+        add=False,
+    )
+    assert row is not None  # locked above
+    nomination.vote_count, nomination.version = row[0], row[1]
     if counted:
         _week_count_remove(nomination=nomination, voted_at=voted_at)
     points: dict[int, tuple[int, date | None]] = {}
@@ -331,25 +343,22 @@ def vote_counters_withdraw(
     the week's counter, as ``vote_remove`` does, and publish the new count (account deletion;
     the caller deletes the row and keeps the points; a voided row is out of them already).
     Locks the nomination. Returns its sport, or None when it is gone."""
-    changes: dict[str, Any] = {"vote_count": F("vote_count") - 1, "version": F("version") + 1}
-    if counted:
-        changes["trend"] = _trend_without(boards.trend_term(voted_at))
-        changes["counted_votes"] = F("counted_votes") - 1
-    returning = {"vote_count": F("vote_count"), "version": F("version"), "sport": F("sport")}
-    rows = update_returning(Nomination.objects.filter(pk=nomination_id), changes, returning)
-    if not rows:
+    row = _counters_update(
+        nomination_id=nomination_id,
+        votes=-1,
+        trend_term=boards.trend_term(voted_at) if counted else None,
+        add=False,
+    )
+    if row is None:
         return None
-    (row,) = rows
-    nomination = Nomination(pk=nomination_id, sport=row["sport"])
+    vote_count, version, sport = row
+    nomination = Nomination(pk=nomination_id, sport=sport)
     if counted:
         _week_count_remove(nomination=nomination, voted_at=voted_at)
     publish_vote_count(
-        sport=row["sport"],
-        nomination_id=nomination_id,
-        vote_count=row["vote_count"],
-        version=row["version"],
+        sport=sport, nomination_id=nomination_id, vote_count=vote_count, version=version
     )
-    return str(row["sport"])
+    return str(sport)
 
 
 def _vote_changed(nomination: Nomination, *, voter: User, has_voted: bool) -> None:
