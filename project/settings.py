@@ -250,6 +250,9 @@ REALTIME_PRESENCE_TTL = float(os.environ.get("REALTIME_PRESENCE_TTL", "5"))
 REALTIME_REDIS_MAX_CONNECTIONS = int(os.environ.get("REALTIME_REDIS_MAX_CONNECTIONS", "50"))
 # Bytes a socket may fall behind (beyond Twisted's 64 KiB buffer) before it is closed (4008).
 REALTIME_SOCKET_MAX_PENDING = int(os.environ.get("REALTIME_SOCKET_MAX_PENDING", "1048576"))
+# permessage-deflate for clients that offer it (browsers do): each event compressed once,
+# without context takeover, for every socket (realtime/connection.py).
+REALTIME_COMPRESSION = env_bool("REALTIME_COMPRESSION", True)
 # Leaderboard and stats events: at most one per sport per interval (seconds).
 REALTIME_SUMMARY_INTERVAL = float(os.environ.get("REALTIME_SUMMARY_INTERVAL", "0.25"))
 # vote.changed: the first count of a window goes out at once, the rest merged into one event

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import zlib
 from typing import Any
 
 from realtime.connection import Backlog, Outgoing, SocketQueue, daphne_connection
@@ -44,12 +45,46 @@ def test_the_frame_is_a_server_text_frame_built_once() -> None:
     assert long.frame is long.frame
 
 
+def payload_of(frame: bytes) -> bytes:
+    size, start = frame[1], 2
+    if size == 126:
+        size, start = int.from_bytes(frame[2:4], "big"), 4
+    assert len(frame) == start + size
+    return frame[start:]
+
+
+def test_a_compressed_frame_is_rfc_7692_and_built_once_per_window() -> None:
+    players = [{"id": i, "name": f"Player {i}", "club": "Fjord FC"} for i in range(10)]
+    text = json.dumps({"type": "leaderboard.changed", "data": {"players": players}})
+    message = Outgoing(text)
+    for bits in (15, 10):
+        frame = message.frame_for(bits)
+        assert frame[0] == 0xC1  # FIN, RSV1 (compressed), text
+        assert len(frame) * 3 < len(message.frame)
+        inflated = zlib.decompressobj(-bits).decompress(payload_of(frame) + b"\x00\x00\xff\xff")
+        assert inflated == text.encode()
+        assert message.frame_for(bits) is frame  # once per event and window, not per socket
+    # A receiver that keeps its context between messages (browsers do) inflates each too.
+    inflater = zlib.decompressobj(-15)
+    for other in (text, text.replace("Fjord", "Bergen"), text):
+        tail = b"\x00\x00\xff\xff"
+        assert inflater.decompress(payload_of(Outgoing(other).frame_for(15)) + tail) == (
+            other.encode()
+        )
+    pong = Outgoing('{"type":"pong"}')
+    assert pong.frame_for(15) is pong.frame  # too short to be worth it: plain
+    assert message.frame_for(None) is message.frame  # the socket did not negotiate it
+
+
 class FakeDirect:
     """A connection whose buffer the test fills and drains."""
 
     def __init__(self) -> None:
         self.backlog = Backlog()
         self.written: list[bytes] = []
+
+    def frame(self, message: Outgoing) -> bytes:
+        return message.frame
 
     @property
     def paused(self) -> bool:

@@ -9,6 +9,7 @@ import os
 import signal
 import socket
 import time
+import zlib
 from typing import Any
 
 import httpx
@@ -129,24 +130,37 @@ def masked_frame(text: str) -> bytes:
     return bytes([0x81, 0x80 | len(payload)]) + mask + masked
 
 
-def open_lazy_socket(port: int, session_key: str) -> socket.socket:
-    """A websocket client that subscribes to soccer and then never reads again."""
-    lazy = socket.socket()
-    lazy.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    lazy.connect((HOST, port))
+def open_raw_socket(
+    port: int, session_key: str, extensions: str = ""
+) -> tuple[socket.socket, bytes]:
+    """A websocket client's handshake on a plain socket (offering ``extensions``, if any);
+    the socket and the server's response head."""
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.connect((HOST, port))
     key = base64.b64encode(os.urandom(16)).decode()
-    lazy.sendall(
+    offer = f"Sec-WebSocket-Extensions: {extensions}\r\n" if extensions else ""
+    raw.sendall(
         (
             f"GET /ws/ HTTP/1.1\r\nHost: {HOST}:{port}\r\nUpgrade: websocket\r\n"
             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-            f"Origin: http://{HOST}:{port}\r\nCookie: sessionid={session_key}\r\n\r\n"
+            f"{offer}Origin: http://{HOST}:{port}\r\nCookie: sessionid={session_key}\r\n\r\n"
         ).encode()
     )
     received = b""
-    lazy.settimeout(10)
+    raw.settimeout(10)
     while b"\r\n\r\n" not in received:
-        received += lazy.recv(4096)
-    assert received.split(b"\r\n", 1)[0].split()[1] == b"101", received
+        received += raw.recv(4096)
+    head, rest = received.split(b"\r\n\r\n", 1)
+    assert head.split(b"\r\n", 1)[0].split()[1] == b"101", received
+    assert not rest, "no frame before the client's first message"
+    return raw, head
+
+
+def open_lazy_socket(port: int, session_key: str) -> socket.socket:
+    """A websocket client that subscribes to soccer and then never reads again."""
+    lazy, _ = open_raw_socket(port, session_key)
+    received = b""
     lazy.sendall(masked_frame('{"type":"subscribe","sport":"soccer"}'))
     while b'"subscribed"' not in received:
         received += lazy.recv(4096)
@@ -252,6 +266,75 @@ async def test_a_slow_socket_keeps_only_the_newest_board_and_every_other_event(
     # Twisted's 4 KiB, what was in flight) is out of conflation's reach: a few boards, not the
     # ten a 64 KiB send buffer held (bench/ws_slow.py: 50 kbit/s showed boards 10 s old).
     assert len(boards) <= 4, boards
+
+
+def inflating_reader(raw: socket.socket) -> Any:
+    """The server's text frames on ``raw`` as (compressed?, wire bytes, message), inflated as
+    a browser does (RFC 7692: the tail put back, one decompressor kept for the connection)."""
+    inflater = zlib.decompressobj(-15)
+    data = b""
+    while True:
+        while True:
+            if len(data) >= 2:
+                size, start = data[1] & 0x7F, 2
+                if size == 126:
+                    size, start = int.from_bytes(data[2:4], "big"), 4
+                elif size == 127:
+                    size, start = int.from_bytes(data[2:10], "big"), 10
+                if len(data) >= start + size:
+                    break
+            chunk = raw.recv(1 << 16)
+            assert chunk, "the server closed the socket"
+            data += chunk
+        head, payload, data = data[0], data[start : start + size], data[start + size :]
+        if head & 0x0F != 1:
+            continue
+        compressed = bool(head & 0x40)
+        text = inflater.decompress(payload + b"\x00\x00\xff\xff") if compressed else payload
+        yield compressed, start + size, json.loads(text)
+
+
+async def test_a_socket_offering_permessage_deflate_gets_events_compressed(
+    scout_api: ApiClient,
+) -> None:
+    """Browsers offer permessage-deflate: the server takes it, and an event worth it (a board)
+    arrives compressed (a fraction of its text) and inflates, with a decompressor kept across
+    messages as browsers keep it, to the event itself; a short one arrives plain."""
+    players = [
+        {"id": i, "name": f"Player {i}", "club": "Fjord FC", "position": "Forward", "voteCount": i}
+        for i in range(1, 11)
+    ]
+    with daphne() as (port, _):
+        raw, head = open_raw_socket(
+            port, session_of(scout_api), "permessage-deflate; client_max_window_bits"
+        )
+        assert b"sec-websocket-extensions: permessage-deflate" in head.lower(), head
+        raw.sendall(masked_frame('{"type":"subscribe","sport":"soccer"}'))
+        frames = inflating_reader(raw)
+
+        def until(kind: str) -> tuple[bool, int, dict[str, Any]]:
+            return next(frame for frame in frames if frame[2]["type"] == kind)
+
+        await asyncio.to_thread(until, "subscribed")
+        snapshot = await asyncio.to_thread(until, "snapshot")
+        board = {"board": "all", "players": players}
+        send_now(Event("leaderboard.changed", board, sport="soccer"))
+        send_now(Event("vote.changed", {"nominationId": 1, "voteCount": 3}, sport="soccer"))
+        compressed, wire, message = await asyncio.to_thread(until, "leaderboard.changed")
+        vote = await asyncio.to_thread(until, "vote.changed")
+        raw.close()
+    assert snapshot[0], "the snapshot (boards and stats) is worth compressing"
+    assert message["data"]["players"] == players
+    text = json.dumps(message, separators=(",", ":"))
+    assert compressed and wire * 3 < len(text), (wire, len(text))
+    assert vote[0] is False and vote[2]["data"]["voteCount"] == 3
+
+
+async def test_compression_turned_off_answers_the_offer_without_it(scout_api: ApiClient) -> None:
+    with daphne(REALTIME_COMPRESSION="false") as (port, _):
+        raw, head = open_raw_socket(port, session_of(scout_api), "permessage-deflate")
+        raw.close()
+    assert b"sec-websocket-extensions" not in head.lower(), head
 
 
 async def test_presence_is_counted_across_processes_and_a_dead_ones_entries_expire(
