@@ -500,25 +500,38 @@ async def head_seq(redis_url: str) -> int:
 
 async def converged(
     clients: list[Client], redis_url: str, limit: float, *, target: int | None = None
-) -> float:
+) -> tuple[float, str]:
     """Seconds until every client not away on purpose is connected and has the sport's
     events up to ``target`` (its seq when the restarted process was back), or, without one,
-    is within two of the current seq (checked against Redis); ``limit`` if never."""
+    is within two of the current seq (checked against Redis); ``limit`` if never. With it,
+    who was still out at the limit: clients not connected (and in how long a backoff) and
+    clients connected but behind."""
     since = time.monotonic()
+    late: list[Client] = []
+    wanted = -1
     while time.monotonic() - since < limit:
         await asyncio.sleep(0.2)
         with contextlib.suppress(Exception):
-            wanted = target
-            if wanted is None:
-                wanted = await asyncio.to_thread(sport_seq, redis_url) - 2
+            wanted = (
+                target if target is not None else await asyncio.to_thread(sport_seq, redis_url) - 2
+            )
             now = time.monotonic()
-            present = [client for client in clients if client.away_until <= now]
-            if all(
-                client.connected.is_set() and client.cursors.get(GROUP, -1) >= wanted
-                for client in present
-            ):
-                return time.monotonic() - since
-    return limit
+            late = [
+                client
+                for client in clients
+                if client.away_until <= now
+                and not (client.connected.is_set() and client.cursors.get(GROUP, -1) >= wanted)
+            ]
+            if not late:
+                return time.monotonic() - since, ""
+    away = [client for client in late if not client.connected.is_set()]
+    behind = [client.cursors.get(GROUP, 0) for client in late if client.connected.is_set()]
+    detail = f"at {limit:.0f} s: {len(away)} not connected"
+    if away:
+        detail += f" (failed connects in a row: up to {max(c.failures for c in away)})"
+    if behind:
+        detail += f", {len(behind)} connected but up to {wanted - min(behind)} events behind"
+    return limit, detail
 
 
 async def run(
@@ -558,7 +571,7 @@ async def run(
     load, load_stop = Load(), asyncio.Event()
     load_task = asyncio.ensure_future(voting(fixture, http_port, args.rate, load_stop, load))
     started = time.monotonic()
-    restarts: list[tuple[str, float, float]] = []
+    restarts: list[tuple[str, float, tuple[float, str]]] = []
 
     async def restart_each() -> None:
         """One at a time, as a rolling deploy does: each is back, and its clients have
@@ -590,7 +603,7 @@ async def run(
     # Everyone comes back; then the state must equal the database.
     for client in clients:
         client.away_until = 0
-    settle = await converged(clients, env["REDIS_URL"], 120)
+    settle, settle_late = await converged(clients, env["REDIS_URL"], 120)
     await asyncio.sleep(2)  # the trailing board of the last window
     final_seq = await asyncio.to_thread(sport_seq, env["REDIS_URL"])
     user_seqs = await asyncio.to_thread(
@@ -672,11 +685,12 @@ async def run(
         f"{total.connects}, {total.resumes}, {total.resyncs} ({total.resynced_events}) |",
         f"| close codes seen | {dict(sorted(total.closes.items()))} |",
     ]
-    for name, down, took in restarts:
-        figures = f"{down:.1f} s / {took:.1f} s"
+    for name, down, (took, late) in restarts:
+        figures = f"{down:.1f} s / {took:.1f} s" + (f" ({late})" if late else "")
         lines.append(f"| {name} down / every client converged after it was back | {figures} |")
     lines.append(
-        f"| converged after the load stopped and every client came back | {settle:.1f} s |"
+        "| converged after the load stopped and every client came back | "
+        f"{settle:.1f} s{f' ({settle_late})' if settle_late else ''} |"
     )
     lines.append("")
     lines.append("PASS" if ok else "FAIL")

@@ -204,20 +204,28 @@ async def test_a_socket_that_never_reads_cannot_grow_server_memory(
     assert grown < 12 * (1 << 20), f"daphne grew by {grown / (1 << 20):.1f} MiB"
 
 
+def split_frame(data: bytes) -> tuple[int, bytes, bytes] | None:
+    """The first server frame (unmasked) in ``data``: its first byte (FIN, RSV1, opcode), its
+    payload and what follows; None while it is unfinished."""
+    if len(data) < 2:
+        return None
+    size, start = data[1] & 0x7F, 2
+    if size == 126:
+        size, start = int.from_bytes(data[2:4], "big"), 4
+    elif size == 127:
+        size, start = int.from_bytes(data[2:10], "big"), 10
+    if len(data) < start + size:
+        return None
+    return data[0], data[start : start + size], data[start + size :]
+
+
 def read_frames(data: bytes) -> tuple[list[dict[str, Any]], bytes]:
     """The server's text frames in ``data`` (unmasked), and what is left of an unfinished one."""
     messages = []
-    while len(data) >= 2:
-        size, start = data[1] & 0x7F, 2
-        if size == 126:
-            size, start = int.from_bytes(data[2:4], "big"), 4
-        elif size == 127:
-            size, start = int.from_bytes(data[2:10], "big"), 10
-        if len(data) < start + size:
-            break
-        if data[0] & 0x0F == 1:
-            messages.append(json.loads(data[start : start + size]))
-        data = data[start + size :]
+    while (frame := split_frame(data)) is not None:
+        head, payload, data = frame
+        if head & 0x0F == 1:
+            messages.append(json.loads(payload))
     return messages, data
 
 
@@ -269,29 +277,22 @@ async def test_a_slow_socket_keeps_only_the_newest_board_and_every_other_event(
 
 
 def inflating_reader(raw: socket.socket) -> Any:
-    """The server's text frames on ``raw`` as (compressed?, wire bytes, message), inflated as
-    a browser does (RFC 7692: the tail put back, one decompressor kept for the connection)."""
+    """The server's text frames on ``raw`` as (compressed?, payload bytes, message), inflated
+    as a browser does (RFC 7692: the tail put back, one decompressor kept for the
+    connection)."""
     inflater = zlib.decompressobj(-15)
     data = b""
     while True:
-        while True:
-            if len(data) >= 2:
-                size, start = data[1] & 0x7F, 2
-                if size == 126:
-                    size, start = int.from_bytes(data[2:4], "big"), 4
-                elif size == 127:
-                    size, start = int.from_bytes(data[2:10], "big"), 10
-                if len(data) >= start + size:
-                    break
+        while (frame := split_frame(data)) is None:
             chunk = raw.recv(1 << 16)
             assert chunk, "the server closed the socket"
             data += chunk
-        head, payload, data = data[0], data[start : start + size], data[start + size :]
+        head, payload, data = frame
         if head & 0x0F != 1:
             continue
         compressed = bool(head & 0x40)
         text = inflater.decompress(payload + b"\x00\x00\xff\xff") if compressed else payload
-        yield compressed, start + size, json.loads(text)
+        yield compressed, len(payload), json.loads(text)
 
 
 async def test_a_socket_offering_permessage_deflate_gets_events_compressed(
