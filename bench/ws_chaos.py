@@ -49,6 +49,7 @@ import os
 import random
 import resource
 import shutil
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -241,7 +242,9 @@ class Client:
             f"ws://{HOST}:{port}/ws/",
             origin=origin,  # type: ignore[arg-type]
             additional_headers=headers,
-            open_timeout=10,
+            # A browser waits for the handshake as long as the server allows (daphne: 30 s);
+            # giving up sooner would make a storm of retries out of a slow handshake.
+            open_timeout=30,
             max_size=None,
         ) as ws:
             self.ws = ws
@@ -547,13 +550,34 @@ async def run(
         name="HTTP pool",
         stop_timeout=10,
     )
-    await asyncio.to_thread(http_pool.start)
+    log = open(args.server_log, "ab") if args.server_log else subprocess.DEVNULL  # noqa: SIM115
     servers = [
-        ServerProcess(daphne_command(port), port, env, name=f"daphne {i + 1}", stop_timeout=5)
+        ServerProcess(
+            daphne_command(port), port, env, name=f"daphne {i + 1}", stop_timeout=5, output=log
+        )
         for i, port in enumerate(ports)
     ]
-    for server in servers:
-        await asyncio.to_thread(server.start)
+    try:
+        for server in [http_pool, *servers]:
+            await asyncio.to_thread(server.start)
+        return await exercise(args, fixture, env, redis, servers, http_port)
+    finally:  # a run that fails leaves no server behind
+        for server in [*servers, http_pool]:
+            await asyncio.to_thread(server.stop)
+        if not isinstance(log, int):
+            log.close()
+
+
+async def exercise(
+    args: argparse.Namespace,
+    fixture: Fixture,
+    env: dict[str, str],
+    redis: ServerProcess,
+    servers: list[ServerProcess],
+    http_port: int,
+) -> tuple[str, bool]:
+    """The run itself, on servers started (and stopped) by ``run``."""
+    ports = [server.port for server in servers]
     clients = [
         Client(i, session, user_id, ports, http_port)
         for i, (session, user_id) in enumerate(zip(fixture.sessions, fixture.user_ids, strict=True))
@@ -619,8 +643,6 @@ async def run(
         if client.ws is not None:
             await client.ws.close()
     await asyncio.gather(*tasks, return_exceptions=True)
-    for server in [*servers, http_pool]:
-        await asyncio.to_thread(server.stop)
 
     total = Tally()
     wrong_counts = wrong_boards = wrong_bells = 0
@@ -716,6 +738,9 @@ def main() -> None:
     parser.add_argument("--max-away", type=float, default=120, help="longest drop, seconds")
     parser.add_argument("--drop-pct", type=int, default=1, help="clients dropped per second, %")
     parser.add_argument("--connect-spread", type=float, default=5.0)
+    parser.add_argument(
+        "--server-log", help="append the daphne processes' output (warnings and up) to this file"
+    )
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     logging.getLogger("httpx").setLevel(logging.WARNING)
@@ -742,7 +767,7 @@ def main() -> None:
             "REDIS_URL": redis_url,
             "REALTIME_PREFIX": PREFIX,
             "DJANGO_DEBUG": "0",
-            "LOG_LEVEL": "ERROR",
+            "LOG_LEVEL": "WARNING" if args.server_log else "ERROR",
             "LOGIN_THROTTLE_LIMIT": "100000",
         }
         try:

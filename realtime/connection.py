@@ -20,7 +20,7 @@ Compression (``REALTIME_COMPRESSION``): a client that offers ``permessage-deflat
 browser does) is answered with it, without context takeover in the server's direction, so a
 message compressed once is the same frame for every such socket: :class:`Outgoing` deflates
 each event once per window size, however many sockets it goes to. A board (~4 KB of JSON)
-goes out in ~0.7 KB, which is what lets a 50 kbit/s link keep up with four boards a second
+goes out in ~0.5 KB, which is what lets a 50 kbit/s link keep up with four boards a second
 (bench/ws_slow.py). Clients that do not offer it get the plain frames.
 
 Under another ASGI server, or the test communicator, :func:`daphne_connection` finds

@@ -401,12 +401,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 return None
             if not events:
                 return cursor
-            size = sum(len(text) for _, text in events)
+            size = sum(len(message.text) for _, message in events)
             if size > self.replay_budget:
                 return None
             self.replay_budget -= size
-            for seq, text in events:
-                await self._write(Outgoing(text), group, seq)
+            for seq, message in events:
+                await self._write(message, group, seq)
             cursor = events[-1][0]
             if self.queue is not None and not await self.queue.drained(DRAIN_TIMEOUT):
                 await self._close(CLOSE_TOO_SLOW)

@@ -4,22 +4,37 @@ The backend's source hands the hub ONE message per group and event (one pub/sub 
 process with Redis); the hub gives that one encoded message (its text, and its websocket
 frame built once) to each local member in turn. Nothing is encoded, copied or queued per
 socket here: that is what keeps a 1,000-socket fan-out close to a bare websocket server's.
+
+The last ``RECENT`` messages stay built, by group and seq: sockets resuming after a restart or a
+drop (hundreds at once) replay mostly recent events, and those are served from here, in the
+frames (deflated ones included) already built for the live fan-out, without a round trip to
+Redis per page and socket. Under a reconnect storm at 1,000 sockets those round trips had
+exhausted the process's Redis pool (bench/ws_chaos.py): sockets were closed as unavailable and
+came back into the same storm. Only a run of consecutive seqs is served from memory; the
+rest, and the end of every replay, comes from the backend's log, the source of truth. As in
+the log, a board (or stats) with a newer one of its kind seen since goes out as `skipped`.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from realtime.connection import Outgoing
+from realtime.connection import Outgoing, skipped
 from realtime.presence import Presence
 from realtime.snapshot import Snapshots
 
 if TYPE_CHECKING:
-    from realtime.backend_base import Backend, Replay, Source
+    from realtime.backend_base import Backend, Source
 
 logger = logging.getLogger(__name__)
+
+# Messages kept built for replays: at most this many, of at most this many bytes of text (their
+# frames about double it): a few MiB per process, whatever the events' sizes.
+RECENT = 4096
+RECENT_BYTES = 2 << 20
 
 
 class Member(Protocol):
@@ -39,6 +54,9 @@ class Hub:
         self._source: Source | None = None
         self.snapshots = Snapshots(self._position)
         self.presence = Presence(self)
+        self.recent: OrderedDict[tuple[str, int], Outgoing] = OrderedDict()
+        self.recent_bytes = 0
+        self.newest_state: dict[tuple[str, str], int] = {}  # (group, state) -> newest seq
 
     @property
     def source(self) -> Source:
@@ -78,8 +96,48 @@ class Hub:
     async def _position(self, group: str) -> int:
         return (await self.current([group]))[group]
 
-    async def replay(self, group: str, after: int, limit: int) -> Replay | None:
-        return await self.source.replay(group, after, limit)
+    async def replay(self, group: str, after: int, limit: int) -> list[tuple[int, Outgoing]] | None:
+        """Up to ``limit`` of the group's events after ``after``, as messages: those this
+        process holds in a row from ``after + 1`` on, else the backend's log (None: it no
+        longer has them)."""
+        events: list[tuple[int, Outgoing]] = []
+        seq = after + 1
+        while len(events) < limit and (message := self.recent.get((group, seq))) is not None:
+            state = message.state
+            if state is not None and self.newest_state.get((group, state), seq) > seq:
+                message = skipped(group, seq)
+            events.append((seq, message))
+            seq += 1
+        if events:
+            return events
+        logged = await self.source.replay(group, after, limit)
+        if logged is None:
+            return None
+        return [(seq, self.message(group, seq, text)) for seq, text in logged]
+
+    def message(self, group: str, seq: int, text: str) -> Outgoing:
+        """The group's event ``seq`` as one message for every socket: the one built already
+        when it is recent, else a new one, kept."""
+        key = (group, seq)
+        message = self.recent.get(key)
+        if message is not None and message.text != text:
+            return Outgoing(text)  # the log's `skipped` for a board kept here whole
+        if message is None:
+            message = self.recent[key] = Outgoing(text)
+            self.recent_bytes += len(text)
+            if message.state is not None:
+                state = (group, message.state)
+                self.newest_state[state] = max(seq, self.newest_state.get(state, seq))
+            while len(self.recent) > RECENT or self.recent_bytes > RECENT_BYTES:
+                _, oldest = self.recent.popitem(last=False)
+                self.recent_bytes -= len(oldest.text)
+        return message
+
+    def forget_recent(self) -> None:
+        """Drop the kept messages (their seqs name other events in another epoch)."""
+        self.recent.clear()
+        self.recent_bytes = 0
+        self.newest_state.clear()
 
     async def receive(self, group: str, payload: str) -> None:
         """One message from the source: ``"<epoch> <seq> <envelope>"``."""
@@ -89,7 +147,8 @@ class Hub:
         epoch, seq_text, text = payload.split(" ", 2)
         if not await self._check_epoch(epoch):
             return
-        seq, message = int(seq_text), Outgoing(text)
+        seq = int(seq_text)
+        message = self.message(group, seq, text)
         for member in tuple(members):
             try:
                 await member.deliver(group, seq, message)
@@ -100,6 +159,7 @@ class Hub:
         if epoch is None or epoch == self.epoch:
             return True
         known, self.epoch = self.epoch, epoch
+        self.forget_recent()
         if known is None:
             return True
         logger.warning("The live layer's data were lost (new epoch): closing every socket")
@@ -117,6 +177,7 @@ class Hub:
             return
         self._source = None
         self.epoch = None
+        self.forget_recent()
         await self._close_members("unavailable", "live_layer_lost")
         await source.close()
 

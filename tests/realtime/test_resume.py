@@ -58,6 +58,58 @@ async def test_resume_replays_exactly_the_missed_events(scout_api: ApiClient) ->
     await second.close()
 
 
+async def test_sockets_resuming_together_share_each_replayed_message(
+    scout_api: ApiClient,
+) -> None:
+    """A reconnect storm replays the same recent events to many sockets: each event is built
+    (its frames, deflated ones included) once per process, not once per socket."""
+    hub = get_backend().hub()
+    first, _ = await signed_in(scout_api, sport="soccer")
+    send_now(vote(1))
+    assert (await first.receive())["seq"] == 1
+    live = hub.recent[(SOCCER, 1)]  # the live fan-out's message, kept for replays
+    await first.close()
+    for count in (2, 3):
+        send_now(vote(count))
+    built = []
+    for _ in range(2):
+        socket, _ = await signed_in(scout_api, sport="soccer")
+        await socket.send({"type": "resume", "cursors": {SOCCER: 0}})
+        replayed, _ = await votes_until(socket, "resumed")
+        assert replayed == [1, 2, 3]
+        built.append([hub.recent[(SOCCER, seq)] for seq in replayed])
+        await socket.close()
+    assert built[0][0] is live
+    assert all(a is b for a, b in zip(built[0], built[1], strict=True))
+
+
+async def test_a_board_replayed_from_memory_that_a_newer_one_replaced_is_skipped(
+    scout_api: ApiClient,
+) -> None:
+    """As from the log: a replay never sends a stale board, whichever way it is served."""
+    watcher, _ = await signed_in(scout_api, sport="soccer")  # keeps the events in memory
+    resumer, _ = await signed_in(scout_api, sport="soccer")
+    await resumer.close()
+    for count in (1, 2):
+        board = {"board": "all", "players": [{"id": 1, "voteCount": count}]}
+        send_now(Event("leaderboard.changed", board, sport="soccer"))
+    send_now(vote(3))
+    assert [(await watcher.receive())["seq"] for _ in range(3)] == [1, 2, 3]
+    assert (SOCCER, 1) in get_backend().hub().recent  # served from memory, not the log
+    again, _ = await signed_in(scout_api, sport="soccer")
+    await again.send({"type": "resume", "cursors": {SOCCER: 0}})
+    replayed = [await again.receive() for _ in range(4)]
+    assert [m["type"] for m in replayed] == [
+        "skipped",
+        "leaderboard.changed",
+        "vote.changed",
+        "resumed",
+    ]
+    assert replayed[1]["data"]["players"] == [{"id": 1, "voteCount": 2}]
+    await watcher.close()
+    await again.close()
+
+
 async def test_resume_of_a_private_group(scout_api: ApiClient) -> None:
     user = scout_api.user
     assert user is not None

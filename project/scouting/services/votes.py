@@ -9,9 +9,7 @@ from typing import Any
 
 from django.conf import settings as django_settings
 from django.db import connection, transaction
-from django.db.models import (
-    F,
-)
+from django.db.models import F
 from django.utils import timezone
 
 from project.accounts.models import User, UserSettings
