@@ -114,14 +114,14 @@ openapi: install
 types: openapi $(FRONTEND)/node_modules/.package-lock.json
 	cd $(FRONTEND) && npm run gen:types
 
+BENCHES := ws_fanout ws_chaos ws_slow ws_soak reads votes drills
+
+## every bench in one run (about 90 minutes); one that misses a target does not stop the others
 bench: install-dev frontend nginx
-	$(PY) bench/ws_fanout.py
-	$(PY) bench/ws_chaos.py
-	$(PY) bench/ws_slow.py
-	$(PY) bench/ws_soak.py
-	$(PY) bench/reads.py
-	$(PY) bench/votes.py
-	$(PY) bench/drills.py
+	@missed=""; for bench in $(BENCHES); do \
+		$(PY) bench/$$bench.py || missed="$$missed $$bench"; \
+	done; \
+	if [ -n "$$missed" ]; then echo "Benches that missed a target:$$missed"; exit 1; fi
 
 clean:
 	rm -rf $(VENV) $(FRONTEND)/node_modules $(FRONTEND)/dist staticfiles
