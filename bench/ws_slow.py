@@ -53,6 +53,8 @@ from common import (
     session_for,
 )
 
+from tests.wsframes import masked_frame, split_frame
+
 SECTION = "## Slow socket (bench/ws_slow.py)"
 SPORT = "soccer"
 GROUP = f"sport.{SPORT}"
@@ -128,32 +130,17 @@ def handshake(
     head, rest = received.split(b"\r\n\r\n", 1)
     if head.split(b"\r\n", 1)[0].split()[1] != b"101":
         raise RuntimeError(head.decode(errors="replace"))
-    raw.sendall(masked(json.dumps({"type": "subscribe", "sport": SPORT})))
+    raw.sendall(masked_frame(json.dumps({"type": "subscribe", "sport": SPORT})))
     return raw, rest
-
-
-def masked(text: str | bytes, opcode: int = 0x81) -> bytes:
-    payload = text.encode() if isinstance(text, str) else text
-    mask = os.urandom(4)
-    header = bytes([opcode, 0x80 | len(payload)]) if len(payload) < 126 else b""
-    assert header, "client messages here are short"
-    return header + mask + bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
 
 
 def frames(data: bytes) -> tuple[list[tuple[int, bytes]], bytes]:
     """The complete frames in ``data`` (first byte: FIN, RSV1 and opcode; payload) and what
     is left."""
     found = []
-    while len(data) >= 2:
-        size, start = data[1] & 0x7F, 2
-        if size == 126:
-            size, start = int.from_bytes(data[2:4], "big"), 4
-        elif size == 127:
-            size, start = int.from_bytes(data[2:10], "big"), 10
-        if len(data) < start + size:
-            break
-        found.append((data[0], data[start : start + size]))
-        data = data[start + size :]
+    while (frame := split_frame(data)) is not None:
+        head, payload, data = frame
+        found.append((head, payload))
     return found, data
 
 
@@ -195,7 +182,7 @@ def read(
                 reader.closed = f"close {code}"
                 return
             if opcode == 9:  # daphne's keepalive ping: answer as a browser does
-                raw.sendall(masked(payload, opcode=0x8A))
+                raw.sendall(masked_frame(payload, opcode=0x8A))
                 continue
             if opcode != 1:
                 continue

@@ -22,6 +22,7 @@ from realtime.events import Event
 from tests.helpers import ApiClient, make_user, unless_available
 from tests.realtime.live import send_now, session_of
 from tests.realtime.servers import HOST, daphne, rss_bytes
+from tests.wsframes import masked_frame, split_frame
 
 pytestmark = [
     pytest.mark.slow,
@@ -122,14 +123,6 @@ async def test_a_logout_through_one_process_closes_the_users_sockets_held_by_ano
         await other_user.close()
 
 
-def masked_frame(text: str) -> bytes:
-    payload = text.encode()
-    assert len(payload) < 126
-    mask = os.urandom(4)
-    masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
-    return bytes([0x81, 0x80 | len(payload)]) + mask + masked
-
-
 def open_raw_socket(
     port: int, session_key: str, extensions: str = ""
 ) -> tuple[socket.socket, bytes]:
@@ -202,21 +195,6 @@ async def test_a_socket_that_never_reads_cannot_grow_server_memory(
         lazy.close()
     # ~40 MB went out; the socket held at most Twisted's 64 KiB + the 1 MiB bound.
     assert grown < 12 * (1 << 20), f"daphne grew by {grown / (1 << 20):.1f} MiB"
-
-
-def split_frame(data: bytes) -> tuple[int, bytes, bytes] | None:
-    """The first server frame (unmasked) in ``data``: its first byte (FIN, RSV1, opcode), its
-    payload and what follows; None while it is unfinished."""
-    if len(data) < 2:
-        return None
-    size, start = data[1] & 0x7F, 2
-    if size == 126:
-        size, start = int.from_bytes(data[2:4], "big"), 4
-    elif size == 127:
-        size, start = int.from_bytes(data[2:10], "big"), 10
-    if len(data) < start + size:
-        return None
-    return data[0], data[start : start + size], data[start + size :]
 
 
 def read_frames(data: bytes) -> tuple[list[dict[str, Any]], bytes]:
