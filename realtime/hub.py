@@ -12,7 +12,9 @@ Redis per page and socket. Under a reconnect storm at 1,000 sockets those round 
 exhausted the process's Redis pool (bench/ws_chaos.py): sockets were closed as unavailable and
 came back into the same storm. Only a run of consecutive seqs is served from memory; the
 rest, and the end of every replay, comes from the backend's log, the source of truth. As in
-the log, a board (or stats) with a newer one of its kind seen since goes out as `skipped`.
+the log, a board (or stats) with a newer one of its kind seen since goes out as `skipped`;
+boards kept from before the process last left a group (it then missed what followed, newer
+boards included) are never served from here.
 """
 
 from __future__ import annotations
@@ -56,7 +58,11 @@ class Hub:
         self.presence = Presence(self)
         self.recent: OrderedDict[tuple[str, int], Outgoing] = OrderedDict()
         self.recent_bytes = 0
-        self.newest_state: dict[tuple[str, str], int] = {}  # (group, state) -> newest seq
+        # group -> state -> the newest seq of a state event (a board, stats) kept here
+        self.newest_state: dict[str, dict[str, int]] = {}
+        # group -> the first seq from which state events kept here may be served: the process
+        # left the group before it, and may have missed newer boards
+        self.trusted_from: dict[str, int] = {}
 
     @property
     def source(self) -> Source:
@@ -82,6 +88,9 @@ class Hub:
         if members:
             return
         del self.members[group]
+        newest = self.newest_state.pop(group, None)
+        if newest:
+            self.trusted_from[group] = max(newest.values()) + 1
         if self._source is not None:
             try:
                 await self._source.unsubscribe(group)
@@ -102,10 +111,14 @@ class Hub:
         longer has them)."""
         events: list[tuple[int, Outgoing]] = []
         seq = after + 1
+        newest = self.newest_state.get(group, {})
         while len(events) < limit and (message := self.recent.get((group, seq))) is not None:
             state = message.state
-            if state is not None and self.newest_state.get((group, state), seq) > seq:
-                message = skipped(group, seq)
+            if state is not None:
+                if seq < self.trusted_from.get(group, 0):
+                    break  # kept from before the process left the group: the log knows
+                if newest.get(state, seq) > seq:
+                    message = skipped(group, seq)
             events.append((seq, message))
             seq += 1
         if events:
@@ -126,8 +139,8 @@ class Hub:
             message = self.recent[key] = Outgoing(text)
             self.recent_bytes += len(text)
             if message.state is not None:
-                state = (group, message.state)
-                self.newest_state[state] = max(seq, self.newest_state.get(state, seq))
+                newest = self.newest_state.setdefault(group, {})
+                newest[message.state] = max(seq, newest.get(message.state, seq))
             while len(self.recent) > RECENT or self.recent_bytes > RECENT_BYTES:
                 _, oldest = self.recent.popitem(last=False)
                 self.recent_bytes -= len(oldest.text)
@@ -138,6 +151,7 @@ class Hub:
         self.recent.clear()
         self.recent_bytes = 0
         self.newest_state.clear()
+        self.trusted_from.clear()
 
     async def receive(self, group: str, payload: str) -> None:
         """One message from the source: ``"<epoch> <seq> <envelope>"``."""

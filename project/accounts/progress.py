@@ -15,6 +15,7 @@ from django.db import connections, router
 from django.utils import timezone
 
 from project.accounts.models import User
+from project.common.db import sql_greatest
 from realtime.publish import Event, publish
 
 # The statement is written by hand: it runs on every vote, and building it from the ORM's
@@ -60,7 +61,7 @@ def user_progress(changes: dict[int, tuple[int, date | None]]) -> None:
         return
     connection = connections[router.db_for_write(User)]
     ops = connection.ops
-    greatest = "GREATEST" if connection.vendor == "postgresql" else "MAX"
+    greatest = sql_greatest(connection)
     table = ops.quote_name(User._meta.db_table)
     assignments: list[str] = []
     params: list[Any] = []
@@ -88,7 +89,7 @@ def user_progress(changes: dict[int, tuple[int, date | None]]) -> None:
         assignments.append(f"{column} = CASE {' '.join(whens)} ELSE {column} END")
     placeholders = ", ".join(["%s"] * len(user_ids))
     where = f"id IN ({placeholders})"
-    if len(user_ids) > 1 and connection.features.has_select_for_update:
+    if len(user_ids) > 1 and connection.vendor == "postgresql":
         where = (
             f"id IN (SELECT id FROM {table} WHERE id IN ({placeholders}) "  # noqa: S608  (the model's table; values bound)
             "ORDER BY id FOR NO KEY UPDATE)"

@@ -1,4 +1,5 @@
-"""Database helpers Django has no API for: datetimes read by a raw cursor."""
+"""Database helpers Django has no API for: datetimes read by a raw cursor, and the name of
+GREATEST in the SQL the hot paths write by hand."""
 
 from __future__ import annotations
 
@@ -6,6 +7,11 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from django.utils import timezone
+
+
+def sql_greatest(connection: Any) -> str:
+    """GREATEST on PostgreSQL; on SQLite the scalar (two-argument) MAX does the same."""
+    return "GREATEST" if connection.vendor == "postgresql" else "MAX"
 
 
 def db_datetime(value: Any) -> datetime:

@@ -110,6 +110,28 @@ async def test_a_board_replayed_from_memory_that_a_newer_one_replaced_is_skipped
     await again.close()
 
 
+async def test_a_board_kept_from_before_the_process_left_the_group_is_not_replayed(
+    scout_api: ApiClient,
+) -> None:
+    """Once the process's last socket of a group leaves, it misses the group's next events,
+    newer boards included: a board it kept from before may be stale, so a replay reads it from
+    the log, which knows."""
+    board = {"board": "all", "players": [{"id": 1, "voteCount": 1}]}
+    watcher, _ = await signed_in(scout_api, sport="soccer")
+    send_now(Event("leaderboard.changed", board, sport="soccer"))
+    assert (await watcher.receive())["seq"] == 1
+    assert (SOCCER, 1) in get_backend().hub().recent
+    await watcher.close()  # nobody here watches soccer: the next board is not seen
+    newer = {"board": "all", "players": [{"id": 1, "voteCount": 2}]}
+    send_now(Event("leaderboard.changed", newer, sport="soccer"))
+    again, _ = await signed_in(scout_api, sport="soccer")
+    await again.send({"type": "resume", "cursors": {SOCCER: 0}})
+    replayed = [await again.receive() for _ in range(3)]
+    assert [m["type"] for m in replayed] == ["skipped", "leaderboard.changed", "resumed"]
+    assert replayed[1]["data"]["players"] == newer["players"]
+    await again.close()
+
+
 async def test_resume_of_a_private_group(scout_api: ApiClient) -> None:
     user = scout_api.user
     assert user is not None

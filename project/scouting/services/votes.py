@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from project.accounts.models import User, UserSettings
 from project.accounts.progress import user_progress
-from project.common.db import db_datetime
+from project.common.db import db_datetime, sql_greatest
 from project.common.errors import Conflict, NotFound, ValidationFailed
 from project.scouting import boards, selectors
 from project.scouting.models import (
@@ -119,7 +119,7 @@ def _counters_update(
     version, sport) and, with ``unread``, the id of its nominator's unread vote_received
     notification of it (the one a new vote coalesces into); None when the row is gone."""
     ops = connection.ops
-    greatest = "GREATEST" if connection.vendor == "postgresql" else "MAX"
+    greatest = sql_greatest(connection)
     table = ops.quote_name(Nomination._meta.db_table)
     sets = ["vote_count = vote_count + %s", "version = version + 1"]
     params: list[Any] = [votes]
