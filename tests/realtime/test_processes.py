@@ -14,7 +14,9 @@ from typing import Any
 
 import httpx
 import pytest
+from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.test import Client
 from websockets.asyncio.client import connect
 
 from project.scouting.models import Nomination, NominationStatus, Player
@@ -359,3 +361,45 @@ async def test_presence_is_counted_across_processes_and_a_dead_ones_entries_expi
             await told(a, 2, 5)
             os.kill(pid_b, signal.SIGKILL)  # no goodbye: its entries must expire
             assert await told(a, 1, 10) < float(ttl) + 2
+
+
+# Sockets of as many users (each its own control-plane group) open when the process stops.
+SHUTDOWN_SOCKETS = 100
+
+
+async def test_a_process_stopping_with_signed_in_sockets_logs_nothing(tmp_path: Any) -> None:
+    """A deploy's SIGTERM closes every socket of the process at once: each socket's leave
+    of the control plane is then cut short, which is not a failure worth a warning (the
+    process's subscription to Redis ends with it)."""
+
+    def signed_in_sessions() -> list[str]:
+        keys = []
+        for _ in range(SHUTDOWN_SOCKETS):
+            client = Client()
+            client.force_login(make_user())
+            keys.append(client.cookies[settings.SESSION_COOKIE_NAME].value)
+        return keys
+
+    sessions = await sync_to_async(signed_in_sessions)()
+    log_path = tmp_path / "daphne.log"
+    with log_path.open("wb") as log:
+        with daphne(log) as (port, _):
+            origin = f"http://{HOST}:{port}"
+
+            async def hello(session: str) -> Any:
+                ws = await connect(
+                    f"ws://{HOST}:{port}/ws/",
+                    origin=origin,  # type: ignore[arg-type]
+                    additional_headers={"Cookie": f"sessionid={session}"},
+                )
+                assert json.loads(await ws.recv())["type"] == "hello"
+                return ws
+
+            sockets = await asyncio.gather(*(hello(session) for session in sessions))
+            # Half of them leaving as the process is told to stop.
+            for ws in sockets[::2]:
+                ws.transport.abort()
+        closed = await asyncio.gather(*(ws.wait_closed() for ws in sockets), return_exceptions=True)
+        assert not [result for result in closed if result is not None]
+    output = log_path.read_text()
+    assert "Could not leave" not in output, output[:4000]
