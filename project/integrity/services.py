@@ -31,6 +31,7 @@ from project.modlog.services import modlog_record
 from project.scouting import boards
 from project.scouting.models import Nomination, NominationWeek, Vote, VoteStatus
 from project.scouting.points import VOTE_POINTS, VOTE_RECEIVED_POINTS
+from project.scouting.services.votes import CastVote
 from realtime.publish import Event, publish, publish_summaries, publish_vote_count
 
 logger = logging.getLogger(__name__)
@@ -99,11 +100,14 @@ def _active_votes(**filters: Any) -> QuerySet[Vote]:
     return Vote.objects.filter(status=VoteStatus.ACTIVE, **filters)
 
 
-def vote_inspect(*, voter_id: int, nomination_id: int) -> list[IntegrityFlag]:
+def vote_inspect(
+    *, voter_id: int, nomination_id: int, cast: CastVote | None = None
+) -> list[IntegrityFlag]:
     """Evaluate the four rules on a vote just committed (called after the vote's
-    transaction); the flags raised or grown. A failure here never fails the vote."""
+    transaction); the flags raised or grown. ``cast``: what ``vote_cast`` answered, so the
+    vote is not read back (without it, it is read). A failure here never fails the vote."""
     try:
-        return _vote_inspect(voter_id=voter_id, nomination_id=nomination_id)
+        return _vote_inspect(voter_id=voter_id, nomination_id=nomination_id, cast=cast)
     except Exception:
         logger.exception(
             "Vote integrity: detection failed for vote %s -> %s", voter_id, nomination_id
@@ -111,18 +115,25 @@ def vote_inspect(*, voter_id: int, nomination_id: int) -> list[IntegrityFlag]:
         return []
 
 
-def _vote_inspect(*, voter_id: int, nomination_id: int) -> list[IntegrityFlag]:
-    vote = (
-        _active_votes(user_id=voter_id, nomination_id=nomination_id)
-        .values("counted", "ip_prefix", "created_at", "nomination__nominated_by_id")
-        .first()
-    )
-    if vote is None:
-        return []
-    ip_prefix, counted = vote["ip_prefix"], vote["counted"]
-    nominator_id = vote["nomination__nominated_by_id"]
+def _vote_inspect(
+    *, voter_id: int, nomination_id: int, cast: CastVote | None
+) -> list[IntegrityFlag]:
+    if cast is not None:
+        assert (cast.voter_id, cast.nomination.pk) == (voter_id, nomination_id)
+        ip_prefix, counted, voted_at = cast.ip_prefix, cast.counted, cast.voted_at
+        nominator_id = cast.nomination.nominated_by_id
+    else:
+        vote = (
+            _active_votes(user_id=voter_id, nomination_id=nomination_id)
+            .values("counted", "ip_prefix", "created_at", "nomination__nominated_by_id")
+            .first()
+        )
+        if vote is None:
+            return []
+        ip_prefix, counted, voted_at = vote["ip_prefix"], vote["counted"], vote["created_at"]
+        nominator_id = vote["nomination__nominated_by_id"]
     # The hour up to this vote (the newest one when it runs live).
-    window = {"created_at__gt": vote["created_at"] - WINDOW, "created_at__lte": vote["created_at"]}
+    window = {"created_at__gt": voted_at - WINDOW, "created_at__lte": voted_at}
     raised: list[IntegrityFlag | None] = []
     if ip_prefix:  # (a) one network, many accounts, one nomination
         voters = list(

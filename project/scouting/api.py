@@ -182,13 +182,13 @@ def _vote_state(nomination: Any, *, has_voted: bool) -> dict[str, Any]:
 def vote_cast(request: HttpRequest, payload: VoteIn) -> Status[dict[str, Any]]:
     user = current_user(request)
     budget_spend("VOTES", user.pk, "MINUTE", "DAY")
-    nomination = votes.vote_cast(
+    cast = votes.vote_cast(
         user=user,
         nomination_id=payload.nomination_id,
         ip_prefix=prefix_key(client_ip(request)),
     )
-    integrity.vote_inspect(voter_id=user.pk, nomination_id=nomination.pk)
-    return Status(201, _vote_state(nomination, has_voted=True))
+    integrity.vote_inspect(voter_id=user.pk, nomination_id=cast.nomination.pk, cast=cast)
+    return Status(201, _vote_state(cast.nomination, has_voted=True))
 
 
 @router.delete(

@@ -4,6 +4,7 @@ counter (vote_count, version, trend, the week's counter, both users' points and 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -79,6 +80,18 @@ def _nomination_for_vote(*, user: User, nomination_id: int) -> Nomination:
             raise NotFound(selectors.NOMINATION_NOT_FOUND)
         raise ValidationFailed(VOTING_CLOSED, code="voting_closed")
     return nomination
+
+
+@dataclass(frozen=True)
+class CastVote:
+    """A vote just cast: its nomination (new vote_count and version) and what the vote row
+    holds, which the integrity rules read after the commit without reading it back."""
+
+    nomination: Nomination
+    voter_id: int
+    voted_at: datetime
+    counted: bool
+    ip_prefix: str
 
 
 def vote_is_trusted(*, voter: User, voted_at: datetime) -> bool:
@@ -230,13 +243,14 @@ def _settings_of(user: User) -> UserSettings | None:
 @transaction.atomic
 def vote_cast(
     *, user: User, nomination_id: int, today: date | None = None, ip_prefix: str = ""
-) -> Nomination:
+) -> CastVote:
     """Vote for a live nomination: +1 vote_count and version, +1 point and the streak for the
     voter, a vote_cast activity and a (coalesced) vote_received notification; and, when the
     vote is trusted (``vote_is_trusted``), the trend, counted_votes, the week's counter and +2
     points to the nominator (not for a vote on one's own nomination). ``ip_prefix`` is the
     voter's IP-cluster id (project/common/addresses.py). 409 when already voted, with nothing
-    changed. Returns the nomination with its new vote_count and version.
+    changed. Returns the vote (``CastVote``): the nomination with its new vote_count and
+    version, and the row's time, trust and IP cluster.
 
     At most 7 statements: the lock, the vote row, the nomination's counters (which also
     answer the notification to coalesce into), the week's counter, both users' points and
@@ -290,7 +304,13 @@ def vote_cast(
             unread_id=row[3],
         )
     _vote_changed(nomination, voter=user, has_voted=True)
-    return nomination
+    return CastVote(
+        nomination=nomination,
+        voter_id=user.pk,
+        voted_at=voted_at,
+        counted=counted,
+        ip_prefix=ip_prefix,
+    )
 
 
 @transaction.atomic

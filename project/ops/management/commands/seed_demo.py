@@ -266,10 +266,10 @@ class Command(BaseCommand):
                 favorite_sport=target.sport,
                 role=Role.SCOUT,
             )
-            vote_cast(
+            cast = vote_cast(
                 user=member, nomination_id=target.pk, ip_prefix=prefix_key(f"203.0.113.{number}")
             )
-            vote_inspect(voter_id=member.pk, nomination_id=target.pk)
+            vote_inspect(voter_id=member.pk, nomination_id=target.pk, cast=cast)
 
     def _nomination(
         self, sport: str, index: int, scouts: list[User], admin: User, rng: random.Random
