@@ -29,5 +29,5 @@ def approved(nominator: User, **fields: Any) -> Nomination:
 
 def vote(user: User, nomination: Nomination, address: str = "") -> None:
     """A vote as the API casts it: the service, then live detection."""
-    vote_cast(user=user, nomination_id=nomination.pk, ip_prefix=prefix_key(address))
-    vote_inspect(voter_id=user.pk, nomination_id=nomination.pk)
+    cast = vote_cast(user=user, nomination_id=nomination.pk, ip_prefix=prefix_key(address))
+    vote_inspect(voter_id=user.pk, nomination_id=nomination.pk, cast=cast)
