@@ -12,10 +12,11 @@ from datetime import UTC, date, datetime
 
 import pytest
 import time_machine
+from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from project.accounts.models import User
+from project.accounts.models import User, UserSettings
 from project.common.errors import Conflict
 from project.scouting.boards import trend_add, trend_term
 from project.scouting.models import Nomination, NominationWeek, Notification
@@ -56,6 +57,26 @@ def test_cast_and_remove_take_at_most_eight_statements(scout: User, other_scout:
     nomination.refresh_from_db()
     assert (nomination.vote_count, nomination.version) == (1, 3)
     assert Notification.objects.filter(user=other_scout).count() == 1
+
+
+def test_a_nominator_without_settings_is_notified_and_costs_no_more(
+    scout: User, other_scout: User
+) -> None:
+    """No settings row (every notification on): the vote's read says so, so the cast reads
+    nothing more than with one, and the notification is made and emailed."""
+    with_settings = make_nomination(other_scout, name="Sia Settings")
+    without = make_nomination(other_scout, name="Nia Nosettings")
+    usual = statements_of(lambda: votes.vote_cast(user=scout, nomination_id=with_settings.pk))
+    UserSettings.objects.filter(user=other_scout).delete()
+    cast = statements_of(lambda: votes.vote_cast(user=scout, nomination_id=without.pk))
+    assert len(cast) == len(usual), "\n".join(cast)
+    # The settings are read with the nomination (its one statement), in both cases.
+    table = UserSettings._meta.db_table
+    assert [sum(table in sql for sql in run) for run in (usual, cast)] == [1, 1]
+    notification = Notification.objects.get(user=other_scout, related_nomination=without)
+    assert notification.message == f"{scout.name} voted for Nia Nosettings. It now has 1 vote."
+    # Emailed as with the default settings (the first vote's email went at its commit).
+    assert [message.to for message in mail.outbox] == [[other_scout.email]] * 2
 
 
 def test_own_nomination_vote_is_cheaper_still(scout: User) -> None:
