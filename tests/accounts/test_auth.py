@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from project.accounts.auth import CSRF_FAILED
 from project.accounts.models import User, UserSession, UserSettings
@@ -141,6 +143,14 @@ def test_login_with_a_wrong_password_is_refused(api: ApiClient, scout: User) -> 
 
 def test_me_signed_out_is_401(api: ApiClient) -> None:
     assert_error(api.get("/api/auth/me"), 401, "Authentication required")
+
+
+def test_an_expired_session_is_signed_out(scout_api: ApiClient, scout: User) -> None:
+    assert scout_api.get("/api/auth/me").json()["id"] == scout.pk
+    UserSession.objects.filter(user_id=scout.pk).update(
+        expire_date=timezone.now() - timedelta(seconds=1)
+    )
+    assert_error(scout_api.get("/api/auth/me"), 401, "Authentication required")
 
 
 def test_login_without_the_csrf_header_is_refused(scout: User) -> None:
