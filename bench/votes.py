@@ -7,8 +7,8 @@ Starts the production shape (project/ops/prodshape.py, what ``make serve-prod`` 
 in front of the HTTP pool and two daphne processes for ``/ws/``) against its own database
 (``scouting_bench_votes`` on the DATABASE_URL server, dropped and created) and its own Redis
 key prefix. A second process holds the watching sockets (1,000, through nginx, spread over
-the five sports, each signed in as a user of its own) and records every ``vote.changed`` they
-are pushed. Then, in one run, through nginx:
+the five sports, each signed in as a user of its own; websocket frames read by hand, see
+``_Socket``) and records every ``vote.changed`` they are pushed. Then, in one run, through nginx:
 
 * ``GET /api/health`` (a constant JSON answer that touches no table) at each concurrency: the
   stack's own ceiling, req/s;
@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import functools
 import json
 import multiprocessing
 import os
@@ -53,6 +55,7 @@ from datetime import UTC, datetime
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from common import (
     ROOT,
@@ -69,6 +72,8 @@ from common import (
     session_for,
     write_section,
 )
+
+from tests.wsframes import masked_frame, server_frames
 
 SECTION = "## Votes through the production shape"
 HTTP_SECTION = "## HTTP pool: the server chosen by measurement"
@@ -189,6 +194,69 @@ class Reconnects:
     resynced: int = 0
 
 
+class _Socket(asyncio.Protocol):
+    """One watching socket without a websocket library: the handshake and the frames by hand
+    (tests/wsframes.py), each text frame handed to ``on_text`` as it is parsed. 1,000 sockets
+    in one process read tens of thousands of frames a second here (the merged votes, the
+    activity and the boards of their sport); through the websockets library's per-message
+    machinery this process, not the server, had set the screens' figure."""
+
+    def __init__(self, request: bytes, on_text: Any) -> None:
+        self.request, self.on_text = request, on_text
+        self.buffer = bytearray()
+        self.transport: asyncio.Transport | None = None
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        transport.write(self.request)
+
+    def send(self, text: str) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(masked_frame(text))
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if not self.opened.done():
+            head_end = self.buffer.find(b"\r\n\r\n")
+            if head_end < 0:
+                return
+            status = bytes(self.buffer[: self.buffer.find(b"\r\n")]).split()
+            if len(status) < 2 or status[1] != b"101":
+                self.opened.set_exception(ConnectionError(f"handshake answered {status!r}"))
+                assert self.transport is not None
+                self.transport.close()
+                return
+            del self.buffer[: head_end + 4]
+            self.opened.set_result(None)
+        frames, used = server_frames(self.buffer)
+        del self.buffer[:used]
+        for first, payload in frames:
+            opcode = first & 0x0F
+            if opcode == 0x1:
+                self.on_text(self, payload.decode())
+            elif opcode == 0x9:  # ping: pong with its payload
+                assert self.transport is not None
+                self.transport.write(masked_frame(payload, 0x8A))
+            elif opcode == 0x8:  # the server's close: answer it and go
+                assert self.transport is not None
+                self.transport.write(masked_frame(payload[:2], 0x88))
+                self.transport.close()
+                return
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(exc or ConnectionError("closed during the handshake"))
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+
+def _same(socket: _Socket) -> _Socket:
+    return socket
+
+
 async def _watch(
     url: str,
     session: str,
@@ -201,72 +269,79 @@ async def _watch(
     """One watching screen, as the SPA's live client: connects (again, with a growing pause,
     when a handshake fails or the server closes it), subscribes to its sport, resumes from the
     last seq it applied after a reconnect, and records the vote.changed it is pushed."""
-    from websockets.asyncio.client import connect
-    from websockets.exceptions import ConnectionClosed, InvalidHandshake
-
     group = f"sport.{sport}"
+    parts = urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
     cursor: int | None = None
     pause = 0.5
+    loop = asyncio.get_running_loop()
+
+    def request() -> bytes:
+        key = base64.b64encode(os.urandom(16)).decode()
+        return (
+            f"GET {parts.path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            f"Origin: http://{host}:{port}\r\nCookie: sessionid={session}\r\n\r\n"
+        ).encode()
+
+    def on_text(socket: _Socket, text: str) -> None:
+        nonlocal cursor
+        head = text[:60]
+        found = SEQ.search(text, 0, 120)
+        if found and found.group(1) == group:
+            seq = int(found.group(2))
+            if cursor is not None and seq <= cursor:
+                return  # already applied (a replay overlapping what came live)
+            cursor = seq
+            if '"vote.changed"' in head:
+                now = time.perf_counter()
+                votes = json.loads(text)["data"]["votes"]
+                pairs = [(int(v["nominationId"]), int(v["voteCount"])) for v in votes]
+                log.append((now, pairs))
+                for n, count in pairs:
+                    if count > latest.get(n, 0):
+                        latest[n] = count
+        elif '"subscribed"' in head:
+            position = int(json.loads(text)["groups"][group])
+            if cursor is None:
+                cursor = position
+                ready.set()
+            elif position > cursor:  # a server that ignored the cursor
+                socket.send(json.dumps({"type": "resume", "cursors": {group: cursor}}))
+        elif '"resumed"' in head:
+            again.resumed += 1
+        elif '"resync"' in head:
+            again.resynced += 1
+            cursor = int(json.loads(text)["cursors"][group])
+
     while True:
+        socket = _Socket(request(), on_text)
         try:
-            ws = await connect(
-                url,
-                additional_headers={"Cookie": f"sessionid={session}"},
-                origin=url.replace("ws://", "http://").removesuffix("/ws/"),  # type: ignore[arg-type]
-                compression=None,
-                ping_interval=None,
-                max_queue=None,
-                open_timeout=60,
+            await asyncio.wait_for(
+                loop.create_connection(functools.partial(_same, socket), host, port), 60
             )
-        except (OSError, InvalidHandshake, TimeoutError):
+            await asyncio.wait_for(socket.opened, 60)
+        except (OSError, TimeoutError):
+            if socket.transport is not None:
+                socket.transport.close()
             await asyncio.sleep(pause * random.uniform(0.5, 1.5))
             pause = min(pause * 2, 8)
             continue
         pause = 0.5
         try:
-            async with ws:
-                # Back after a close: the subscribe carries the cursor, as the SPA's does, and
-                # the server replays from it before anything live. (Subscribing first and
-                # resuming after, this watcher took the live events past the announced
-                # position first, moved its cursor past the replay and dropped the replayed
-                # votes as already applied: the "never shown" pairs of earlier runs.)
-                subscribe: dict[str, Any] = {"type": "subscribe", "sport": sport}
-                if cursor is not None:
-                    subscribe["cursor"] = cursor
-                await ws.send(json.dumps(subscribe))
-                async for message in ws:
-                    text = message if isinstance(message, str) else message.decode()
-                    head = text[:60]
-                    found = SEQ.search(text, 0, 120)
-                    if found and found.group(1) == group:
-                        seq = int(found.group(2))
-                        if cursor is not None and seq <= cursor:
-                            continue  # already applied (a replay overlapping what came live)
-                        cursor = seq
-                        if '"vote.changed"' in head:
-                            now = time.perf_counter()
-                            votes = json.loads(text)["data"]["votes"]
-                            pairs = [(int(v["nominationId"]), int(v["voteCount"])) for v in votes]
-                            log.append((now, pairs))
-                            for n, count in pairs:
-                                if count > latest.get(n, 0):
-                                    latest[n] = count
-                    elif '"subscribed"' in head:
-                        position = int(json.loads(text)["groups"][group])
-                        if cursor is None:
-                            cursor = position
-                            ready.set()
-                        elif position > cursor:  # a server that ignored the cursor
-                            await ws.send(
-                                json.dumps({"type": "resume", "cursors": {group: cursor}})
-                            )
-                    elif '"resumed"' in head:
-                        again.resumed += 1
-                    elif '"resync"' in head:
-                        again.resynced += 1
-                        cursor = int(json.loads(text)["cursors"][group])
-        except ConnectionClosed:
-            pass
+            # Back after a close: the subscribe carries the cursor, as the SPA's does, and the
+            # server replays from it before anything live. (Subscribing first and resuming
+            # after, this watcher took the live events past the announced position first,
+            # moved its cursor past the replay and dropped the replayed votes as already
+            # applied: the "never shown" pairs of earlier runs.)
+            subscribe: dict[str, Any] = {"type": "subscribe", "sport": sport}
+            if cursor is not None:
+                subscribe["cursor"] = cursor
+            socket.send(json.dumps(subscribe))
+            await socket.closed
+        finally:
+            if socket.transport is not None:
+                socket.transport.close()
         again.closed += 1
 
 

@@ -32,3 +32,26 @@ def split_frame(data: bytes) -> tuple[int, bytes, bytes] | None:
     if len(data) < start + size:
         return None
     return data[0], data[start : start + size], data[start + size :]
+
+
+def server_frames(data: bytes | bytearray) -> tuple[list[tuple[int, bytes]], int]:
+    """Every whole server frame (unmasked) at the start of ``data``: (first byte, payload)
+    each, and how many bytes they took (what follows is an unfinished frame). Reads by
+    offset, so a buffer of many small frames is not copied once per frame."""
+    frames: list[tuple[int, bytes]] = []
+    at, end = 0, len(data)
+    while end - at >= 2:
+        size, start = data[at + 1] & 0x7F, at + 2
+        if size == 126:
+            if end - at < 4:
+                break
+            size, start = int.from_bytes(data[at + 2 : at + 4], "big"), at + 4
+        elif size == 127:
+            if end - at < 10:
+                break
+            size, start = int.from_bytes(data[at + 2 : at + 10], "big"), at + 10
+        if end < start + size:
+            break
+        frames.append((data[at], bytes(data[start : start + size])))
+        at = start + size
+    return frames, at
