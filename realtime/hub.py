@@ -19,6 +19,7 @@ boards included) are never served from here.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -63,6 +64,8 @@ class Hub:
         # group -> the first seq from which state events kept here may be served: the process
         # left the group before it, and may have missed newer boards
         self.trusted_from: dict[str, int] = {}
+        # group -> (the lock its replays from the log take, how many hold or wait for it)
+        self._log_reads: dict[str, tuple[asyncio.Lock, list[int]]] = {}
 
     @property
     def source(self) -> Source:
@@ -108,7 +111,36 @@ class Hub:
     async def replay(self, group: str, after: int, limit: int) -> list[tuple[int, Outgoing]] | None:
         """Up to ``limit`` of the group's events after ``after``, as messages: those this
         process holds in a row from ``after + 1`` on, else the backend's log (None: it no
-        longer has them)."""
+        longer has them).
+
+        Reads of a group's log take turns, and each looks at what is kept again once it has
+        its turn: after a restart (of this process, or of Redis) nothing is kept, and the
+        sockets coming back resume at once from nearly the same cursors; the first read
+        keeps what it brings, and the sockets waiting behind it are served from memory
+        instead of each reading the same pages (hundreds of reads at once had emptied the
+        live layer's Redis pool, and those sockets were closed as unavailable)."""
+        events = self._kept(group, after, limit)
+        if events:
+            return events
+        lock, waiting = self._log_reads.setdefault(group, (asyncio.Lock(), [0]))
+        waiting[0] += 1
+        try:
+            async with lock:
+                events = self._kept(group, after, limit)
+                if events:
+                    return events
+                logged = await self.source.replay(group, after, limit)
+                if logged is None:
+                    return None
+                return [(seq, self.message(group, seq, text)) for seq, text in logged]
+        finally:
+            waiting[0] -= 1
+            if not waiting[0]:
+                del self._log_reads[group]
+
+    def _kept(self, group: str, after: int, limit: int) -> list[tuple[int, Outgoing]]:
+        """The group's events this process holds in a row after ``after`` (at most
+        ``limit``; a board a newer one replaced as ``skipped``)."""
         events: list[tuple[int, Outgoing]] = []
         seq = after + 1
         newest = self.newest_state.get(group, {})
@@ -121,12 +153,7 @@ class Hub:
                     message = skipped(group, seq)
             events.append((seq, message))
             seq += 1
-        if events:
-            return events
-        logged = await self.source.replay(group, after, limit)
-        if logged is None:
-            return None
-        return [(seq, self.message(group, seq, text)) for seq, text in logged]
+        return events
 
     def message(self, group: str, seq: int, text: str) -> Outgoing:
         """The group's event ``seq`` as one message for every socket: the one built already

@@ -83,6 +83,41 @@ async def test_sockets_resuming_together_share_each_replayed_message(
     assert all(a is b for a, b in zip(built[0], built[1], strict=True))
 
 
+async def test_sockets_resuming_at_once_from_the_log_read_it_once() -> None:
+    """After a restart nothing is kept in memory and every socket comes back at once: the
+    first replay reads the log and keeps what it read; the others, waiting their turn, are
+    served from memory (hundreds of reads of the same pages at once had emptied the live
+    layer's Redis pool)."""
+    hub = get_backend().hub()
+    for count in range(1, 6):
+        send_now(vote(count))  # nobody here has joined soccer: nothing kept
+    assert (SOCCER, 1) not in hub.recent
+    source = hub.source
+    reads: list[int] = []
+    read_log = source.replay
+
+    async def counted(group: str, after: int, limit: int) -> Any:
+        reads.append(after)
+        await asyncio.sleep(0.05)  # a round trip, long enough for the others to queue
+        return await read_log(group, after, limit)
+
+    source.replay = counted  # type: ignore[method-assign]
+    try:
+        replays = await asyncio.gather(*(hub.replay(SOCCER, 0, 200) for _ in range(20)))
+        later = await hub.replay(SOCCER, 2, 200)
+    finally:
+        del source.replay  # the class's own again
+    assert reads == [0]
+    assert {tuple(seq for seq, _ in replay or ()) for replay in replays} == {(1, 2, 3, 4, 5)}
+    first = replays[0]
+    assert first is not None
+    assert all(
+        a is b for replay in replays for (_, a), (_, b) in zip(replay or (), first, strict=True)
+    )
+    assert [seq for seq, _ in later or ()] == [3, 4, 5]
+    assert not hub._log_reads  # nothing left behind per group
+
+
 async def test_a_board_replayed_from_memory_that_a_newer_one_replaced_is_skipped(
     scout_api: ApiClient,
 ) -> None:
