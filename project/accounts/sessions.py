@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.contrib.sessions.base_session import AbstractBaseSession
-from django.db import connection
+from django.db import connections, router
 from django.utils import timezone
 
 from project.common.db import loaded
@@ -33,6 +33,8 @@ class SessionStore(DatabaseSessionStore):
         """The unexpired row of this key, as Django's ``get`` reads it; None (and no key
         any more, as there) when there is none."""
         model = self.get_model_class()
+        # The database the ORM's get would read (a router may choose another than default).
+        connection = connections[router.db_for_read(model)]
         table = connection.ops.quote_name(model._meta.db_table)
         with connection.cursor() as cursor:
             cursor.execute(
@@ -43,7 +45,9 @@ class SessionStore(DatabaseSessionStore):
         if row is None:
             self._session_key = None
             return None
-        return loaded(model, session_key=self.session_key, session_data=row[0])
+        return loaded(
+            model, session_key=self.session_key, session_data=row[0], using=connection.alias
+        )
 
     def create_model_instance(self, data: dict[str, Any]) -> AbstractBaseSession:
         session = super().create_model_instance(data)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Model
 from django.utils import timezone
 
@@ -28,9 +28,9 @@ def db_datetime(value: Any) -> datetime:
     return cast(datetime, value)
 
 
-def loaded(model: type[M], **values: Any) -> M:
-    """An instance of ``model`` as the ORM loads one from a row (``from_db``: no signals, no
-    defaults), from these column values (by attname), the other columns deferred: for reads
-    written by hand on a hot path."""
+def loaded(model: type[M], *, using: str = DEFAULT_DB_ALIAS, **values: Any) -> M:
+    """An instance of ``model`` as the ORM loads one from a row of database ``using``
+    (``from_db``: no signals, no defaults), from these column values (by attname), the other
+    columns deferred: for reads written by hand on a hot path."""
     fields = [f.attname for f in model._meta.concrete_fields if f.attname in values]
-    return model.from_db(connection.alias, fields, [values[name] for name in fields])
+    return model.from_db(using, fields, [values[name] for name in fields])
