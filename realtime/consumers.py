@@ -347,7 +347,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 # the process's subscriptions to Redis end with it. Nothing to undo.
                 logger.debug("Leaving %s cut short by a cancellation", group)
             else:
-                logger.warning("Could not leave %s", group, exc_info=True)
+                # One line: while Redis is down every socket leaving says so (hundreds of
+                # tracebacks of the same refused connection in one outage).
+                logger.warning("Could not leave %s: %r", group, error)
 
     async def sockets_close(self, message: dict[str, Any]) -> None:
         """Close this socket unless it was opened with the session to keep (the tab that
