@@ -85,9 +85,9 @@ DATABASE = "chaos_bench"
 BELL_SIZE = 20  # the notifications the SPA's bell holds (NOTIFICATIONS_SHOWN)
 # An event's head as the live layer writes it (realtime/events.py): its sequence is read
 # from there, and only the events whose data the client keeps are parsed whole. 1,000
-# clients in this one process read ~50,000 frames a second; parsing each one's JSON had
-# made this process, not the servers, the run's bottleneck (clients closed 4008 for
-# reading too slowly, restarts that took minutes to "converge").
+# clients in this one process read ~50,000 frames a second, and parsing each one's JSON
+# was a large part of its work. Reading the replays after a restart still makes this
+# process, not the servers, what limits convergence (bench/RESULTS.md, "Chaos").
 EVENT_HEAD = re.compile(r'\{"type":"([a-z._]+)","group":"([^"]+)","seq":(\d+)')
 KEPT = {"vote.changed", "notification.created", "leaderboard.changed"}
 PREFIX = "chaos"
