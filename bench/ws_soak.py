@@ -52,6 +52,8 @@ from common import (
     session_for,
 )
 
+from tests.wsframes import masked_frame, server_frames
+
 SECTION = "## Soak (bench/ws_soak.py)"
 SPORT = "soccer"
 GROUP = f"sport.{SPORT}"
@@ -111,11 +113,8 @@ class Client(asyncio.Protocol):
 
     def frame(self, first: int, payload: bytes) -> None:
         """A client frame (masked) of up to 125 bytes."""
-        mask = os.urandom(4)
-        assert len(payload) < 126
-        masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
         assert self.transport is not None
-        self.transport.write(bytes([first, 0x80 | len(payload)]) + mask + masked)
+        self.transport.write(masked_frame(payload, first))
 
     def data_received(self, data: bytes) -> None:
         buffer = self.buffer
@@ -129,22 +128,10 @@ class Client(asyncio.Protocol):
                 return
             del buffer[: end + 4]
             self.upgraded = True
-        at, size = 0, len(buffer)
-        while size - at >= 2:
-            length, start = buffer[at + 1] & 0x7F, at + 2
-            if length == 126:
-                if size - at < 4:
-                    break
-                length, start = int.from_bytes(buffer[at + 2 : at + 4], "big"), at + 4
-            elif length == 127:
-                if size - at < 10:
-                    break
-                length, start = int.from_bytes(buffer[at + 2 : at + 10], "big"), at + 10
-            if size < start + length:
-                break
-            opcode = buffer[at] & 0x0F
-            payload = bytes(buffer[start : start + length])
-            at = start + length
+        frames, used = server_frames(buffer)
+        del buffer[:used]
+        for first, payload in frames:
+            opcode = first & 0x0F
             if opcode == 8:
                 self.finish(int.from_bytes(payload[:2], "big") if len(payload) >= 2 else 1005)
                 return
@@ -152,7 +139,6 @@ class Client(asyncio.Protocol):
                 self.frame(0x8A, payload)
             elif opcode == 1:
                 self.message(payload)
-        del buffer[:at]
 
     def message(self, payload: bytes) -> None:
         socket = self.socket

@@ -90,6 +90,17 @@ async def test_a_vote_taken_by_one_process_reaches_a_socket_held_by_another(
             }
 
 
+async def hello_socket(port: int, session_key: str) -> Any:
+    """A signed-in socket on the daphne process at ``port``, once it has said hello."""
+    ws = await connect(
+        f"ws://{HOST}:{port}/ws/",
+        origin=f"http://{HOST}:{port}",  # type: ignore[arg-type]
+        additional_headers={"Cookie": f"sessionid={session_key}"},
+    )
+    assert json.loads(await ws.recv())["type"] == "hello"
+    return ws
+
+
 async def test_a_logout_through_one_process_closes_the_users_sockets_held_by_another(
     scout_api: ApiClient, other_api: ApiClient
 ) -> None:
@@ -98,14 +109,7 @@ async def test_a_logout_through_one_process_closes_the_users_sockets_held_by_ano
     with daphne() as (port_a, _), daphne() as (port_b, _):
 
         async def hello(port: int, api: ApiClient) -> Any:
-            origin = f"http://{HOST}:{port}"
-            ws = await connect(
-                f"ws://{HOST}:{port}/ws/",
-                origin=origin,  # type: ignore[arg-type]
-                additional_headers={"Cookie": f"sessionid={session_of(api)}"},
-            )
-            assert json.loads(await ws.recv())["type"] == "hello"
-            return ws
+            return await hello_socket(port, session_of(api))
 
         on_b, on_a = await hello(port_b, scout_api), await hello(port_a, scout_api)
         other_user = await hello(port_b, other_api)
@@ -384,18 +388,7 @@ async def test_a_process_stopping_with_signed_in_sockets_logs_nothing(tmp_path: 
     log_path = tmp_path / "daphne.log"
     with log_path.open("wb") as log:
         with daphne(log) as (port, _):
-            origin = f"http://{HOST}:{port}"
-
-            async def hello(session: str) -> Any:
-                ws = await connect(
-                    f"ws://{HOST}:{port}/ws/",
-                    origin=origin,  # type: ignore[arg-type]
-                    additional_headers={"Cookie": f"sessionid={session}"},
-                )
-                assert json.loads(await ws.recv())["type"] == "hello"
-                return ws
-
-            sockets = await asyncio.gather(*(hello(session) for session in sessions))
+            sockets = await asyncio.gather(*(hello_socket(port, key) for key in sessions))
             # Half of them leaving as the process is told to stop.
             for ws in sockets[::2]:
                 ws.transport.abort()
