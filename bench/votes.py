@@ -35,8 +35,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
-import functools
 import json
 import multiprocessing
 import os
@@ -73,7 +71,7 @@ from common import (
     write_section,
 )
 
-from tests.wsframes import masked_frame, server_frames
+from tests.wsframes import masked_frame, server_frames, upgrade_request
 
 SECTION = "## Votes through the production shape"
 HTTP_SECTION = "## HTTP pool: the server chosen by measurement"
@@ -253,7 +251,18 @@ class _Socket(asyncio.Protocol):
             self.closed.set_result(None)
 
 
-def _same(socket: _Socket) -> _Socket:
+async def _open(host: str, port: int, request: bytes, on_text: Any) -> _Socket:
+    """A socket through its handshake (60 s at most for each step), or the error."""
+    socket = _Socket(request, on_text)
+    try:
+        await asyncio.wait_for(
+            asyncio.get_running_loop().create_connection(lambda: socket, host, port), 60
+        )
+        await asyncio.wait_for(socket.opened, 60)
+    except BaseException:
+        if socket.transport is not None:
+            socket.transport.close()
+        raise
     return socket
 
 
@@ -274,15 +283,6 @@ async def _watch(
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     cursor: int | None = None
     pause = 0.5
-    loop = asyncio.get_running_loop()
-
-    def request() -> bytes:
-        key = base64.b64encode(os.urandom(16)).decode()
-        return (
-            f"GET {parts.path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-            f"Origin: http://{host}:{port}\r\nCookie: sessionid={session}\r\n\r\n"
-        ).encode()
 
     def on_text(socket: _Socket, text: str) -> None:
         nonlocal cursor
@@ -315,15 +315,9 @@ async def _watch(
             cursor = int(json.loads(text)["cursors"][group])
 
     while True:
-        socket = _Socket(request(), on_text)
         try:
-            await asyncio.wait_for(
-                loop.create_connection(functools.partial(_same, socket), host, port), 60
-            )
-            await asyncio.wait_for(socket.opened, 60)
+            socket = await _open(host, port, upgrade_request(host, port, session), on_text)
         except (OSError, TimeoutError):
-            if socket.transport is not None:
-                socket.transport.close()
             await asyncio.sleep(pause * random.uniform(0.5, 1.5))
             pause = min(pause * 2, 8)
             continue

@@ -28,7 +28,6 @@ board more than one update old.
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import os
 import socket
@@ -53,7 +52,7 @@ from common import (
     session_for,
 )
 
-from tests.wsframes import masked_frame, split_frame
+from tests.wsframes import masked_frame, server_frames, upgrade_request
 
 SECTION = "## Slow socket (bench/ws_slow.py)"
 SPORT = "soccer"
@@ -112,15 +111,7 @@ def handshake(
     if receive_buffer:
         raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
     raw.connect((HOST, port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    offer = "Sec-WebSocket-Extensions: permessage-deflate\r\n" if compress else ""
-    raw.sendall(
-        (
-            f"GET /ws/ HTTP/1.1\r\nHost: {HOST}:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-            f"{offer}Origin: http://{HOST}:{port}\r\nCookie: sessionid={session}\r\n\r\n"
-        ).encode()
-    )
+    raw.sendall(upgrade_request(HOST, port, session, "permessage-deflate" if compress else ""))
     received = b""
     while b"\r\n\r\n" not in received:
         chunk = raw.recv(4096)
@@ -137,11 +128,8 @@ def handshake(
 def frames(data: bytes) -> tuple[list[tuple[int, bytes]], bytes]:
     """The complete frames in ``data`` (first byte: FIN, RSV1 and opcode; payload) and what
     is left."""
-    found = []
-    while (frame := split_frame(data)) is not None:
-        head, payload, data = frame
-        found.append((head, payload))
-    return found, data
+    found, used = server_frames(data)
+    return found, data[used:]
 
 
 def read(

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import json
 import os
 import resource
@@ -52,7 +51,7 @@ from common import (
     session_for,
 )
 
-from tests.wsframes import masked_frame, server_frames
+from tests.wsframes import masked_frame, server_frames, upgrade_request
 
 SECTION = "## Soak (bench/ws_soak.py)"
 SPORT = "soccer"
@@ -98,15 +97,8 @@ class Client(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
-        key = base64.b64encode(os.urandom(16)).decode()
-        transport.write(
-            (
-                f"GET /ws/ HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
-                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                f"Sec-WebSocket-Version: 13\r\nOrigin: http://{self.host}\r\n"
-                f"Cookie: sessionid={self.session}\r\n\r\n"
-            ).encode()
-        )
+        host, port = self.host.rsplit(":", 1)
+        transport.write(upgrade_request(host, int(port), self.session))
 
     def send(self, message: dict[str, Any]) -> None:
         self.frame(0x81, json.dumps(message).encode())

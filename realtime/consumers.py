@@ -10,7 +10,6 @@ on the way from Redis) is filled from the replay log.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
 import logging
 import time
@@ -342,14 +341,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         try:
             await self.channel_layer.group_discard(group, self.channel_name)
         except Exception as error:
-            if _cancelled(error):
-                # Cut short: daphne cancels its applications when the process stops, and
-                # the process's subscriptions to Redis end with it. Nothing to undo.
-                logger.debug("Leaving %s cut short by a cancellation", group)
-            else:
-                # One line: while Redis is down every socket leaving says so (hundreds of
-                # tracebacks of the same refused connection in one outage).
-                logger.warning("Could not leave %s: %r", group, error)
+            # One line: while Redis is down every socket leaving says so (hundreds of
+            # tracebacks of the same refused connection in one outage).
+            logger.warning("Could not leave %s: %r", group, error)
 
     async def sockets_close(self, message: dict[str, Any]) -> None:
         """Close this socket unless it was opened with the session to keep (the tab that
@@ -457,16 +451,3 @@ class LiveConsumer(AsyncWebsocketConsumer):
             logger.info("Closing a socket that fell more than %d bytes behind", self.queue.limit)
             self.closing = True  # nothing more is queued; the close goes after what was sent
             self._spawn(self.close(code=CLOSE_TOO_SLOW))
-
-
-def _cancelled(error: BaseException) -> bool:
-    """Whether ``error`` is, or was raised while handling, a cancellation (asyncio's or
-    concurrent.futures', which is an Exception)."""
-    seen: BaseException | None = error
-    for _ in range(8):  # a short chain; never a cycle
-        if seen is None:
-            return False
-        if isinstance(seen, (asyncio.CancelledError, concurrent.futures.CancelledError)):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False

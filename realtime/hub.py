@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
@@ -64,8 +65,10 @@ class Hub:
         # group -> the first seq from which state events kept here may be served: the process
         # left the group before it, and may have missed newer boards
         self.trusted_from: dict[str, int] = {}
-        # group -> (the lock its replays from the log take, how many hold or wait for it)
-        self._log_reads: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+        # group -> the lock its replays from the log take (gone once nobody holds or awaits it)
+        self._log_reads: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     @property
     def source(self) -> Source:
@@ -122,21 +125,17 @@ class Hub:
         events = self._kept(group, after, limit)
         if events:
             return events
-        lock, waiting = self._log_reads.setdefault(group, (asyncio.Lock(), [0]))
-        waiting[0] += 1
-        try:
-            async with lock:
-                events = self._kept(group, after, limit)
-                if events:
-                    return events
-                logged = await self.source.replay(group, after, limit)
-                if logged is None:
-                    return None
-                return [(seq, self.message(group, seq, text)) for seq, text in logged]
-        finally:
-            waiting[0] -= 1
-            if not waiting[0]:
-                del self._log_reads[group]
+        lock = self._log_reads.get(group)
+        if lock is None:
+            lock = self._log_reads[group] = asyncio.Lock()
+        async with lock:
+            events = self._kept(group, after, limit)
+            if events:
+                return events
+            logged = await self.source.replay(group, after, limit)
+            if logged is None:
+                return None
+            return [(seq, self.message(group, seq, text)) for seq, text in logged]
 
     def _kept(self, group: str, after: int, limit: int) -> list[tuple[int, Outgoing]]:
         """The group's events this process holds in a row after ``after`` (at most

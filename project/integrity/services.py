@@ -119,7 +119,6 @@ def _vote_inspect(
     *, voter_id: int, nomination_id: int, cast: CastVote | None
 ) -> list[IntegrityFlag]:
     if cast is not None:
-        assert (cast.voter_id, cast.nomination.pk) == (voter_id, nomination_id)
         ip_prefix, counted, voted_at = cast.ip_prefix, cast.counted, cast.voted_at
         nominator_id = cast.nomination.nominated_by_id
     else:

@@ -3,8 +3,6 @@ and what happens when the layer cannot be reached."""
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import logging
 from typing import Any
 
@@ -12,7 +10,6 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import channel_layers
 
-from realtime.consumers import _cancelled
 from realtime.control import user_sockets_group
 from tests.helpers import ApiClient
 from tests.realtime.live import open_socket, session_of, signed_in
@@ -72,30 +69,3 @@ async def test_a_socket_that_cannot_join_the_control_plane_is_closed_as_unavaila
     socket, connected = await open_socket(session_of(scout_api))
     assert connected
     assert await socket.receive_close(timeout=5) == 4503
-
-
-def _raised_while_handling(first: BaseException, then: Exception) -> Exception:
-    try:
-        try:
-            raise first
-        except BaseException:
-            raise then  # noqa: B904  (the implicit context is the point)
-    except Exception as error:
-        return error
-
-
-@pytest.mark.parametrize(
-    ("error", "cancelled"),
-    [
-        (ConnectionError("Redis went away"), False),
-        (concurrent.futures.CancelledError(), True),
-        (_raised_while_handling(asyncio.CancelledError(), RuntimeError("Lock released")), True),
-        (_raised_while_handling(ValueError("bad"), RuntimeError("worse")), False),
-    ],
-)
-def test_a_leave_cut_short_by_a_cancellation_is_told_from_a_failure(
-    error: Exception, cancelled: bool
-) -> None:
-    """Only a real failure to leave the control plane is worth a warning; a leave that a
-    stopping process cancelled (daphne cancels its applications on the way out) is not."""
-    assert _cancelled(error) is cancelled

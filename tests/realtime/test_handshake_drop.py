@@ -7,7 +7,6 @@ deleted its socket): the consumer must stop quietly and leave nothing behind, no
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import os
 import socket
@@ -22,6 +21,7 @@ from websockets.asyncio.client import connect
 from tests.helpers import ApiClient, unless_available
 from tests.realtime.live import session_of
 from tests.realtime.servers import HOST, daphne
+from tests.wsframes import upgrade_request
 
 pytestmark = [
     pytest.mark.slow,
@@ -37,14 +37,7 @@ def drop_during_handshake(port: int, session_key: str, delay: float) -> None:
     """Send the upgrade request, wait ``delay`` and reset the connection."""
     client = socket.socket()
     client.connect((HOST, port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    client.sendall(
-        (
-            f"GET /ws/ HTTP/1.1\r\nHost: {HOST}:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-            f"Origin: http://{HOST}:{port}\r\nCookie: sessionid={session_key}\r\n\r\n"
-        ).encode()
-    )
+    client.sendall(upgrade_request(HOST, port, session_key))
     client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     time.sleep(delay)
     client.close()  # SO_LINGER 0: a reset, as a phone losing its network

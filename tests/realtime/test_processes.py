@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import os
 import signal
@@ -24,7 +23,7 @@ from realtime.events import Event
 from tests.helpers import ApiClient, make_user, unless_available
 from tests.realtime.live import send_now, session_of
 from tests.realtime.servers import HOST, daphne, rss_bytes
-from tests.wsframes import masked_frame, split_frame
+from tests.wsframes import masked_frame, server_frames, split_frame, upgrade_request
 
 pytestmark = [
     pytest.mark.slow,
@@ -137,15 +136,7 @@ def open_raw_socket(
     raw = socket.socket()
     raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     raw.connect((HOST, port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    offer = f"Sec-WebSocket-Extensions: {extensions}\r\n" if extensions else ""
-    raw.sendall(
-        (
-            f"GET /ws/ HTTP/1.1\r\nHost: {HOST}:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-            f"{offer}Origin: http://{HOST}:{port}\r\nCookie: sessionid={session_key}\r\n\r\n"
-        ).encode()
-    )
+    raw.sendall(upgrade_request(HOST, port, session_key, extensions))
     received = b""
     raw.settimeout(10)
     while b"\r\n\r\n" not in received:
@@ -205,12 +196,8 @@ async def test_a_socket_that_never_reads_cannot_grow_server_memory(
 
 def read_frames(data: bytes) -> tuple[list[dict[str, Any]], bytes]:
     """The server's text frames in ``data`` (unmasked), and what is left of an unfinished one."""
-    messages = []
-    while (frame := split_frame(data)) is not None:
-        head, payload, data = frame
-        if head & 0x0F == 1:
-            messages.append(json.loads(payload))
-    return messages, data
+    frames, used = server_frames(data)
+    return [json.loads(payload) for head, payload in frames if head & 0x0F == 1], data[used:]
 
 
 async def test_a_slow_socket_keeps_only_the_newest_board_and_every_other_event(

@@ -133,7 +133,6 @@ class CastVote:
     holds, which the integrity rules read after the commit without reading it back."""
 
     nomination: Nomination
-    voter_id: int
     voted_at: datetime
     counted: bool
     ip_prefix: str
@@ -351,7 +350,6 @@ def vote_cast(
     _vote_changed(nomination, voter=user, has_voted=True)
     return CastVote(
         nomination=nomination,
-        voter_id=user.pk,
         voted_at=voted_at,
         counted=counted,
         ip_prefix=ip_prefix,
