@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { act } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type { LiveEvent, LiveEventMap, LiveEventType } from '@/lib/live/protocol';
 import { useIncomingStore } from '@/features/nominations/api/incoming';
@@ -161,6 +161,30 @@ describe('applyLiveEvent', () => {
     expect(
       queryClient.getQueryData<Nomination[]>(recentKey)!.filter((n) => n.id === 20),
     ).toHaveLength(1);
+  });
+
+  it('reads the recent grid again when a read on its way would land over a new nomination', async () => {
+    const created = makeNomination(20, { player: { name: 'Nuevo' } });
+    const before = queryClient.getQueryData<Nomination[]>(recentKey)!;
+    // The first read after connecting is on its way: it read the database before the nomination.
+    const answers: ((value: Nomination[]) => void)[] = [];
+    const read = queryClient.fetchQuery({
+      queryKey: recentKey,
+      queryFn: () => new Promise<Nomination[]>((resolve) => answers.push(resolve)),
+      staleTime: 0,
+    });
+
+    applyLiveEvent(queryClient, event('nomination.created', without(created)));
+    expect(answers).toHaveLength(2);
+    answers[0](before);
+    answers[1]([created, ...before]);
+    await read.catch(() => undefined);
+    await vi.waitFor(() => expect(queryClient.getQueryState(recentKey)?.fetchStatus).toBe('idle'));
+
+    expect(queryClient.getQueryData<Nomination[]>(recentKey)!.map((n) => n.id)).toEqual([
+      20,
+      ...before.map((n) => n.id),
+    ]);
   });
 
   it('keeps a new nomination out of a search it does not match and of other sports', () => {
