@@ -277,17 +277,25 @@ class RedisSource(Source):
 
     async def presence_touch(self, entries: Sequence[tuple[str, str]], ttl: float) -> None:
         until = (time.time() + ttl) * 1000
+        # One ZADD and one PEXPIRE per set, whatever its number of members: a sport's set has
+        # an entry per socket, and a reply to parse per entry held the event loop for ms.
+        members: dict[str, dict[str, float]] = {}
+        for name, member in entries:
+            members.setdefault(name, {})[member] = until
         async with self.client.pipeline(transaction=False) as pipe:
-            for name, member in entries:
+            for name, scores in members.items():
                 key = self.backend.key("presence", name)
-                pipe.zadd(key, {member: until})
+                pipe.zadd(key, scores)
                 pipe.pexpire(key, int(ttl * 2000))
             await pipe.execute()
 
     async def presence_remove(self, entries: Sequence[tuple[str, str]]) -> None:
+        members: dict[str, list[str]] = {}
+        for name, member in entries:
+            members.setdefault(name, []).append(member)
         async with self.client.pipeline(transaction=False) as pipe:
-            for name, member in entries:
-                pipe.zrem(self.backend.key("presence", name), member)
+            for name, gone in members.items():
+                pipe.zrem(self.backend.key("presence", name), *gone)
             await pipe.execute()
 
     async def presence_members(self, names: Sequence[str]) -> dict[str, list[str]]:
