@@ -255,6 +255,9 @@ REALTIME_SOCKET_MAX_PENDING = int(os.environ.get("REALTIME_SOCKET_MAX_PENDING", 
 REALTIME_COMPRESSION = env_bool("REALTIME_COMPRESSION", True)
 # Leaderboard and stats events: at most one per sport per interval (seconds).
 REALTIME_SUMMARY_INTERVAL = float(os.environ.get("REALTIME_SUMMARY_INTERVAL", "0.25"))
+# ... computed this long after the change that asked for them (seconds): the change's own
+# events and answer go out first (realtime/summaries.py).
+REALTIME_SUMMARY_DELAY = float(os.environ.get("REALTIME_SUMMARY_DELAY", "0.1"))
 # vote.changed: the first count of a window goes out at once, the rest merged into one event
 # at the window's end (seconds, per sport, shared by every process).
 REALTIME_VOTE_WINDOW = float(os.environ.get("REALTIME_VOTE_WINDOW", "0.1"))
