@@ -261,6 +261,8 @@ REALTIME_SUMMARY_DELAY = float(os.environ.get("REALTIME_SUMMARY_DELAY", "0.1"))
 # vote.changed: the first count of a window goes out at once, the rest merged into one event
 # at the window's end (seconds, per sport, shared by every process).
 REALTIME_VOTE_WINDOW = float(os.environ.get("REALTIME_VOTE_WINDOW", "0.1"))
+# The feed's activity of a vote follows its count by this long (seconds, realtime/merge.py).
+REALTIME_ACTIVITY_DELAY = float(os.environ.get("REALTIME_ACTIVITY_DELAY", "0.05"))
 # Check every published event's data against its model (realtime/event_payloads.py): on in
 # DEBUG and the tests (tests/conftest.py), off in production (a drifted payload fails tests,
 # never a user's write).

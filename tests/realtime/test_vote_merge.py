@@ -25,10 +25,12 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 @pytest.fixture
 def window(settings: Any) -> Iterator[Any]:
-    """Set REALTIME_VOTE_WINDOW for one test (the merger reads it when made)."""
+    """Set REALTIME_VOTE_WINDOW (and REALTIME_ACTIVITY_DELAY, 0 unless given) for one test
+    (the merger reads them when made)."""
 
-    def set_window(seconds: float) -> None:
+    def set_window(seconds: float, activity_delay: float = 0.0) -> None:
         settings.REALTIME_VOTE_WINDOW = seconds
+        settings.REALTIME_ACTIVITY_DELAY = activity_delay
         reset_merger()
 
     yield set_window
@@ -129,6 +131,41 @@ async def test_a_burst_is_merged_into_few_frames_ending_at_the_final_counts(
             replayed.append(message)
     assert replayed == frames
     await late.close()
+    await socket.close()
+
+
+async def test_a_votes_activity_follows_its_count_and_takes_the_others_of_its_delay(
+    window: Any, scout_api: ApiClient, other_scout: User
+) -> None:
+    window(0.05)  # the nomination's own activity opens a window that is soon over
+
+    def world() -> tuple[int, list[User]]:
+        return make_nomination(other_scout, sport="soccer").pk, [
+            make_user(name=f"Fan {n}") for n in range(2)
+        ]
+
+    nomination_id, fans = await asyncio.to_thread(world)
+    await asyncio.sleep(0.3)
+    window(30, activity_delay=1.0)  # windows far longer than the test: only the delay sends
+    socket, _ = await signed_in(scout_api, sport="soccer")
+
+    def two_votes() -> None:
+        try:
+            for fan in fans:
+                votes.vote_cast(user=fan, nomination_id=nomination_id)
+        finally:
+            connections.close_all()
+
+    await asyncio.to_thread(two_votes)
+    frames = await collect(
+        socket, 2.5, types=("vote.changed", "activity.created", "activity.batch")
+    )
+
+    # The first count at once, before any activity; both activities together, once, after it.
+    assert [frame["type"] for frame in frames] == ["vote.changed", "activity.batch"], frames
+    assert frames[0]["data"]["votes"][0]["voteCount"] == 1
+    assert [item["userId"] for item in frames[1]["data"]["items"]] == [fan.pk for fan in fans]
+    assert frames[0]["seq"] < frames[1]["seq"]
     await socket.close()
 
 
