@@ -86,7 +86,10 @@ async def test_presence_is_pushed_at_most_once_a_second_per_set(
     told_at = [(at, message["data"]["watching"]) for at, message in await collect(first, 3)]
     assert told_at[-1][1] == 5
     gaps = [b[0] - a[0] for a, b in itertools.pairwise(told_at)]
-    assert all(gap >= 0.9 for gap in gaps), told_at
+    # The server spaces its pushes by 1 s; their arrival here moves with the machine's load
+    # (0.89 s seen with two suites on two cores). Without the rule they would come every tick
+    # (0.5 s).
+    assert all(gap >= 0.75 for gap in gaps), told_at
     for socket in [first, *others]:
         await socket.close()
 

@@ -130,9 +130,10 @@ async def test_a_logout_through_one_process_closes_the_users_sockets_held_by_ano
 
 def open_raw_socket(
     port: int, session_key: str, extensions: str = ""
-) -> tuple[socket.socket, bytes]:
+) -> tuple[socket.socket, bytes, bytes]:
     """A websocket client's handshake on a plain socket (offering ``extensions``, if any);
-    the socket and the server's response head."""
+    the socket, the server's response head and what came after it in the same reads (the
+    server's hello may share a segment with the 101)."""
     raw = socket.socket()
     raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     raw.connect((HOST, port))
@@ -143,14 +144,12 @@ def open_raw_socket(
         received += raw.recv(4096)
     head, rest = received.split(b"\r\n\r\n", 1)
     assert head.split(b"\r\n", 1)[0].split()[1] == b"101", received
-    assert not rest, "no frame before the client's first message"
-    return raw, head
+    return raw, head, rest
 
 
 def open_lazy_socket(port: int, session_key: str) -> socket.socket:
     """A websocket client that subscribes to soccer and then never reads again."""
-    lazy, _ = open_raw_socket(port, session_key)
-    received = b""
+    lazy, _, received = open_raw_socket(port, session_key)
     lazy.sendall(masked_frame('{"type":"subscribe","sport":"soccer"}'))
     while b'"subscribed"' not in received:
         received += lazy.recv(4096)
@@ -247,12 +246,11 @@ async def test_a_slow_socket_keeps_only_the_newest_board_and_every_other_event(
     assert len(boards) <= 4, boards
 
 
-def inflating_reader(raw: socket.socket) -> Any:
-    """The server's text frames on ``raw`` as (compressed?, payload bytes, message), inflated
-    as a browser does (RFC 7692: the tail put back, one decompressor kept for the
-    connection)."""
+def inflating_reader(raw: socket.socket, data: bytes = b"") -> Any:
+    """The server's text frames on ``raw`` (after ``data``, already read) as (compressed?,
+    payload bytes, message), inflated as a browser does (RFC 7692: the tail put back, one
+    decompressor kept for the connection)."""
     inflater = zlib.decompressobj(-15)
-    data = b""
     while True:
         while (frame := split_frame(data)) is None:
             chunk = raw.recv(1 << 16)
@@ -277,12 +275,12 @@ async def test_a_socket_offering_permessage_deflate_gets_events_compressed(
         for i in range(1, 11)
     ]
     with daphne() as (port, _):
-        raw, head = open_raw_socket(
+        raw, head, rest = open_raw_socket(
             port, session_of(scout_api), "permessage-deflate; client_max_window_bits"
         )
         assert b"sec-websocket-extensions: permessage-deflate" in head.lower(), head
         raw.sendall(masked_frame('{"type":"subscribe","sport":"soccer"}'))
-        frames = inflating_reader(raw)
+        frames = inflating_reader(raw, rest)
 
         def until(kind: str) -> tuple[bool, int, dict[str, Any]]:
             return next(frame for frame in frames if frame[2]["type"] == kind)
@@ -304,7 +302,7 @@ async def test_a_socket_offering_permessage_deflate_gets_events_compressed(
 
 async def test_compression_turned_off_answers_the_offer_without_it(scout_api: ApiClient) -> None:
     with daphne(REALTIME_COMPRESSION="false") as (port, _):
-        raw, head = open_raw_socket(port, session_of(scout_api), "permessage-deflate")
+        raw, head, _ = open_raw_socket(port, session_of(scout_api), "permessage-deflate")
         raw.close()
     assert b"sec-websocket-extensions" not in head.lower(), head
 
