@@ -68,15 +68,15 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent) {
     }
     case 'nomination.created':
       insertNomination(queryClient, event.data);
-      readAgainInFlight(queryClient);
+      readAgainInFlight(queryClient, event.data.id);
       break;
     case 'nomination.updated':
       replaceNomination(queryClient, event.data);
-      readAgainInFlight(queryClient);
+      readAgainInFlight(queryClient, event.data.id);
       break;
     case 'nomination.removed':
       removeNomination(queryClient, event.data.id);
-      readAgainInFlight(queryClient);
+      readAgainInFlight(queryClient, event.data.id);
       // Rejected, removed or taken down: the feed drops what it said about it at once.
       removeNominationActivities(queryClient, event.data.id);
       break;
@@ -141,23 +141,24 @@ function setLive<T>(queryClient: QueryClient, queryKey: readonly unknown[], data
 }
 
 /** The nomination reads a created, edited or removed nomination is written into. */
-const NOMINATION_READS = [
+const nominationReads = (id: number) => [
   nominationKeys.recents(),
   nominationKeys.lists(),
   nominationKeys.needingVotesAll(),
-  nominationKeys.details(),
+  nominationKeys.detail(id),
   nominationKeys.byUsers(),
 ];
 
 /**
- * Starts again each nomination read still on its way when a nomination event arrives (the
- * first read after connecting, a resync's): it may have read the database before the change,
- * and its answer, landing after the event, would undo it. The new read starts after the change
+ * Starts again each list of nominations, and the detail of nomination ``id``, still being read
+ * when an event about ``id`` arrives (the first read after connecting, a resync's): it may
+ * have read the database before the change, and its answer, landing after the event, would
+ * undo it. The new read starts after the change
  * was committed, so it brings it. Boards and stats are not read again: their events carry the
  * whole value, and they come many times a second on a busy day.
  */
-function readAgainInFlight(queryClient: QueryClient) {
-  for (const queryKey of NOMINATION_READS) {
+function readAgainInFlight(queryClient: QueryClient, id: number) {
+  for (const queryKey of nominationReads(id)) {
     for (const query of queryClient
       .getQueryCache()
       .findAll({ queryKey, fetchStatus: 'fetching' })) {
