@@ -15,6 +15,8 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 
 from realtime.backend import get_backend
+from realtime.broadcast import get_publisher
+from realtime.merge import get_merger
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -34,6 +36,10 @@ def realtime_prefix(settings: Any) -> Iterator[str]:
     prefix = f"rt-test-{uuid.uuid4().hex[:12]}"
     settings.REALTIME_PREFIX = prefix
     yield prefix
+    # What the test's writes still hold (an activity waits REALTIME_ACTIVITY_DELAY after its
+    # count) goes out now, under this test's prefix, not into the next test's groups.
+    get_merger().drain(timeout=1)
+    get_publisher().drain(timeout=1)
     if settings.REDIS_URL:
         client = redis.Redis.from_url(settings.REDIS_URL)
         keys = list(client.scan_iter(f"{prefix}:*", count=1000))
