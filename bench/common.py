@@ -205,6 +205,60 @@ def forget_keys(*patterns: str) -> None:
     client.close()
 
 
+# --- CPU by process ---------------------------------------------------------------------
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_by_component(named: dict[int, str]) -> dict[int, tuple[str, float]]:
+    """Every process on the machine: pid -> (component, CPU seconds so far, user + system).
+    Components: ``named`` pids first (e.g. the bench's own processes), then by program
+    (postgres, redis, nginx, the HTTP pool's gunicorn or uvicorn, the daphne processes), the
+    rest "other". ``cpu_spent`` of two samples is what each component took in between."""
+    sample: dict[int, tuple[str, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        pid = int(entry.name)
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        seconds = (int(fields[11]) + int(fields[12])) / _TICK
+        comm = stat[stat.find("(") + 1 : stat.rfind(")")]
+        if pid in named:
+            name = named[pid]
+        elif comm.startswith("postgres") or cmdline.startswith("postgres"):
+            name = "postgres"
+        elif comm.startswith("redis"):
+            name = "redis"
+        elif comm == "nginx":
+            name = "nginx"
+        elif "gunicorn" in cmdline or "uvicorn" in cmdline:
+            name = "http pool"
+        elif "daphne" in cmdline:
+            name = "daphne (/ws/)"
+        else:
+            name = "other"
+        sample[pid] = (name, seconds)
+    return sample
+
+
+def cpu_spent(
+    before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]
+) -> dict[str, float]:
+    """CPU seconds by component between two ``cpu_by_component`` samples: each process
+    alive at the second one, from the first one or from its start (a process that ended
+    in between is not counted)."""
+    spent: dict[str, float] = {}
+    for pid, (name, seconds) in after.items():
+        earlier = before.get(pid)
+        spent[name] = spent.get(name, 0.0) + seconds - (earlier[1] if earlier else 0.0)
+    return spent
+
+
 # --- Report -----------------------------------------------------------------------------
 
 

@@ -59,6 +59,8 @@ from common import (
     ROOT,
     SPORTS,
     approved_nominations,
+    cpu_by_component,
+    cpu_spent,
     database_url,
     django_setup,
     drop_databases,
@@ -486,6 +488,7 @@ class Answers:
     failures: list[str] = field(default_factory=list)
     votes: list[tuple[int, int, float]] = field(default_factory=list)  # (nomination, count, t)
     elapsed: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)  # seconds by component (cpu_spent)
 
     @property
     def ok(self) -> int:
@@ -536,10 +539,16 @@ async def _get_worker(base_url: str, count: int, answers: Answers) -> None:
             answers.statuses[status] = answers.statuses.get(status, 0) + 1
 
 
+# The bench's own processes, by name, in the CPU samples (cpu_by_component).
+BENCH_PIDS: dict[int, str] = {os.getpid(): "bench: voters"}
+
+
 async def _gather(coroutines: Sequence[Any], answers: Answers) -> Answers:
+    cpu = cpu_by_component(BENCH_PIDS)
     started = time.perf_counter()
     await asyncio.gather(*coroutines)
     answers.elapsed = time.perf_counter() - started
+    answers.cpu = cpu_spent(cpu, cpu_by_component(BENCH_PIDS))
     return answers
 
 
@@ -690,6 +699,7 @@ def main_run(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
     ids = list(fixture.nominations)
     try:
         watchers = Watchers(stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers)
+        BENCH_PIDS[watchers.process.pid or 0] = "bench: watchers"
         print(f"{len(fixture.watchers):,} sockets watching through nginx", flush=True)
         for concurrency in args.concurrency:
             constants[concurrency] = constant(stack.url, concurrency, args.constant_requests)
@@ -833,10 +843,47 @@ def report(
         f"Result: {'PASS' if ok else 'FAIL'}.",
         "",
     ]
+    lines += cpu_table(rounds, constants)
     failures = [f for r in rounds for f in r.answers.failures]
     if failures:
         lines += ["Failures (first 5):", "", *(f"- `{f}`" for f in failures[:5]), ""]
     return "\n".join(lines), ok
+
+
+CPU_ORDER = (
+    "http pool",
+    "daphne (/ws/)",
+    "postgres",
+    "redis",
+    "nginx",
+    "bench: voters",
+    "bench: watchers",
+    "other",
+)
+
+
+def cpu_table(rounds: list[Round], constants: dict[int, Answers]) -> list[str]:
+    """Where the two cores went: CPU ms per answer by process group in each round, and the
+    cores busy in all (the machine's total over the round's time)."""
+    runs = [(f"{r.name} @{r.concurrency}", r.answers) for r in rounds] + [
+        (f"constant @{c}", a) for c, a in constants.items()
+    ]
+    lines = [
+        "CPU per answer by process (ms; user + system from /proc, sampled around each round):",
+        "",
+        "| round | " + " | ".join(CPU_ORDER) + " | all | cores busy |",
+        "|---|" + "---:|" * (len(CPU_ORDER) + 2),
+    ]
+    for name, answers in runs:
+        if not answers.ok or not answers.cpu:
+            continue
+        total = sum(answers.cpu.values())
+        cells = [f"{answers.cpu.get(c, 0.0) * 1000 / answers.ok:.1f}" for c in CPU_ORDER]
+        lines.append(
+            f"| {name} | " + " | ".join(cells) + f" | **{total * 1000 / answers.ok:.1f}** | "
+            f"{total / answers.elapsed:.2f} |"
+        )
+    return [*lines, ""]
 
 
 def compare_http(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:

@@ -6,7 +6,10 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth import HASH_SESSION_KEY
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from project.accounts.auth import CSRF_FAILED
@@ -254,3 +257,59 @@ def test_logout_deletes_the_session_row(scout_api: ApiClient, scout: User) -> No
     assert UserSession.objects.filter(user_id=scout.pk).count() == 1
     assert scout_api.post("/api/auth/logout").status_code == 204
     assert not UserSession.objects.filter(user_id=scout.pk).exists()
+
+
+# --- The session's user, read with the session (project/accounts/middleware.py) ----------
+
+
+def test_a_signed_in_request_reads_its_session_and_user_in_one_statement(
+    scout_api: ApiClient, scout: User
+) -> None:
+    with CaptureQueriesContext(connection) as queries:
+        assert scout_api.get("/api/auth/me").json()["id"] == scout.pk
+    assert len(queries) == 1, [q["sql"] for q in queries]
+    assert "JOIN" in queries[0]["sql"]
+
+
+def test_a_session_of_a_changed_password_is_signed_out_and_flushed(
+    scout_api: ApiClient, scout: User
+) -> None:
+    key = scout_api.client.cookies["sessionid"].value
+    # Changed elsewhere (not through this session, which the change would keep).
+    User.objects.filter(pk=scout.pk).update(password="argon2$other")
+
+    assert_error(scout_api.get("/api/auth/me"), 401)
+    assert not UserSession.objects.filter(session_key=key).exists()
+
+
+def test_a_session_of_a_deactivated_user_is_signed_out(scout_api: ApiClient, scout: User) -> None:
+    User.objects.filter(pk=scout.pk).update(is_active=False)
+    assert_error(scout_api.get("/api/auth/me"), 401)
+
+
+def test_a_session_whose_row_names_another_user_is_read_as_its_data_says(
+    scout_api: ApiClient, scout: User, other_scout: User
+) -> None:
+    """The joined user is taken only when it is the user the session's data names: a row
+    whose user_id column disagrees (written by hand here) authenticates as the data says."""
+    key = scout_api.client.cookies["sessionid"].value
+    UserSession.objects.filter(session_key=key).update(user_id=other_scout.pk)
+
+    assert scout_api.get("/api/auth/me").json()["id"] == scout.pk
+
+
+def test_a_session_hashed_with_a_previous_secret_is_kept_and_rehashed(
+    scout_api: ApiClient, scout: User, settings: Any
+) -> None:
+    """Rotating SECRET_KEY with the old one in SECRET_KEY_FALLBACKS keeps people signed in,
+    as Django's get_user does: the session's hash is rewritten with the new key."""
+    key = scout_api.client.cookies["sessionid"].value
+    old_hash = SessionStore(session_key=key).load()[HASH_SESSION_KEY]
+    settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
+    settings.SECRET_KEY = "a-new-secret-key-for-this-test-" + "x" * 40
+
+    assert scout_api.get("/api/auth/me").json()["id"] == scout.pk
+    new_key = scout_api.client.cookies["sessionid"].value
+    assert new_key != key  # rotated, as Django does
+    assert SessionStore(session_key=new_key).load()[HASH_SESSION_KEY] != old_hash
+    assert scout_api.get("/api/auth/me").json()["id"] == scout.pk

@@ -202,8 +202,9 @@ def test_one_scout_is_one_query_after_auth(other_api: ApiClient, scout: User) ->
     other_api.get(f"/api/users/{scout.pk}")
     with CaptureQueriesContext(connection) as queries:
         assert other_api.get(f"/api/users/{scout.pk}").status_code == 200
-    # session + user (authentication), then the scout with its counts.
-    assert len(queries) == 3
+    # the session with its user (authentication: one statement), then the scout with its
+    # counts.
+    assert len(queries) == 2
 
 
 def test_a_scout_needs_sign_in(api: ApiClient, scout: User) -> None:
