@@ -19,8 +19,10 @@ from django.utils import timezone
 from project.accounts.models import User
 from project.common.pagination import PageQuery
 from project.scouting import board_selectors
+from project.scouting.board_schemas import BoardEntryEventOut
 from project.scouting.boards import trend_add, trend_term, week_of
 from project.scouting.models import Nomination, NominationStatus, NominationWeek, Vote
+from project.scouting.selectors import _wire
 from tests.helpers import BOARD_PLACE_KEYS, NOMINATION_KEYS, ApiClient, assert_error, make_user
 from tests.scouting.conftest import make_nomination
 
@@ -154,6 +156,36 @@ def test_each_board_is_one_query(other_scout: User, at_now: Any) -> None:
     # vote, at most 11 hours old.
     trending = board_selectors.board_nominations(kind="trending", sport="football")
     assert [entry.score for entry in trending] == [1] * 10  # type: ignore[attr-defined]
+
+
+def test_the_live_boards_encode_entries_as_the_schema_does(other_scout: User, at_now: Any) -> None:
+    """The live layer writes board entries out by hand (``_entry_wire``); each must be what
+    the REST answers' schema encodes: every field, alias, date format and value."""
+    for n in range(12):
+        nomination = with_votes(
+            make_nomination(
+                other_scout,
+                age=None if n % 2 else 14 + n,
+                graduation_year=2030 + n if n % 2 else None,
+                video_link=f"https://example.com/{n}" if n % 3 else "",
+                status=NominationStatus.APPROVED if n % 4 else NominationStatus.PENDING,
+            ),
+            n,
+        )
+        votes_at(nomination, NOW - timedelta(hours=n, microseconds=n * 1234))
+        week_votes(nomination, THIS_WEEK, (n % 5) + 1)
+    first = Nomination.objects.order_by("id").first()
+    assert first is not None
+    Player = type(first.player)
+    Player.objects.filter(pk=first.player_id).update(verified=True)
+    for kind in ("all", "trending", "weekly"):
+        board_selectors.board_nominations(kind=kind, sport="football")  # a previous board
+        with_votes(first, 100)  # moves up: movements other than 0
+        entries = board_selectors.board_nominations(kind=kind, sport="football")
+        assert len(entries) == 10
+        assert [board_selectors._entry_wire(entry) for entry in entries] == [
+            _wire(BoardEntryEventOut.from_orm(entry)) for entry in entries
+        ], kind
 
 
 def test_weekly_board_counts_this_week_only(
