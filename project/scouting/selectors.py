@@ -30,9 +30,7 @@ from project.scouting.models import (
     Vote,
 )
 from project.scouting.schemas import (
-    ActivityOut,
     NominationEventOut,
-    NotificationOut,
 )
 
 NEEDS_VOTES_BELOW = 5
@@ -299,7 +297,23 @@ def feed_list(*, user: User, sport: str | None, following: bool = False) -> Quer
 
 
 def activity_data(activity: Activity) -> dict[str, Any]:
-    return _wire(ActivityOut.from_orm(activity))
+    """``_wire(ActivityOut.from_orm(activity))`` written out: every vote makes one, and the
+    schema's validation of it was a tenth of a vote's CPU. A test holds the two equal."""
+    user = activity.user
+    return {
+        "id": activity.pk,
+        "userId": activity.user_id,
+        "activityType": activity.activity_type,
+        "relatedUserId": activity.related_user_id,
+        "relatedPlayerId": activity.related_player_id,
+        "relatedNominationId": activity.related_nomination_id,
+        "metadata": json.loads(json.dumps(activity.metadata, cls=NinjaJSONEncoder)),
+        "createdAt": _ENCODER.default(activity.created_at),
+        "user": {"id": user.pk, "name": user.name, "username": user.username},
+    }
+
+
+_ENCODER = NinjaJSONEncoder()
 
 
 def follow_target_check(*, player_id: int | None, user_id: int | None) -> None:
@@ -347,4 +361,13 @@ def notification_unread_count(*, user: User) -> int:
 
 
 def notification_data(notification: Notification) -> dict[str, Any]:
-    return _wire(NotificationOut.from_orm(notification))
+    """``_wire(NotificationOut.from_orm(notification))`` written out, as ``activity_data``
+    (a vote on someone else's nomination makes one). A test holds the two equal."""
+    return {
+        "id": notification.pk,
+        "message": notification.message,
+        "type": notification.type,
+        "read": notification.read,
+        "createdAt": _ENCODER.default(notification.created_at),
+        "relatedNominationId": notification.related_nomination_id,
+    }

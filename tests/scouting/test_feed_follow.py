@@ -7,7 +7,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from project.accounts.models import User
-from project.scouting.models import Activity, Follow, NominationStatus, Notification
+from project.scouting.models import Activity, Follow, Nomination, NominationStatus, Notification
+from project.scouting.selectors import activity_data
 from tests.helpers import ApiClient, EventRecorder, assert_error, make_user
 from tests.scouting.conftest import make_nomination
 
@@ -48,6 +49,31 @@ def test_feed_is_the_sport_newest_first(scout_api: ApiClient, other_scout: User)
     assert body[0]["metadata"] == {"playerName": "Second One"}
     assert body[0]["relatedPlayerId"] == second.player_id
     assert body[0]["relatedUserId"] is None
+
+
+def test_the_live_activity_is_what_the_feed_answers(
+    scout_api: ApiClient, scout: User, other_scout: User
+) -> None:
+    """activity.created's data is written out by hand (``activity_data``); for each kind of
+    activity it must be the feed's item as the REST schema encodes it."""
+    nomination = make_nomination(other_scout, name="Feed Player")  # nomination_created
+    Nomination.objects.filter(pk=nomination.pk).update(status=NominationStatus.APPROVED)
+    assert scout_api.post("/api/votes", {"nominationId": nomination.pk}).status_code == 201
+    assert scout_api.post(f"/api/follow/user/{other_scout.pk}").status_code < 300
+    Activity.objects.create(
+        user=scout,
+        activity_type="player_update",
+        sport="football",
+        related_player_id=nomination.player_id,
+        metadata={"playerName": "Feed Player", "nested": {"n": [1, 2.5, None, True]}},
+    )
+    feed = scout_api.get("/api/feed?sport=football").json()
+    assert len(feed) >= 3
+    live = {
+        item.pk: activity_data(item)
+        for item in Activity.objects.filter(pk__in=[entry["id"] for entry in feed])
+    }
+    assert [live[entry["id"]] for entry in feed] == feed
 
 
 def test_feed_hides_rejected_nominations(scout_api: ApiClient, other_scout: User) -> None:

@@ -6,6 +6,7 @@ import pytest
 from django.core import mail
 
 from project.accounts.models import User
+from project.scouting import selectors
 from project.scouting.models import Notification
 from project.scouting.services import activity
 from tests.helpers import ApiClient, EventRecorder, assert_error, make_user
@@ -41,6 +42,23 @@ def test_list_newest_first_with_unread_count(scout_api: ApiClient, scout: User) 
     assert [item["id"] for item in paged.json()["items"]] == [second.pk]
     assert paged.json()["unreadCount"] == 2
     assert 'rel="next"' in paged.headers["Link"]
+
+
+def test_the_live_notification_is_what_the_list_answers(scout_api: ApiClient, scout: User) -> None:
+    """notification.created's data is written out by hand (``notification_data``): it must
+    be the list's item as the REST schema encodes it, read or not, with or without a
+    nomination."""
+    other = make_user()
+    nomination = make_nomination(other)
+    read = notify(scout, "read one")
+    Notification.objects.filter(pk=read.pk).update(read=True)
+    Notification.objects.create(
+        user=scout, type="vote_received", message="about", related_nomination=nomination
+    )
+    items = scout_api.get("/api/notifications").json()["items"]
+    assert len(items) == 2
+    rows = Notification.objects.in_bulk([item["id"] for item in items])
+    assert [selectors.notification_data(rows[item["id"]]) for item in items] == items
 
 
 def test_mark_read(scout_api: ApiClient, scout: User) -> None:
