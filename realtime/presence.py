@@ -161,6 +161,10 @@ class Presence:
                 await source.presence_touch(entries, self.ttl)
         # Counts only (ZCOUNT): a sport's set has an entry per socket watching it.
         counts = await source.presence_counts(list(self.watchers))
+        # The spacing counts from when a push goes out, not from when its tick began: a
+        # tick held up by the reads above (a busy loop, Redis) would otherwise push less
+        # than a second after the one before.
+        now = time.monotonic()
         for name in self.watchers:
             count = counts.get(name, 0)
             if self.counts.get(name) == count or now - self.told_at.get(name, 0.0) < PUSH_EVERY:
