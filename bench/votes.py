@@ -21,7 +21,9 @@ For every vote the time from sending its request to the first ``vote.changed`` c
 count (or a later one) is taken at every socket of its sport: vote-to-screen. Printed: votes/s,
 request p50/p99, vote-to-screen p99, votes/s over the constant endpoint's req/s, hot over
 uniform, the machine's load, and the checks (every answer 201; vote rows = sum of counters =
-201 answers; every socket's last pushed count of every nomination = its counter). Written to
+201 answers; every socket's last pushed count of every nomination = its counter), and where the
+two cores went: the CPU each process group (HTTP pool, daphne, PostgreSQL, Redis, nginx, the
+bench's voters and watchers) took per answer in each round, from /proc. Written to
 bench/RESULTS.md under "## Votes through the production shape".
 
 ``--compare-http`` instead runs the constant endpoint and the uniform round at 32 once per HTTP

@@ -49,11 +49,11 @@ class SessionStore(DatabaseSessionStore):
         table = quote(model._meta.db_table)
         users = quote(User._meta.db_table)
         fields = User._meta.concrete_fields
-        columns = ", ".join(f"u.{quote(f.column)}" for f in fields)
+        columns = ", ".join(f"u.{quote(str(f.column))}" for f in fields)
         with connection.cursor() as cursor:
             cursor.execute(
                 f"SELECT s.session_data, {columns} FROM {table} s "  # noqa: S608  (the models' tables and columns; values bound)
-                f"LEFT JOIN {users} u ON u.{quote(User._meta.pk.column)} = s.user_id "
+                f"LEFT JOIN {users} u ON u.{quote(str(User._meta.pk.column))} = s.user_id "
                 "WHERE s.session_key = %s AND s.expire_date > %s",
                 [self.session_key, connection.ops.adapt_datetimefield_value(timezone.now())],
             )
