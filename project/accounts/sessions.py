@@ -7,6 +7,7 @@ request reads its session and its user in one round trip."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.contrib.auth import SESSION_KEY
@@ -23,6 +24,21 @@ def _user_id(data: dict[str, Any]) -> int | None:
         return int(data[SESSION_KEY])
     except (KeyError, TypeError, ValueError):
         return None
+
+
+@functools.cache
+def _session_and_user_sql(alias: str) -> str:
+    """The session row of a key, unexpired, with its user's columns (NULL when none)."""
+    from project.accounts.models import User, UserSession
+
+    quote = connections[alias].ops.quote_name
+    columns = ", ".join(f"u.{quote(str(f.column))}" for f in User._meta.concrete_fields)
+    return (
+        f"SELECT s.session_data, {columns} FROM {quote(UserSession._meta.db_table)} s "  # noqa: S608  (the models' tables and columns; values bound)
+        f"LEFT JOIN {quote(User._meta.db_table)} u "
+        f"ON u.{quote(str(User._meta.pk.column))} = s.user_id "
+        "WHERE s.session_key = %s AND s.expire_date > %s"
+    )
 
 
 class SessionStore(DatabaseSessionStore):
@@ -45,16 +61,9 @@ class SessionStore(DatabaseSessionStore):
         model = self.get_model_class()
         # The database the ORM's get would read (a router may choose another than default).
         connection = connections[router.db_for_read(model)]
-        quote = connection.ops.quote_name
-        table = quote(model._meta.db_table)
-        users = quote(User._meta.db_table)
-        fields = User._meta.concrete_fields
-        columns = ", ".join(f"u.{quote(str(f.column))}" for f in fields)
         with connection.cursor() as cursor:
             cursor.execute(
-                f"SELECT s.session_data, {columns} FROM {table} s "  # noqa: S608  (the models' tables and columns; values bound)
-                f"LEFT JOIN {users} u ON u.{quote(str(User._meta.pk.column))} = s.user_id "
-                "WHERE s.session_key = %s AND s.expire_date > %s",
+                _session_and_user_sql(connection.alias),
                 [self.session_key, connection.ops.adapt_datetimefield_value(timezone.now())],
             )
             row = cursor.fetchone()

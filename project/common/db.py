@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
+from weakref import WeakKeyDictionary
 
-from django.db import DEFAULT_DB_ALIAS
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
 from django.db.models.expressions import Col
 from django.utils import timezone
@@ -37,18 +38,40 @@ def loaded(model: type[M], *, using: str = DEFAULT_DB_ALIAS, **values: Any) -> M
     return model.from_db(using, fields, [values[name] for name in fields])
 
 
+# Per connection and model: the attnames of the concrete fields and, for each, its column and
+# the converters the ORM would apply (Django's compiler works them out per query; a hot
+# path's rows need them once).
+_ROW_PLANS: WeakKeyDictionary[Any, dict[type[Model], tuple[list[str], list[Any]]]] = (
+    WeakKeyDictionary()
+)
+
+
+def _row_plan(model: type[Model], connection: Any) -> tuple[list[str], list[Any]]:
+    # Keyed by the thread's wrapper itself (``django.db.connection`` is a proxy to it).
+    plans = _ROW_PLANS.setdefault(connections[connection.alias], {})
+    plan = plans.get(model)
+    if plan is None:
+        fields = model._meta.concrete_fields
+        columns = []
+        for field in fields:
+            column = Col(model._meta.db_table, field)
+            converters = (
+                *connection.ops.get_db_converters(column),
+                *field.get_db_converters(connection),
+            )
+            columns.append((column, converters))
+        plan = plans[model] = ([f.attname for f in fields], columns)
+    return plan
+
+
 def from_row(model: type[M], connection: Any, values: list[Any]) -> M:
     """An instance of ``model`` from a raw cursor's values of all its concrete fields, in
     their order, converted as the ORM converts them (a SQLite boolean or datetime, say) and
     loaded as the ORM loads a row (``from_db``)."""
-    fields = model._meta.concrete_fields
+    attnames, columns = _row_plan(model, connection)
     converted = []
-    for field, value in zip(fields, values, strict=True):
-        column = Col(model._meta.db_table, field)
-        for converter in (
-            *connection.ops.get_db_converters(column),
-            *field.get_db_converters(connection),
-        ):
+    for (column, converters), value in zip(columns, values, strict=True):
+        for converter in converters:
             value = converter(value, column, connection)
         converted.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+    return model.from_db(connection.alias, attnames, converted)

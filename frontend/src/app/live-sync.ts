@@ -150,12 +150,12 @@ const nominationReads = (id: number) => [
 ];
 
 /**
- * Starts again each list of nominations, and the detail of nomination ``id``, still being read
- * when an event about ``id`` arrives (the first read after connecting, a resync's): it may
- * have read the database before the change, and its answer, landing after the event, would
- * undo it. The new read starts after the change
- * was committed, so it brings it. Boards and stats are not read again: their events carry the
- * whole value, and they come many times a second on a busy day.
+ * Starts again each list of nominations, and the detail of nomination `id`, still being read
+ * when an event about `id` arrives (the first read after connecting, a resync's): it may have
+ * read the database before the change, and its answer, landing after the event, would undo
+ * it. The new read starts after the change was committed, so it brings it. Boards and stats
+ * are not read again: their events carry the whole value, and they come many times a second
+ * on a busy day.
  */
 function readAgainInFlight(queryClient: QueryClient, id: number) {
   for (const queryKey of nominationReads(id)) {
