@@ -49,18 +49,22 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
+import uvloop
 from common import (
     ROOT,
     SPORTS,
     approved_nominations,
+    client_priority,
+    clients_note,
     cpu_by_component,
     cpu_spent,
     database_url,
@@ -184,6 +188,9 @@ Arrivals = list[tuple[float, list[tuple[int, int]]]]
 
 
 # An event's envelope starts {"type":...,"group":"sport.soccer","seq":1043 (realtime/events.py).
+# What Chromium offers on every websocket (the SPA's too): the server deflates each message once
+# for every socket that took it (realtime/connection.py). `--no-compress` offers nothing.
+BROWSER_OFFER = "permessage-deflate; client_max_window_bits"
 SEQ = re.compile(r'"group": ?"([^"]+)", ?"seq": ?(\d+)')
 
 
@@ -201,18 +208,23 @@ class _Socket(asyncio.Protocol):
     (tests/wsframes.py), each text frame handed to ``on_text`` as it is parsed. 1,000 sockets
     in one process read tens of thousands of frames a second here (the merged votes, the
     activity and the boards of their sport); through the websockets library's per-message
-    machinery this process, not the server, had set the screens' figure."""
+    machinery this process, not the server, had set the screens' figure. The process runs on
+    uvloop: asyncio's selector loop spent most of its CPU readying and reading the sockets
+    (py-spy), CPU the servers need."""
 
     def __init__(self, request: bytes, on_text: Any) -> None:
         self.request, self.on_text = request, on_text
         self.buffer = bytearray()
+        # A compressed message (RSV1) is inflated as a browser does: one decompressor per
+        # connection, its context kept (RFC 7692).
+        self.inflater = zlib.decompressobj(-15)
         self.transport: asyncio.Transport | None = None
         self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # uvloop's transports are not asyncio.Transport subclasses, but are one in all but name.
+        self.transport = cast(asyncio.Transport, transport)
         transport.write(self.request)
 
     def send(self, text: str) -> None:
@@ -237,6 +249,8 @@ class _Socket(asyncio.Protocol):
         del self.buffer[:used]
         for first, payload in frames:
             opcode = first & 0x0F
+            if first & 0x40:
+                payload = self.inflater.decompress(payload + b"\x00\x00\xff\xff")
             if opcode == 0x1:
                 self.on_text(self, payload.decode())
             elif opcode == 0x9:  # ping: pong with its payload
@@ -278,6 +292,7 @@ async def _watch(
     ready: asyncio.Event,
     again: Reconnects,
     latest: dict[int, int],
+    offer: str,
 ) -> None:
     """One watching screen, as the SPA's live client: connects (again, with a growing pause,
     when a handshake fails or the server closes it), subscribes to its sport, resumes from the
@@ -320,7 +335,7 @@ async def _watch(
 
     while True:
         try:
-            socket = await _open(host, port, upgrade_request(host, port, session), on_text)
+            socket = await _open(host, port, upgrade_request(host, port, session, offer), on_text)
         except (OSError, TimeoutError):
             await asyncio.sleep(pause * random.uniform(0.5, 1.5))
             pause = min(pause * 2, 8)
@@ -343,7 +358,7 @@ async def _watch(
         again.closed += 1
 
 
-async def _watchers(url: str, sockets: list[tuple[str, str]], pipe: Connection) -> None:
+async def _watchers(url: str, sockets: list[tuple[str, str]], offer: str, pipe: Connection) -> None:
     logs: list[Arrivals] = [[] for _ in sockets]
     latest: list[dict[int, int]] = [{} for _ in sockets]  # the highest count shown, per socket
     again = Reconnects()
@@ -351,7 +366,9 @@ async def _watchers(url: str, sockets: list[tuple[str, str]], pipe: Connection) 
     tasks = []
     for i, (session, sport) in enumerate(sockets):
         tasks.append(
-            asyncio.create_task(_watch(url, session, sport, logs[i], readies[i], again, latest[i]))
+            asyncio.create_task(
+                _watch(url, session, sport, logs[i], readies[i], again, latest[i], offer)
+            )
         )
         if i % 10 == 9:
             await asyncio.sleep(0.1)  # a crowd arriving (100 a second), not one SYN flood
@@ -430,17 +447,19 @@ def _screen_times(
     }
 
 
-def watcher_main(url: str, sockets: list[tuple[str, str]], pipe: Connection) -> None:
+def watcher_main(url: str, sockets: list[tuple[str, str]], offer: str, pipe: Connection) -> None:
     raise_file_limit(len(sockets) + 256)
-    asyncio.run(_watchers(url, sockets, pipe))
+    uvloop.run(_watchers(url, sockets, offer, pipe))
 
 
 class Watchers:
-    def __init__(self, url: str, sockets: list[tuple[str, str]]) -> None:
+    def __init__(
+        self, url: str, sockets: list[tuple[str, str]], offer: str = BROWSER_OFFER
+    ) -> None:
         self.sockets = sockets
         self.pipe, child = multiprocessing.Pipe()
         self.process = multiprocessing.get_context("spawn").Process(
-            target=watcher_main, args=(url, sockets, child), daemon=True
+            target=watcher_main, args=(url, sockets, offer, child), daemon=True
         )
         self.process.start()
         self._expect("ready", 360)
@@ -558,14 +577,14 @@ def constant(base_url: str, concurrency: int, requests: int) -> Answers:
     answers = Answers()
     per_worker = max(1, requests // concurrency)
     workers = [_get_worker(base_url, per_worker, answers) for _ in range(concurrency)]
-    return asyncio.run(_gather(workers, answers))
+    return uvloop.run(_gather(workers, answers))
 
 
 def votes(base_url: str, concurrency: int, jobs: list[tuple[str, int]]) -> Answers:
     """``jobs`` (session, nomination) dealt to ``concurrency`` connections, each in turn."""
     answers = Answers()
     shares = [jobs[i::concurrency] for i in range(concurrency)]
-    return asyncio.run(_gather([_vote_worker(base_url, s, answers) for s in shares], answers))
+    return uvloop.run(_gather([_vote_worker(base_url, s, answers) for s in shares], answers))
 
 
 def uniform_jobs(
@@ -700,7 +719,9 @@ def main_run(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
     last_counts: list[dict[int, int]] = [{} for _ in fixture.watchers]
     ids = list(fixture.nominations)
     try:
-        watchers = Watchers(stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers)
+        watchers = Watchers(
+            stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers, offer(args)
+        )
         BENCH_PIDS[watchers.process.pid or 0] = "bench: watchers"
         print(f"{len(fixture.watchers):,} sockets watching through nginx", flush=True)
         for concurrency in args.concurrency:
@@ -802,7 +823,8 @@ def report(
         f"{len(args.watchers_list):,} sockets watching through nginx (one signed-in user each, "
         "spread over the five sports, held by a second bench process); every vote by a "
         f"voter of its own making {args.votes_per_voter} votes (uniform) or 1 (hot), cookie "
-        "and CSRF header like the SPA, one keep-alive connection per concurrent client.",
+        "and CSRF header like the SPA, one keep-alive connection per concurrent client. "
+        f"The sockets {offered(args)}. {clients_note(args.clients_first)}",
         "",
         "| figure | this run | target | |",
         "|---|---|---|---|",
@@ -897,7 +919,9 @@ def compare_http(args: argparse.Namespace, own_url: str, fixture: Fixture) -> No
     for server in [*servers, *reversed(servers)][: 3 * args.compare_passes]:
         stack = start_stack(own_url, server, {})
         try:
-            watchers = Watchers(stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers)
+            watchers = Watchers(
+                stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers, offer(args)
+            )
             base = constant(stack.url, concurrency, args.constant_requests)
             voters = fixture.take_voters(args.votes // args.votes_per_voter)
             jobs = uniform_jobs(voters, ids, args.votes_per_voter, seed=len(rows))
@@ -957,7 +981,9 @@ def compare_gc(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None
         pauses.unlink(missing_ok=True)
         stack = start_stack(own_url, args.http, {**env, "GC_PAUSE_LOG": str(pauses)})
         try:
-            watchers = Watchers(stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers)
+            watchers = Watchers(
+                stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers, offer(args)
+            )
             mark = pauses.stat().st_size if pauses.exists() else 0
             voters = fixture.take_voters(args.votes // args.votes_per_voter)
             jobs = uniform_jobs(voters, ids, args.votes_per_voter, seed=100 + len(rows))
@@ -1029,6 +1055,16 @@ def _ws_pids(stack: Stack) -> list[int]:
     return pids
 
 
+def offer(args: argparse.Namespace) -> str:
+    return "" if args.no_compress else BROWSER_OFFER
+
+
+def offered(args: argparse.Namespace) -> str:
+    if args.no_compress:
+        return "offer no compression (`--no-compress`): plain frames, unlike browsers"
+    return "offer permessage-deflate as browsers do, and inflate what comes compressed"
+
+
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--watchers", type=int, default=1000, help="sockets watching (1000)")
@@ -1048,6 +1084,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--compare-passes", type=int, default=2, help="--compare-http: 1 or 2")
     parser.add_argument("--compare-gc", action="store_true")
     parser.add_argument("--database", default="scouting_bench_votes")
+    parser.add_argument(
+        "--no-compress",
+        action="store_true",
+        help="the watching sockets offer no permessage-deflate (plain frames), unlike browsers",
+    )
     parser.add_argument("--no-write", action="store_true", help="do not update RESULTS.md")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     return parser.parse_args()
@@ -1074,12 +1115,13 @@ def main() -> None:
     fixture = prepare(voters, args.watchers, args.nominations)
     args.watchers_list = fixture.watchers
     try:
-        if args.compare_http:
-            compare_http(args, own_url, fixture)
-        elif args.compare_gc:
-            compare_gc(args, own_url, fixture)
-        else:
-            main_run(args, own_url, fixture)
+        with client_priority() as args.clients_first:
+            if args.compare_http:
+                compare_http(args, own_url, fixture)
+            elif args.compare_gc:
+                compare_gc(args, own_url, fixture)
+            else:
+                main_run(args, own_url, fixture)
     finally:
         if not args.keep:
             drop_databases(url, args.database)

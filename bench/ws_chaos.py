@@ -64,6 +64,8 @@ from common import (
     HOST,
     ServerProcess,
     approved_nominations,
+    client_priority,
+    clients_note,
     daphne_command,
     database_url,
     django_setup,
@@ -799,7 +801,9 @@ def main() -> None:
             "LOGIN_THROTTLE_LIMIT": "100000",
         }
         try:
-            text, ok = asyncio.run(run(args, fixture, env, redis))
+            with client_priority() as raised:
+                text, ok = asyncio.run(run(args, fixture, env, redis))
+            text += "\n\n" + clients_note(raised)
         finally:
             drop_databases(base, args.database)
     finish(SECTION, text, ok, write=not args.no_write)

@@ -41,6 +41,8 @@ from common import (
     HOST,
     ROOT,
     approved_nominations,
+    client_priority,
+    clients_note,
     daphne_command,
     django_setup,
     finish,
@@ -426,7 +428,9 @@ def main() -> None:
             "LOG_LEVEL": "WARNING",
         }
         try:
-            text, ok = asyncio.run(run(args, sessions, env, board))
+            with client_priority() as raised:
+                text, ok = asyncio.run(run(args, sessions, env, board))
+            text += "\n\n" + clients_note(raised)
         finally:
             Player.objects.filter(name__startswith="Bench Player").delete()
             User.objects.filter(username__startswith="soak_").delete()
