@@ -311,8 +311,9 @@ def clients_note(raised: bool) -> str:
             "own would; what they spent was taken from the servers."
         )
     return (
-        "The bench's clients could not be put ahead of the servers (no autogroups, or not "
-        "root): on a saturated machine they read late, and the times include their own queue."
+        "The bench's clients were level with the servers (`BENCH_CLIENTS_FIRST=0`, no "
+        "autogroups, or not root): on a saturated machine they read late, and the times "
+        "include their own queue."
     )
 
 
