@@ -8,7 +8,10 @@ in front of the HTTP pool and two daphne processes for ``/ws/``) against its own
 (``scouting_bench_votes`` on the DATABASE_URL server, dropped and created) and its own Redis
 key prefix. A second process holds the watching sockets (1,000, through nginx, spread over
 the five sports, each signed in as a user of its own; websocket frames read by hand, see
-``_Socket``) and records every ``vote.changed`` they are pushed. Then, in one run, through nginx:
+``_Socket``, offering permessage-deflate as browsers do, on uvloop) and records every
+``vote.changed`` they are pushed. The bench's processes run ahead of the servers on the CPU
+(bench/common.py ``client_priority``), as phones with CPUs of their own would. Then, in one
+run, through nginx:
 
 * ``GET /api/health`` (a constant JSON answer that touches no table) at each concurrency: the
   stack's own ceiling, req/s;
