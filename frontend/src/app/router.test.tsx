@@ -1,7 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 
+import { authKeys } from '@/features/auth/api/auth-keys';
 import { useSportStore } from '@/stores/sport';
 import { mockFetch } from '@/testing/fetch-mock';
 import { admin, renderRoutes, scout, type RenderOptions } from '@/testing/render';
@@ -64,6 +65,31 @@ describe('routes', () => {
     expect(
       await screen.findByRole('heading', { name: 'Nominations Needing Votes' }),
     ).toBeInTheDocument();
+  });
+
+  it('keeps a signed-in page when reading the session again fails', async () => {
+    // The server restarting while the session is read again (after the socket said it
+    // changed): the user already known stays signed in; no error page, no reload needed.
+    const fetched = mockFetch({ 'GET /api/auth/me': { status: 503, body: 'restarting' } });
+    const { queryClient } = renderApp('/nominations/needing-votes', scout);
+    expect(
+      await screen.findByRole('heading', { name: 'Nominations Needing Votes' }),
+    ).toBeInTheDocument();
+    await act(() => queryClient.invalidateQueries({ queryKey: authKeys.me() }));
+    expect(fetched.requests.some((r) => r.url === '/api/auth/me')).toBe(true);
+    expect(queryClient.getQueryState(authKeys.me())?.status).toBe('error');
+    expect(screen.getByRole('heading', { name: 'Nominations Needing Votes' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Something went wrong' })).not.toBeInTheDocument();
+  });
+
+  it('keeps the admin dashboard when reading the session again fails', async () => {
+    mockFetch({ 'GET /api/auth/me': { status: 503, body: 'restarting' } });
+    const { queryClient } = renderApp('/admin/dashboard', admin);
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
+    await act(() => queryClient.invalidateQueries({ queryKey: authKeys.me() }));
+    expect(queryClient.getQueryState(authKeys.me())?.status).toBe('error');
+    expect(screen.getByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Something went wrong' })).not.toBeInTheDocument();
   });
 
   it('redirects /admin to /admin/dashboard', async () => {

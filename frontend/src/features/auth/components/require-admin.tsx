@@ -13,8 +13,10 @@ import { useUser } from '../hooks/use-user';
 export function RequireAdmin({ children }: { children: ReactNode }) {
   const { user, isPending, error } = useUser();
   const location = useLocation();
+  // A failed read is an error page only when nothing was read before (see RequireAuth).
+  const failed = user === undefined && error !== null;
   const outcome =
-    isPending || error
+    isPending || failed
       ? 'waiting'
       : !user
         ? 'signed-out'
@@ -38,7 +40,7 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
     }
   }, [outcome]);
 
-  if (error) throw error;
+  if (user === undefined && error) throw error;
   switch (outcome) {
     case 'waiting':
       return <PageSpinner label="Checking your session" />;

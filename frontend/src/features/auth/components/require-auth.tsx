@@ -11,7 +11,9 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const location = useLocation();
 
   if (isPending) return <PageSpinner label="Checking your session" />;
-  if (error) throw error;
+  // Only a first read that failed is an error page: when a later read fails (the server
+  // restarting while the session is checked again), the user already known stays signed in.
+  if (user === undefined && error) throw error;
   if (!user) {
     const returnTo = `${location.pathname}${location.search}`;
     return <Navigate to={`/login?returnTo=${encodeURIComponent(returnTo)}`} replace />;
