@@ -290,16 +290,17 @@ def client_priority() -> Iterator[bool]:
     if not _autogroups() or os.environ.get("BENCH_CLIENTS_FIRST") == "0":
         yield False
         return
-    before = AUTOGROUP.read_text().split()[-1]  # "/autogroup-85 nice 0"
     try:
+        before = AUTOGROUP.read_text().split()[-1]  # "/autogroup-85 nice 0"
         AUTOGROUP.write_text(str(CLIENT_NICE))
-    except PermissionError:
+    except OSError:  # not root (EACCES/EPERM), or a /proc that will not have it
         yield False
         return
     try:
         yield True
     finally:
-        AUTOGROUP.write_text(before)
+        with contextlib.suppress(OSError):
+            AUTOGROUP.write_text(before)
 
 
 def clients_note(raised: bool) -> str:
