@@ -286,7 +286,10 @@ def client_priority() -> Iterator[bool]:
     """Run this session's processes (the bench's; the servers start sessions of their own) at
     ``CLIENT_NICE`` meanwhile; yield whether that was possible (autogroups on, root or
     CAP_SYS_NICE). Without autogroups every thread competes on its own, and the priority is
-    left alone (the report says so), as it is with ``BENCH_CLIENTS_FIRST=0`` (for an A/B)."""
+    left alone (the report says so), as it is with ``BENCH_CLIENTS_FIRST=0`` (for an A/B).
+    The nice belongs to the whole session (the shell the bench runs from): two benches run at
+    once from one shell share it, and each puts back what it found, so the one finishing last
+    may leave it raised (``echo 0 > /proc/self/autogroup`` from that shell lowers it)."""
     if not _autogroups() or os.environ.get("BENCH_CLIENTS_FIRST") == "0":
         yield False
         return
