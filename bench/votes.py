@@ -969,6 +969,7 @@ def compare_http(args: argparse.Namespace, own_url: str, fixture: Fixture) -> No
             f" | {statistics.mean(r.screen['p99'] for _, r in mine):.0f} | "
             f"{statistics.mean(r.answers.rate() / b.rate() for b, r in mine):.2f} | |"
         )
+    lines += ["", f"The sockets {offered(args)}. {clients_note(args.clients_first)}"]
     text = "\n".join(lines) + "\n"
     print(text)
     if not args.no_write:
@@ -1025,6 +1026,7 @@ def compare_gc(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None
             f"{len(mid)} | {max(mid, default=0):.1f} | {r.answers.rate():.0f} | "
             f"{r.screen['p99']:.0f} | {load:.1f} |"
         )
+    lines += ["", f"The sockets {offered(args)}. {clients_note(args.clients_first)}"]
     text = "\n".join(lines) + "\n"
     print(text)
     if not args.no_write:
@@ -1118,7 +1120,8 @@ def main() -> None:
     fixture = prepare(voters, args.watchers, args.nominations)
     args.watchers_list = fixture.watchers
     try:
-        with client_priority() as args.clients_first:
+        with client_priority() as raised:
+            args.clients_first = raised
             if args.compare_http:
                 compare_http(args, own_url, fixture)
             elif args.compare_gc:

@@ -14,9 +14,9 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
   const { user, isPending, error } = useUser();
   const location = useLocation();
   // A failed read is an error page only when nothing was read before (see RequireAuth).
-  const failed = user === undefined && error !== null;
+  const failure = user === undefined ? error : null;
   const outcome =
-    isPending || failed
+    isPending || failure
       ? 'waiting'
       : !user
         ? 'signed-out'
@@ -40,7 +40,7 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
     }
   }, [outcome]);
 
-  if (user === undefined && error) throw error;
+  if (failure) throw failure;
   switch (outcome) {
     case 'waiting':
       return <PageSpinner label="Checking your session" />;
