@@ -281,6 +281,17 @@ def _autogroups() -> bool:
     return enabled and AUTOGROUP.exists()
 
 
+def _autogroup_nice(text: str) -> str | None:
+    """The nice in ``/proc/self/autogroup`` ("/autogroup-85 nice 0"), or None when the process
+    is in no autogroup: the kernel then prints nothing (a process placed by a cgroup with a CPU
+    controller of its own, as in CI's container), and a nice written there would change
+    nothing."""
+    fields = text.split()
+    if len(fields) == 3 and fields[1] == "nice" and fields[2].lstrip("-").isdigit():
+        return fields[2]
+    return None
+
+
 @contextlib.contextmanager
 def client_priority() -> Iterator[bool]:
     """Run this session's processes (the bench's; the servers start sessions of their own) at
@@ -294,9 +305,12 @@ def client_priority() -> Iterator[bool]:
         yield False
         return
     try:
-        before = AUTOGROUP.read_text().split()[-1]  # "/autogroup-85 nice 0"
-        AUTOGROUP.write_text(str(CLIENT_NICE))
+        before = _autogroup_nice(AUTOGROUP.read_text())
+        if before is not None:
+            AUTOGROUP.write_text(str(CLIENT_NICE))
     except OSError:  # not root (EACCES/EPERM), or a /proc that will not have it
+        before = None
+    if before is None:
         yield False
         return
     try:
