@@ -187,6 +187,33 @@ describe('applyLiveEvent', () => {
     ]);
   });
 
+  it('reads the recent grid again after its first read, which left before a new nomination', async () => {
+    const created = makeNomination(20, { player: { name: 'Nuevo' } });
+    const before = queryClient.getQueryData<Nomination[]>(recentKey)!;
+    queryClient.removeQueries({ queryKey: recentKey, exact: true });
+    // The page's first read of the grid is on its way (nothing cached yet): it read the
+    // database before the nomination, and the event finds nothing to insert into.
+    const answers: ((value: Nomination[]) => void)[] = [];
+    const read = queryClient.fetchQuery({
+      queryKey: recentKey,
+      queryFn: () => new Promise<Nomination[]>((resolve) => answers.push(resolve)),
+      staleTime: 0,
+    });
+
+    applyLiveEvent(queryClient, event('nomination.created', without(created)));
+    expect(answers).toHaveLength(1);
+    answers[0](before);
+    await read;
+    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    answers[1]([created, ...before]);
+    await vi.waitFor(() => expect(queryClient.getQueryState(recentKey)?.fetchStatus).toBe('idle'));
+
+    expect(queryClient.getQueryData<Nomination[]>(recentKey)!.map((n) => n.id)).toEqual([
+      20,
+      ...before.map((n) => n.id),
+    ]);
+  });
+
   it('keeps a new nomination out of a search it does not match and of other sports', () => {
     const created = makeNomination(21, { player: { name: 'Zed', club: 'Ajax' } });
     applyLiveEvent(queryClient, event('nomination.created', without(created)));

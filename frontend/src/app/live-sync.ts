@@ -162,11 +162,19 @@ function readAgainInFlight(queryClient: QueryClient, id: number) {
     for (const query of queryClient
       .getQueryCache()
       .findAll({ queryKey, fetchStatus: 'fetching' })) {
-      void queryClient.invalidateQueries({
-        queryKey: query.queryKey,
-        exact: true,
-        refetchType: 'all',
-      });
+      const readAgain = () =>
+        void queryClient.invalidateQueries({
+          queryKey: query.queryKey,
+          exact: true,
+          refetchType: 'all',
+        });
+      if (query.state.data === undefined) {
+        // A first read is not cancelled by a refetch (TanStack Query hands back the read on
+        // its way): it is read again once it has landed.
+        void query.promise?.then(readAgain, readAgain);
+      } else {
+        readAgain();
+      }
     }
   }
 }
