@@ -709,10 +709,14 @@ class Stack:
     log: Path
 
 
-def start_stack(own_url: str, http_server: str, extra_env: dict[str, str]) -> Stack:
+def start_stack(
+    own_url: str, http_server: str, extra_env: dict[str, str], http_threads: int | None = None
+) -> Stack:
     from project.ops.prodshape import Shape, running
 
     shape = Shape(port=0, http_server=http_server)
+    if http_threads:
+        shape.http_threads = http_threads
     log = Path(tempfile.gettempdir()) / f"bench-votes-{os.getpid()}-{http_server}.log"
     out = log.open("ab")
     context = running(shape, {**server_env(own_url), **extra_env}, output=out.fileno())
@@ -770,7 +774,7 @@ def checks(fixture: Fixture, rounds: list[Round], watched: list[dict[int, int]])
 
 
 def main_run(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
-    stack = start_stack(own_url, args.http, {})
+    stack = start_stack(own_url, args.http, {}, http_threads=args.http_threads)
     rounds: list[Round] = []
     constants: dict[int, Answers] = {}
     last_counts: list[dict[int, int]] = [{} for _ in fixture.watchers]
@@ -876,7 +880,8 @@ def report(
         "ratios are from this one run.",
         "",
         f"The production shape (`make serve-prod`'s launcher): nginx -> HTTP pool "
-        f"({args.http}, 2 workers) and /ws/ -> 2 daphne processes; PostgreSQL, Redis. "
+        f"({args.http}, 2 workers{threads(args)}) and /ws/ -> 2 daphne processes; "
+        "PostgreSQL, Redis. "
         f"{len(args.watchers_list):,} sockets watching through nginx (one signed-in user each, "
         "spread over the five sports, held by a second bench process); every vote by a "
         f"voter of its own making {args.votes_per_voter} votes (uniform) or 1 (hot), cookie "
@@ -1124,6 +1129,15 @@ def offered(args: argparse.Namespace) -> str:
     return "offer permessage-deflate as browsers do, and inflate what comes compressed"
 
 
+def threads(args: argparse.Namespace) -> str:
+    """The gthread workers' threads, as the report names them."""
+    if args.http != "gthread":
+        return ""
+    from project.ops.prodshape import Shape
+
+    return f" x {args.http_threads or Shape.http_threads} threads"
+
+
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--watchers", type=int, default=1000, help="sockets watching (1000)")
@@ -1139,6 +1153,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--nominations", type=int, default=100)
     parser.add_argument("--constant-requests", type=int, default=3000)
     parser.add_argument("--http", default="gthread", choices=("gthread", "uvicorn", "daphne"))
+    parser.add_argument(
+        "--http-threads", type=int, help="gthread: threads per HTTP worker (the shape's: 16)"
+    )
     parser.add_argument("--compare-http", action="store_true")
     parser.add_argument("--compare-passes", type=int, default=2, help="--compare-http: 1 or 2")
     parser.add_argument("--compare-gc", action="store_true")

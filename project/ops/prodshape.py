@@ -69,7 +69,7 @@ class Shape:
     port: int = 8080
     http_server: str = "gthread"
     http_workers: int = 2
-    http_threads: int = 8
+    http_threads: int = 16
     ws_processes: int = 2
     run_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="scoutvote-")))
     http_ports: list[int] = field(default_factory=list)

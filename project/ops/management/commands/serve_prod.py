@@ -25,7 +25,7 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8080, help="nginx's port (8080)")
         parser.add_argument("--http-server", choices=HTTP_SERVERS, default="gthread")
         parser.add_argument("--http-workers", type=int, default=2)
-        parser.add_argument("--http-threads", type=int, default=8)
+        parser.add_argument("--http-threads", type=int, default=16)
         parser.add_argument("--ws-processes", type=int, default=2)
         parser.add_argument(
             "--run-dir",
