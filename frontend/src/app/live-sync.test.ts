@@ -78,6 +78,23 @@ function votes(...counts: [number, number, number][]) {
   });
 }
 
+/** A read of the recent grid on its way: `answers[i]` answers its i-th request. */
+function readRecentOnItsWay() {
+  const answers: ((value: Nomination[]) => void)[] = [];
+  const read = queryClient.fetchQuery({
+    queryKey: recentKey,
+    queryFn: () => new Promise<Nomination[]>((resolve) => answers.push(resolve)),
+    staleTime: 0,
+  });
+  return { answers, read };
+}
+
+/** Once no read of the recent grid is on its way, it holds these nominations, in order. */
+async function expectRecentOnceRead(ids: number[]) {
+  await vi.waitFor(() => expect(queryClient.getQueryState(recentKey)?.fetchStatus).toBe('idle'));
+  expect(queryClient.getQueryData<Nomination[]>(recentKey)!.map((n) => n.id)).toEqual(ids);
+}
+
 describe('applyLiveEvent', () => {
   it('moves the vote count of every cached copy of the nomination, keeping hasVoted', () => {
     const untouched = queryClient.getQueryData(nominationKeys.detail(7));
@@ -167,24 +184,14 @@ describe('applyLiveEvent', () => {
     const created = makeNomination(20, { player: { name: 'Nuevo' } });
     const before = queryClient.getQueryData<Nomination[]>(recentKey)!;
     // The first read after connecting is on its way: it read the database before the nomination.
-    const answers: ((value: Nomination[]) => void)[] = [];
-    const read = queryClient.fetchQuery({
-      queryKey: recentKey,
-      queryFn: () => new Promise<Nomination[]>((resolve) => answers.push(resolve)),
-      staleTime: 0,
-    });
+    const { answers, read } = readRecentOnItsWay();
 
     applyLiveEvent(queryClient, event('nomination.created', without(created)));
     expect(answers).toHaveLength(2);
     answers[0](before);
     answers[1]([created, ...before]);
     await read.catch(() => undefined);
-    await vi.waitFor(() => expect(queryClient.getQueryState(recentKey)?.fetchStatus).toBe('idle'));
-
-    expect(queryClient.getQueryData<Nomination[]>(recentKey)!.map((n) => n.id)).toEqual([
-      20,
-      ...before.map((n) => n.id),
-    ]);
+    await expectRecentOnceRead([20, ...before.map((n) => n.id)]);
   });
 
   it('reads the recent grid again after its first read, which left before a new nomination', async () => {
@@ -193,12 +200,7 @@ describe('applyLiveEvent', () => {
     queryClient.removeQueries({ queryKey: recentKey, exact: true });
     // The page's first read of the grid is on its way (nothing cached yet): it read the
     // database before the nomination, and the event finds nothing to insert into.
-    const answers: ((value: Nomination[]) => void)[] = [];
-    const read = queryClient.fetchQuery({
-      queryKey: recentKey,
-      queryFn: () => new Promise<Nomination[]>((resolve) => answers.push(resolve)),
-      staleTime: 0,
-    });
+    const { answers, read } = readRecentOnItsWay();
 
     applyLiveEvent(queryClient, event('nomination.created', without(created)));
     expect(answers).toHaveLength(1);
@@ -206,12 +208,7 @@ describe('applyLiveEvent', () => {
     await read;
     await vi.waitFor(() => expect(answers).toHaveLength(2));
     answers[1]([created, ...before]);
-    await vi.waitFor(() => expect(queryClient.getQueryState(recentKey)?.fetchStatus).toBe('idle'));
-
-    expect(queryClient.getQueryData<Nomination[]>(recentKey)!.map((n) => n.id)).toEqual([
-      20,
-      ...before.map((n) => n.id),
-    ]);
+    await expectRecentOnceRead([20, ...before.map((n) => n.id)]);
   });
 
   it('keeps a new nomination out of a search it does not match and of other sports', () => {
