@@ -228,7 +228,7 @@ class _Socket(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # uvloop's transports are not asyncio.Transport subclasses, but are one in all but name.
         self.transport = cast(asyncio.Transport, transport)
-        transport.write(self.request)
+        self.transport.write(self.request)
 
     def send(self, text: str) -> None:
         if self.transport is not None and not self.transport.is_closing():
@@ -554,14 +554,14 @@ class _Http:
             for line in lines:
                 name, _, value = line.partition(b":")
                 fields[name.strip().lower()] = value.strip().lower()
+            closing = fields.get(b"connection") == b"close"
             if b"content-length" in fields:
                 answer = await self.reader.readexactly(int(fields[b"content-length"]))
             elif fields.get(b"transfer-encoding") == b"chunked":
                 answer = await self._chunks()
-            else:  # read to the end
-                answer = await self.reader.read()
-                fields[b"connection"] = b"close"
-        if fields.get(b"connection") == b"close":
+            else:  # the body runs to the end of the connection
+                answer, closing = await self.reader.read(), True
+        if closing:
             self.close()
         return int(status_line.split(b" ", 2)[1]), answer
 
@@ -780,9 +780,7 @@ def main_run(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
     last_counts: list[dict[int, int]] = [{} for _ in fixture.watchers]
     ids = list(fixture.nominations)
     try:
-        watchers = Watchers(
-            stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers, offer(args)
-        )
+        watchers = watch(stack, fixture, args)
         BENCH_PIDS[watchers.process.pid or 0] = "bench: watchers"
         print(f"{len(fixture.watchers):,} sockets watching through nginx", flush=True)
         for concurrency in args.concurrency:
@@ -981,9 +979,7 @@ def compare_http(args: argparse.Namespace, own_url: str, fixture: Fixture) -> No
     for server in [*servers, *reversed(servers)][: 3 * args.compare_passes]:
         stack = start_stack(own_url, server, {})
         try:
-            watchers = Watchers(
-                stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers, offer(args)
-            )
+            watchers = watch(stack, fixture, args)
             base = constant(stack.url, concurrency, args.constant_requests)
             voters = fixture.take_voters(args.votes // args.votes_per_voter)
             jobs = uniform_jobs(voters, ids, args.votes_per_voter, seed=len(rows))
@@ -1044,9 +1040,7 @@ def compare_gc(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None
         pauses.unlink(missing_ok=True)
         stack = start_stack(own_url, args.http, {**env, "GC_PAUSE_LOG": str(pauses)})
         try:
-            watchers = Watchers(
-                stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers, offer(args)
-            )
+            watchers = watch(stack, fixture, args)
             mark = pauses.stat().st_size if pauses.exists() else 0
             voters = fixture.take_voters(args.votes // args.votes_per_voter)
             jobs = uniform_jobs(voters, ids, args.votes_per_voter, seed=100 + len(rows))
@@ -1119,8 +1113,11 @@ def _ws_pids(stack: Stack) -> list[int]:
     return pids
 
 
-def offer(args: argparse.Namespace) -> str:
-    return "" if args.no_compress else BROWSER_OFFER
+def watch(stack: Stack, fixture: Fixture, args: argparse.Namespace) -> Watchers:
+    """The fixture's watching sockets on ``stack``'s /ws/, offering what browsers offer
+    (nothing with ``--no-compress``)."""
+    offer = "" if args.no_compress else BROWSER_OFFER
+    return Watchers(stack.url.replace("http://", "ws://") + "/ws/", fixture.watchers, offer)
 
 
 def offered(args: argparse.Namespace) -> str:
