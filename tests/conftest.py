@@ -6,8 +6,10 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 
 from project.accounts.models import Role, User
+from tests.flushing import flush_outlasting_deadlocks
 from tests.helpers import SERVICE_SKIP, ApiClient, EventRecorder, make_user
 
 if os.environ.get("CI") and not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
@@ -26,6 +28,14 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             "set DATABASE_URL and REDIS_URL to run them (CI does)",
             yellow=True,
         )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_outlasting_deadlocks() -> Iterator[None]:
+    """The flush after every ``transaction=True`` test runs again when a server still at work
+    deadlocks it (tests/flushing.py). Session-wide, so it wraps every test's teardown."""
+    with flush_outlasting_deadlocks(connection):
+        yield
 
 
 @pytest.fixture(autouse=True)
