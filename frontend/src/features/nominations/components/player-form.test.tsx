@@ -223,7 +223,10 @@ describe('the Athlete Nomination form', () => {
     );
     expect(link).toHaveAttribute('href', '/nominations/41');
     await user.click(link);
-    expect(screen.getByTestId('location')).toHaveTextContent('/nominations/41');
+    // The probe shows the old path until the navigation's transition renders.
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent('/nominations/41'),
+    );
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });
