@@ -103,6 +103,10 @@ READS = {
     "board (trending), all sports, read alone": ("trending", None),
 }
 BOARD_P99_MS = 10.0
+# What the live layer reads of a sport up to four times a second (realtime/summaries.py): its
+# three boards, scouts and stats as the leaderboard.changed and stats.changed events carry
+# them. Shown, not barred.
+LIVE = {"a sport's live summaries (3 boards, scouts, stats), read alone": SPORT}
 # The boards are read at this moment (a Wednesday noon, UTC). The votes are spread evenly
 # over the HISTORY_DAYS before it (see add_nominations): about 1 in 56 in the last 24 hours
 # (trending), 1 in 22 this week (weekly, since Monday 00:00), the rest in the past weeks
@@ -484,6 +488,14 @@ def read_call(kind: str, sport: str | None, user_id: int) -> Callable[[], int]:
     return lambda: len(board_nominations(kind=kind, sport=sport, user=user))  # type: ignore[arg-type]
 
 
+def summaries_call(sport: str) -> Callable[[], int]:
+    """The live layer's read of a sport's summaries alone (no user: the events carry no
+    hasVoted); answers the number of boards."""
+    from project.scouting.board_selectors import sport_summaries
+
+    return lambda: len(sport_summaries(sport).boards)
+
+
 def measure_all(
     clients: dict[str, Any], users: dict[str, int], requests: int
 ) -> dict[str, dict[str, Measure]]:
@@ -499,6 +511,8 @@ def measure_all(
             use(alias)
             calls[alias] = read_call(kind, sport, users[alias])
         named.append((name, calls))
+    for name, sport in LIVE.items():
+        named.append((name, {alias: summaries_call(sport) for alias in (BASE, SCALE)}))
     for name, calls in named:
         for alias, measured in measure(calls, requests).items():
             results[alias][name] = measured
@@ -567,7 +581,7 @@ def report(
         "|---|---|---|---|---|---|---|---|",
     ]
     ok = True
-    for name in [*CALLS, *READS]:
+    for name in [*CALLS, *READS, *LIVE]:
         b, s = base[name], scale[name]
         ratio = s.median_ms / b.median_ms
         same = b.queries == s.queries

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce
+from django.db import connection
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from ninja import Schema
 from ninja.responses import NinjaJSONEncoder
 
@@ -206,38 +206,62 @@ def leaderboard_players(*, sport: str | None) -> list[dict[str, Any]]:
     return [nomination_data(n) for n in leaderboard_player_nominations(sport=sport)]
 
 
+# The scouts' board and the stats are read by hand: the live layer reads them for a sport up
+# to four times a second with its boards (realtime/summaries.py), and compiling the ORM's
+# aggregates cost more CPU than PostgreSQL took to run them.
+_SCOUTS_SQL = (
+    "SELECT n.nominated_by_id, u.name, u.username, COUNT(*) AS nominations "
+    "FROM {nominations} n JOIN {users} u ON u.id = n.nominated_by_id "
+    "WHERE n.status IN ({live}){in_sport} "
+    "GROUP BY n.nominated_by_id, u.name, u.username "
+    "ORDER BY nominations DESC, n.nominated_by_id LIMIT %s"
+)
+_STATS_SQL = (
+    "SELECT COUNT(*), COALESCE(SUM(vote_count), 0), COUNT(CASE WHEN vote_count < %s THEN 1 END) "
+    "FROM {nominations} WHERE status IN ({live}){in_sport}"
+)
+
+
+def _live_sql(
+    template: str, sport: str | None, *, sport_column: str, **tables: type[Any]
+) -> tuple[str, list[Any]]:
+    """``template`` over the live nominations (of ``sport``, if given): its SQL, and the
+    parameters of its filter."""
+    quote = connection.ops.quote_name
+    sql = template.format(
+        live=", ".join(["%s"] * len(LIVE_STATUSES)),
+        in_sport=f" AND {sport_column} = %s" if sport else "",
+        **{name: quote(model._meta.db_table) for name, model in tables.items()},
+    )
+    return sql, [*LIVE_STATUSES, *([sport] if sport else [])]
+
+
 def leaderboard_scouts(*, sport: str | None) -> list[dict[str, Any]]:
     """Top 10 scouts by live nominations in the sport: [{id, name, username,
     nominationCount}], ties by the earlier account."""
-    rows = (
-        _live(sport)
-        .values("nominated_by_id", "nominated_by__name", "nominated_by__username")
-        .annotate(nomination_count=Count("id"))
-        .order_by("-nomination_count", "nominated_by_id")[:LEADERBOARD_SIZE]
+    sql, params = _live_sql(
+        _SCOUTS_SQL, sport, sport_column="n.sport", nominations=Nomination, users=User
     )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, LEADERBOARD_SIZE])
+        rows = cursor.fetchall()
     return [
-        {
-            "id": row["nominated_by_id"],
-            "name": row["nominated_by__name"],
-            "username": row["nominated_by__username"],
-            "nominationCount": row["nomination_count"],
-        }
-        for row in rows
+        {"id": pk, "name": name, "username": username, "nominationCount": count}
+        for pk, name, username, count in rows
     ]
 
 
 def sport_stats(*, sport: str | None) -> dict[str, int]:
     """{nominations, votes, nominationsNeedingVotes} over the live nominations of the sport;
     votes is the sum of their ``vote_count`` column (no vote rows are counted)."""
-    totals = _live(sport).aggregate(
-        nominations=Count("id"),
-        votes=Coalesce(Sum("vote_count"), 0),
-        needing=Count("id", filter=Q(vote_count__lt=NEEDS_VOTES_BELOW)),
-    )
+    sql, params = _live_sql(_STATS_SQL, sport, sport_column="sport", nominations=Nomination)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [NEEDS_VOTES_BELOW, *params])
+        nominations, votes, needing = cursor.fetchone()
     return {
-        "nominations": totals["nominations"],
-        "votes": totals["votes"],
-        "nominationsNeedingVotes": totals["needing"],
+        "nominations": nominations,
+        "votes": int(votes),
+        "nominationsNeedingVotes": needing,
     }
 
 

@@ -21,7 +21,13 @@ from project.common.pagination import PageQuery
 from project.scouting import board_selectors
 from project.scouting.board_schemas import BoardEntryEventOut
 from project.scouting.boards import trend_add, trend_term, week_of
-from project.scouting.models import Nomination, NominationStatus, NominationWeek, Vote
+from project.scouting.models import (
+    Nomination,
+    NominationStatus,
+    NominationWeek,
+    Vote,
+    VoteStatus,
+)
 from project.scouting.selectors import _wire
 from tests.helpers import BOARD_PLACE_KEYS, NOMINATION_KEYS, ApiClient, assert_error, make_user
 from tests.scouting.conftest import make_nomination
@@ -158,9 +164,13 @@ def test_each_board_is_one_query(other_scout: User, at_now: Any) -> None:
     assert [entry.score for entry in trending] == [1] * 10  # type: ignore[attr-defined]
 
 
-def test_the_live_boards_encode_entries_as_the_schema_does(other_scout: User, at_now: Any) -> None:
-    """The live layer writes board entries out by hand (``_entry_wire``); each must be what
-    the REST answers' schema encodes: every field, alias, date format and value."""
+def test_the_live_boards_are_the_rest_boards_encoded_as_the_schema_does(
+    other_scout: User, at_now: Any
+) -> None:
+    """The live layer reads its boards by hand (``board_data``: its own statement and its own
+    encoding); each must be the REST board as its schema encodes it: the same entries in the
+    same order (ties, statuses off the boards, other sports and weeks left out), every field,
+    alias, date format, rank, score and movement, for one sport and for all."""
     for n in range(12):
         nomination = with_votes(
             make_nomination(
@@ -170,22 +180,53 @@ def test_the_live_boards_encode_entries_as_the_schema_does(other_scout: User, at
                 video_link=f"https://example.com/{n}" if n % 3 else "",
                 status=NominationStatus.APPROVED if n % 4 else NominationStatus.PENDING,
             ),
-            n,
+            n // 2,  # ties: pairs of equal votes
         )
         votes_at(nomination, NOW - timedelta(hours=n, microseconds=n * 1234))
+        votes_at(nomination, NOW - timedelta(hours=30 + n))  # out of the trending window
         week_votes(nomination, THIS_WEEK, (n % 5) + 1)
-    first = Nomination.objects.order_by("id").first()
+        week_votes(nomination, THIS_WEEK - timedelta(days=7), 40 + n)
+    for status in (NominationStatus.REJECTED, NominationStatus.HIDDEN):
+        off = with_votes(make_nomination(other_scout, status=status), 500)
+        votes_at(off, NOW - timedelta(hours=1))
+        week_votes(off, THIS_WEEK, 500)
+    other_sport = with_votes(make_nomination(other_scout, sport="soccer"), 300)
+    votes_at(other_sport, NOW - timedelta(hours=2))
+    week_votes(other_sport, THIS_WEEK, 300)
+    first = Nomination.objects.filter(sport="football").order_by("id").first()
     assert first is not None
     Player = type(first.player)
     Player.objects.filter(pk=first.player_id).update(verified=True)
-    for kind in ("all", "trending", "weekly"):
-        board_selectors.board_nominations(kind=kind, sport="football")  # a previous board
-        with_votes(first, 100)  # moves up: movements other than 0
-        entries = board_selectors.board_nominations(kind=kind, sport="football")
-        assert len(entries) == 10
-        assert [board_selectors._entry_wire(entry) for entry in entries] == [
-            _wire(BoardEntryEventOut.from_orm(entry)) for entry in entries
-        ], kind
+    for sport in ("football", None):
+        for kind in ("all", "trending", "weekly"):
+            board_selectors.board_nominations(kind=kind, sport=sport)  # a previous board
+            with_votes(first, 100)  # moves up: movements other than 0
+            entries = board_selectors.board_nominations(kind=kind, sport=sport)
+            assert len(entries) == 10
+            assert board_selectors.board_data(kind=kind, sport=sport) == [
+                _wire(BoardEntryEventOut.from_orm(entry)) for entry in entries
+            ], (kind, sport)
+            with_votes(first, 0)
+
+
+def test_the_summaries_come_again_when_the_oldest_trending_vote_leaves_the_window(
+    other_scout: User, at_now: Any
+) -> None:
+    """``refresh_at``: when the trending board's votes change by time alone (its entries'
+    oldest counted, active vote of the last 24 hours turns 24 hours old), or else when the
+    week turns over. Votes that do not count, voided ones and older ones do not say when."""
+    resets_at = board_selectors.current_week(NOW).resets_at
+    assert board_selectors.sport_summaries("football", NOW).refresh_at == resets_at
+    shown = make_nomination(other_scout)
+    votes_at(shown, NOW - timedelta(hours=20), NOW - timedelta(hours=2))
+    votes_at(make_nomination(other_scout), NOW - timedelta(hours=30))
+    votes_at(shown, NOW - timedelta(hours=23), NOW - timedelta(hours=22))
+    uncounted, voided = Vote.objects.filter(nomination=shown).order_by("created_at")[:2]
+    Vote.objects.filter(pk=uncounted.pk).update(counted=False)
+    Vote.objects.filter(pk=voided.pk).update(status=VoteStatus.VOID)
+    summaries = board_selectors.sport_summaries("football", NOW)
+    assert summaries.refresh_at == NOW + timedelta(hours=4)
+    assert board_selectors.sport_summaries("hockey", NOW).refresh_at == resets_at
 
 
 def test_weekly_board_counts_this_week_only(

@@ -39,10 +39,14 @@ def test_scout_leaderboard(scout_api: ApiClient, scout: User, other_scout: User)
     assert scout_api.get("/api/leaderboard?sport=hockey").json()[0]["nominationCount"] == 1
 
 
-def test_scout_leaderboard_is_top_ten(scout_api: ApiClient) -> None:
-    for n in range(12):
-        make_nomination(make_user(name=f"Scout {n}"))
-    assert len(scout_api.get("/api/leaderboard?sport=football").json()) == 10
+def test_scout_leaderboard_is_top_ten_ties_by_the_earlier_account(scout_api: ApiClient) -> None:
+    scouts = [make_user(name=f"Scout {n}") for n in range(12)]
+    for scout in reversed(scouts):  # nominations newest for the oldest account
+        make_nomination(scout)
+    make_nomination(scouts[11])
+    board = scout_api.get("/api/leaderboard?sport=football").json()
+    assert [row["id"] for row in board] == [scouts[11].pk] + [s.pk for s in scouts[:9]]
+    assert [row["nominationCount"] for row in board] == [2] + [1] * 9
 
 
 def test_player_leaderboard(scout_api: ApiClient, other_scout: User) -> None:
