@@ -1,5 +1,6 @@
 """Database helpers Django has no API for: datetimes read by a raw cursor, the name of
-GREATEST in the SQL the hot paths write by hand, and model instances from their rows."""
+GREATEST in the SQL the hot paths write by hand, model instances from their rows, and one
+row inserted without the ORM's compiler."""
 
 from __future__ import annotations
 
@@ -75,3 +76,41 @@ def from_row(model: type[M], connection: Any, values: list[Any]) -> M:
             value = converter(value, column, connection)
         converted.append(value)
     return model.from_db(connection.alias, attnames, converted)
+
+
+# Per connection and (model, attnames): the INSERT statement ``insert_row`` sends, and the
+# fields that prepare its values.
+_INSERTS: WeakKeyDictionary[
+    Any, dict[tuple[type[Model], tuple[str, ...]], tuple[str, list[Any]]]
+] = WeakKeyDictionary()
+
+
+def insert_row(model: type[Model], connection: Any, **values: Any) -> int:
+    """INSERT one row of ``model`` from these values (by attname, each prepared as the ORM
+    prepares it for saving: a JSON field's value, an aware datetime) and answer its id. What
+    ``objects.create()`` does without building and compiling a query each time (two thirds of
+    the CPU of an insert on a hot path, measured), and without its signals, defaults or
+    ``auto_now_add``: give every column that has no database default."""
+    names = tuple(values)
+    statements = _INSERTS.setdefault(connections[connection.alias], {})
+    statement = statements.get((model, names))
+    if statement is None:
+        by_attname = {field.attname: field for field in model._meta.concrete_fields}
+        fields = [by_attname[name] for name in names]
+        quote = connection.ops.quote_name
+        pk = model._meta.pk
+        assert pk is not None
+        statement = statements[(model, names)] = (
+            f"INSERT INTO {quote(model._meta.db_table)} "  # noqa: S608  (the model's table and columns; values bound)
+            f"({', '.join(quote(field.column) for field in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(names))}) RETURNING {quote(pk.column)}",
+            fields,
+        )
+    sql, fields = statement
+    params = [
+        field.get_db_prep_save(value, connection)
+        for field, value in zip(fields, values.values(), strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return int(cursor.fetchone()[0])

@@ -51,6 +51,36 @@ describe('reads against the newest vote counts', () => {
     );
   });
 
+  it("keeps this reader's vote taken back in another tab over a read that left before it", async () => {
+    const queryClient = createQueryClient();
+    // The list read (VOTED, version 4) was on its way when the reader took the vote back in
+    // another tab (vote.own, version 5), and another member then voted (vote.changed, 6).
+    isCurrentVoteCount(queryClient, { nominationId: 1, version: 5, voteCount: 9, hasVoted: false });
+    isCurrentVoteCount(queryClient, { nominationId: 1, version: 6, voteCount: 10 });
+    const page = {
+      items: [
+        { ...nomination(1, 10, 4), hasVoted: true },
+        { ...nomination(2, 3, 3), hasVoted: true },
+      ],
+      nextUrl: null,
+    };
+    await queryClient.fetchQuery({ queryKey: ['list'], queryFn: () => Promise.resolve(page) });
+    const shown = queryClient.getQueryData<typeof page>(['list']);
+    expect(
+      shown?.items.map((item) => [item.id, item.voteCount, item.version, item.hasVoted]),
+    ).toEqual([
+      [1, 10, 6, false],
+      [2, 3, 3, true],
+    ]);
+    // A read as new as every count seen is taken as it is, its VOTED noted for older reads.
+    const detail = { ...nomination(1, 11, 7), hasVoted: true };
+    await queryClient.fetchQuery({ queryKey: ['detail'], queryFn: () => Promise.resolve(detail) });
+    expect(queryClient.getQueryData(['detail'])).toBe(detail);
+    const late = { ...nomination(1, 10, 6), hasVoted: false };
+    await queryClient.fetchQuery({ queryKey: ['late'], queryFn: () => Promise.resolve(late) });
+    expect(queryClient.getQueryData(['late'])).toMatchObject({ voteCount: 11, hasVoted: true });
+  });
+
   it('leaves data without nominations alone', async () => {
     const queryClient = createQueryClient();
     const stats = { totalNominations: 3, totalVotes: 7 };

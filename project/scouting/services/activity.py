@@ -6,10 +6,11 @@ import logging
 from typing import Any
 
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from project.accounts.models import User, UserSettings
+from project.common.db import insert_row, loaded
 from project.common.errors import ValidationFailed
 from project.scouting import selectors
 from project.scouting.models import (
@@ -55,16 +56,21 @@ def activity_create(
     related_nomination: Nomination | None = None,
     metadata: dict[str, Any] | None = None,
 ) -> Activity:
-    """Record an activity and push it to the sport's feed (activity.created)."""
-    activity = Activity.objects.create(
-        user=user,
-        activity_type=activity_type,
-        sport=sport,
-        related_user=related_user,
-        related_player=related_player,
-        related_nomination=related_nomination,
-        metadata=metadata or {},
-    )
+    """Record an activity and push it to the sport's feed (activity.created). Inserted by
+    hand (``insert_row``): every vote records one."""
+    now = timezone.now()
+    values: dict[str, Any] = {
+        "user_id": user.pk,
+        "activity_type": activity_type,
+        "sport": sport,
+        "related_user_id": None if related_user is None else related_user.pk,
+        "related_player_id": None if related_player is None else related_player.pk,
+        "related_nomination_id": None if related_nomination is None else related_nomination.pk,
+        "metadata": metadata or {},
+        "created_at": now,
+    }
+    activity = loaded(Activity, id=insert_row(Activity, connection, **values), **values)
+    activity.user = user
     publish_activity(sport=sport, data=selectors.activity_data(activity))
     return activity
 
@@ -90,6 +96,19 @@ def notification_wanted(settings: UserSettings | None, type: str) -> bool:
     return settings is None or preference is None or bool(getattr(settings, preference))
 
 
+def _unread_rewritten(notification_id: int, *, message: str, now: Any) -> bool:
+    """The notification's new message and time, if it is still unread (written by hand, as
+    ``insert_row``: a vote on a nomination coalesces into its unread one)."""
+    ops = connection.ops
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {ops.quote_name(Notification._meta.db_table)} SET message = %s, "  # noqa: S608  (the model's table; values bound)
+            "created_at = %s WHERE id = %s AND read = %s",
+            [message, ops.adapt_datetimefield_value(now), notification_id, False],
+        )
+        return bool(cursor.rowcount)
+
+
 def notification_put(
     *,
     user: User,
@@ -103,28 +122,19 @@ def notification_put(
     coalesce into) that row gets the new message and time, if it is still unread; otherwise
     a new row is made, and emailed after commit when emailNotifications is on."""
     now = timezone.now()
-    if (
-        unread_id is not None
-        and Notification.objects.filter(pk=unread_id, read=False).update(
-            message=message, created_at=now
-        )
-        > 0
-    ):
-        notification = Notification(
-            pk=unread_id,
-            user_id=user.pk,
-            type=type,
-            message=message,
-            read=False,
-            related_nomination_id=related_nomination_id,
-            created_at=now,
-        )
+    values: dict[str, Any] = {
+        "user_id": user.pk,
+        "type": type,
+        "message": message,
+        "read": False,
+        "related_nomination_id": related_nomination_id,
+        "created_at": now,
+    }
+    if unread_id is not None and _unread_rewritten(unread_id, message=message, now=now):
+        notification = loaded(Notification, id=unread_id, **values)
     else:
-        notification = Notification.objects.create(
-            user_id=user.pk,
-            type=type,
-            message=message,
-            related_nomination_id=related_nomination_id,
+        notification = loaded(
+            Notification, id=insert_row(Notification, connection, **values), **values
         )
         if settings is None or settings.email_notifications:
             subject = EMAIL_SUBJECTS.get(NotificationType(type), "ScoutVote notification")

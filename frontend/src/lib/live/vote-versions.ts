@@ -2,7 +2,12 @@ import type { QueryClient } from '@tanstack/react-query';
 
 import type { VoteCount } from './protocol';
 
-type Seen = { version: number; voteCount: number | undefined };
+/**
+ * `hasVoted`: this reader's own vote on the nomination as of `version`, when known (a read, a
+ * `vote.own`, the answer to this tab's vote). Another member's vote does not change it, so it is
+ * kept across their counts.
+ */
+type Seen = { version: number; voteCount: number | undefined; hasVoted: boolean | undefined };
 
 /**
  * The newest vote count of each nomination seen so far (its version and count), per query cache.
@@ -27,14 +32,15 @@ function versionsOf(queryClient: QueryClient): Map<number, Seen> {
  */
 export function isCurrentVoteCount(
   queryClient: QueryClient,
-  count: Pick<VoteCount, 'nominationId' | 'version'> & { voteCount?: number },
+  count: Pick<VoteCount, 'nominationId' | 'version'> & { voteCount?: number; hasVoted?: boolean },
 ): boolean {
   const versions = versionsOf(queryClient);
   const before = versions.get(count.nominationId);
   if (before !== undefined && count.version < before.version) return false;
   const voteCount =
     count.voteCount ?? (count.version === before?.version ? before.voteCount : undefined);
-  versions.set(count.nominationId, { version: count.version, voteCount });
+  const hasVoted = count.hasVoted ?? before?.hasVoted;
+  versions.set(count.nominationId, { version: count.version, voteCount, hasVoted });
   return true;
 }
 
@@ -50,7 +56,7 @@ export function currentVoteCounts(queryClient: QueryClient, votes: VoteCount[]):
  */
 export function voteCountToShow(
   queryClient: QueryClient,
-  answer: Pick<VoteCount, 'nominationId' | 'version' | 'voteCount'>,
+  answer: Pick<VoteCount, 'nominationId' | 'version' | 'voteCount'> & { hasVoted?: boolean },
 ): number {
   if (isCurrentVoteCount(queryClient, answer)) return answer.voteCount;
   return versionsOf(queryClient).get(answer.nominationId)?.voteCount ?? answer.voteCount;
@@ -73,11 +79,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * A read's data with every nomination's count at least as new as the newest seen: a read that
- * left before a live count and landed after it would otherwise show the older count until the
- * next vote. Nominations are the objects with a numeric `id`, `voteCount` and `version` (lists,
- * pages, detail, boards); a newer one is noted for the counts that follow. Returns `data` itself
- * when nothing changed.
+ * A read's data with every nomination's count (and this reader's VOTE/VOTED) at least as new as
+ * the newest seen: a read that left before a live count and landed after it would otherwise show
+ * the older count, or a vote taken back in another tab, until the next vote. Nominations are the
+ * objects with a numeric `id`, `voteCount` and `version` (lists, pages, detail, boards); a newer
+ * one is noted for the counts that follow. Returns `data` itself when nothing changed.
  */
 export function withCurrentVoteCounts<T>(queryClient: QueryClient, data: T): T {
   const visit = (value: unknown, depth: number): unknown => {
@@ -93,12 +99,24 @@ export function withCurrentVoteCounts<T>(queryClient: QueryClient, data: T): T {
     }
     if (!isPlainObject(value)) return value;
     if (isVersioned(value)) {
-      const read = { nominationId: value.id, version: value.version, voteCount: value.voteCount };
+      const hasVoted = typeof value.hasVoted === 'boolean' ? value.hasVoted : undefined;
+      const read = {
+        nominationId: value.id,
+        version: value.version,
+        voteCount: value.voteCount,
+        hasVoted,
+      };
       if (isCurrentVoteCount(queryClient, read)) return value;
       const seen = versionsOf(queryClient).get(value.id);
-      return seen?.voteCount === undefined
-        ? value
-        : { ...value, voteCount: seen.voteCount, version: seen.version };
+      if (seen?.voteCount === undefined) return value;
+      // This reader's own vote changed since the read left (in another tab, say): it too.
+      const own = hasVoted !== undefined && seen.hasVoted !== undefined;
+      return {
+        ...value,
+        voteCount: seen.voteCount,
+        version: seen.version,
+        ...(own ? { hasVoted: seen.hasVoted } : {}),
+      };
     }
     let changed = false;
     const next: Record<string, unknown> = {};
