@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -233,6 +234,24 @@ def wait_for_ports(ports: list[int], process: subprocess.Popen[bytes], timeout: 
         time.sleep(0.1)
 
 
+def wait_until_serving(url: str, process: subprocess.Popen[bytes], deadline: float) -> None:
+    """Until ``url`` answers 200: the ports accept as soon as gunicorn's arbiter and nginx bind
+    them, but the HTTP pool's workers are still loading Django then (seconds on a busy machine),
+    and a request meanwhile waits for them."""
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:  # noqa: S310  (our own http://)
+                if answer.status == 200:
+                    return
+        except OSError:  # refused, reset, timed out, or an error status (HTTPError)
+            pass
+        if process.poll() is not None:
+            raise RuntimeError(f"the production shape exited with {process.returncode}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the production shape did not answer {url} in time")
+        time.sleep(0.2)
+
+
 @contextlib.contextmanager
 def running(
     shape: Shape,
@@ -242,7 +261,8 @@ def running(
     timeout: float = 60,
 ) -> Iterator[subprocess.Popen[bytes]]:
     """Run the shape under honcho (its own process group) until every port accepts
-    connections; stop it with SIGTERM (what Ctrl-C does) on the way out, SIGKILL after 15 s."""
+    connections and the HTTP pool answers through nginx; stop it with SIGTERM (what Ctrl-C
+    does) on the way out, SIGKILL after 15 s."""
     command = [*shape.supervisor_command(), "start"]
     process = subprocess.Popen(  # noqa: S603
         command,
@@ -253,7 +273,9 @@ def running(
         stderr=subprocess.STDOUT if output is not None else None,
     )
     try:
+        deadline = time.monotonic() + timeout
         wait_for_ports(shape.all_ports(), process, timeout)
+        wait_until_serving(f"{shape.url}/api/health", process, deadline)
         yield process
     finally:
         stop(process)
