@@ -67,9 +67,10 @@ def send_summaries(sport: str) -> float:
 class SummaryScheduler:
     def __init__(self, interval: float, delay: float = 0.0) -> None:
         self.interval = interval
-        # Computing a sport's boards holds the interpreter for ~15 ms of ORM work; started at
-        # the vote's commit, it made the vote's own fan-out and answer wait for it. With it
-        # 0.1 s later, fan-out p99 at 100 sockets 43 -> 25 ms, at 1,000 116 -> 78 ms
+        # Computing a sport's boards held the interpreter for ~15 ms of ORM work (~4 ms since
+        # its reads are written by hand, project/scouting/board_selectors.py); started at the
+        # vote's commit, it made the vote's own fan-out and answer wait for it. With it 0.1 s
+        # later, fan-out p99 at 100 sockets 43 -> 25 ms, at 1,000 116 -> 78 ms
         # (bench/ws_fanout.py, A/B pairs).
         self.delay = delay
         self.due: dict[str, float] = {}  # sport -> monotonic time of its next computation
