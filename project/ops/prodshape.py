@@ -220,6 +220,15 @@ def shape_env(env: dict[str, str] | None = None) -> dict[str, str]:
     return merged
 
 
+def _still_starting(process: subprocess.Popen[bytes], deadline: float, waiting_for: str) -> None:
+    """Raise when the shape exited or the deadline passed while waiting; else pause a moment."""
+    if process.poll() is not None:
+        raise RuntimeError(f"the production shape exited with {process.returncode}")
+    if time.monotonic() > deadline:
+        raise RuntimeError(f"the production shape did not {waiting_for} in time")
+    time.sleep(0.1)
+
+
 def wait_for_ports(ports: list[int], process: subprocess.Popen[bytes], timeout: float) -> None:
     deadline = time.monotonic() + timeout
     waiting = list(ports)
@@ -227,11 +236,7 @@ def wait_for_ports(ports: list[int], process: subprocess.Popen[bytes], timeout: 
         with contextlib.suppress(OSError), socket.create_connection((HOST, waiting[0]), 0.2):
             waiting.pop(0)
             continue
-        if process.poll() is not None:
-            raise RuntimeError(f"the production shape exited with {process.returncode}")
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the production shape did not listen on {waiting} in time")
-        time.sleep(0.1)
+        _still_starting(process, deadline, f"listen on {waiting}")
 
 
 def wait_until_serving(url: str, process: subprocess.Popen[bytes], deadline: float) -> None:
@@ -245,11 +250,7 @@ def wait_until_serving(url: str, process: subprocess.Popen[bytes], deadline: flo
                     return
         except OSError:  # refused, reset, timed out, or an error status (HTTPError)
             pass
-        if process.poll() is not None:
-            raise RuntimeError(f"the production shape exited with {process.returncode}")
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the production shape did not answer {url} in time")
-        time.sleep(0.2)
+        _still_starting(process, deadline, f"answer {url}")
 
 
 @contextlib.contextmanager

@@ -31,6 +31,19 @@ def _truncated_tables() -> list[str]:
     return [name.strip('" ') for name in statement.split(" ", 1)[1].rstrip(";").split(",")]
 
 
+def _connect(*, autocommit: bool = False) -> psycopg.Connection:
+    """A connection of its own to the test database, as another process would hold one."""
+    database = settings.DATABASES["default"]
+    return psycopg.connect(
+        host=database["HOST"],
+        port=database["PORT"] or 5432,
+        user=database["USER"],
+        password=database["PASSWORD"] or None,
+        dbname=database["NAME"],
+        autocommit=autocommit,
+    )
+
+
 def _waiting_truncate(server: psycopg.Connection, table: str) -> bool:
     """Whether another backend waits for an ACCESS EXCLUSIVE lock on ``table``."""
     row = server.execute(
@@ -44,7 +57,6 @@ def _waiting_truncate(server: psycopg.Connection, table: str) -> bool:
 def test_a_flush_cancelled_by_a_deadlock_runs_again_and_empties_the_tables() -> None:
     make_user()
     first, *_, last = _truncated_tables()
-    database = settings.DATABASES["default"]
     failures: list[BaseException] = []
     holding = threading.Event()
 
@@ -52,25 +64,12 @@ def test_a_flush_cancelled_by_a_deadlock_runs_again_and_empties_the_tables() -> 
         """Reads the TRUNCATE's last table, then (once the TRUNCATE waits for it) its first.
         Its own deadlock check waits longer, so the TRUNCATE is the one PostgreSQL cancels."""
         try:
-            with psycopg.connect(
-                host=database["HOST"],
-                port=database["PORT"] or 5432,
-                user=database["USER"],
-                password=database["PASSWORD"] or None,
-                dbname=database["NAME"],
-            ) as server:
+            with _connect() as server:
                 server.execute("SET deadlock_timeout = '30s'")
                 with server.transaction():
                     server.execute(f'SELECT count(*) FROM "{last}"')
                     holding.set()
-                    with psycopg.connect(
-                        host=database["HOST"],
-                        port=database["PORT"] or 5432,
-                        user=database["USER"],
-                        password=database["PASSWORD"] or None,
-                        dbname=database["NAME"],
-                        autocommit=True,
-                    ) as watcher:
+                    with _connect(autocommit=True) as watcher:
                         deadline = time.monotonic() + 20
                         while not _waiting_truncate(watcher, last):
                             assert time.monotonic() < deadline, "the flush never waited"
