@@ -62,7 +62,7 @@ export function voteCountToShow(
   return versionsOf(queryClient).get(answer.nominationId)?.voteCount ?? answer.voteCount;
 }
 
-type Versioned = { id: number; voteCount: number; version: number };
+type Versioned = { id: number; voteCount: number; version: number; hasVoted?: unknown };
 
 function isVersioned(value: Record<string, unknown>): value is Versioned {
   return (
