@@ -1,6 +1,6 @@
-"""Database helpers Django has no API for: datetimes read by a raw cursor, the name of
-GREATEST in the SQL the hot paths write by hand, model instances from their rows, and one
-row inserted without the ORM's compiler."""
+"""Database helpers Django has no API for: the connection a read by hand goes through,
+datetimes read by a raw cursor, the name of GREATEST in the SQL the hot paths write by hand,
+model instances from their rows, and one row inserted without the ORM's compiler."""
 
 from __future__ import annotations
 
@@ -8,12 +8,18 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 from weakref import WeakKeyDictionary
 
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connections, router
 from django.db.models import Model
 from django.db.models.expressions import Col
 from django.utils import timezone
 
 M = TypeVar("M", bound=Model)
+
+
+def reading(model: type[Model]) -> Any:
+    """The connection the ORM would read ``model`` through (the routers decide, as for a
+    queryset): for reads written by hand."""
+    return connections[router.db_for_read(model)]
 
 
 def sql_greatest(connection: Any) -> str:

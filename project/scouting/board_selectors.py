@@ -23,7 +23,6 @@ from datetime import date, datetime, timedelta
 from typing import Any, get_args
 
 from django.core.cache import cache
-from django.db import connection
 from django.db.models import Count, F, OuterRef, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
@@ -32,7 +31,7 @@ from ninja.responses import NinjaJSONEncoder
 
 from project.accounts.models import User
 from project.common.choices import Sport
-from project.common.db import db_datetime
+from project.common.db import db_datetime, reading
 from project.common.pagination import PageQuery, cursor_decode, cursor_encode
 from project.scouting import selectors
 from project.scouting.board_schemas import BoardKind
@@ -124,6 +123,7 @@ def trending_window_ends(nomination_ids: Sequence[int], now: datetime) -> dateti
     live boards (``_board_rows``)."""
     if not nomination_ids:
         return None
+    connection = reading(Vote)
     ops = connection.ops
     ids = ", ".join(["%s"] * len(nomination_ids))
     with connection.cursor() as cursor:
@@ -247,6 +247,7 @@ _BOARD_SQL = (
 
 def _board_rows(kind: BoardKind, sport: str | None, now: datetime) -> list[tuple[Any, ...]]:
     """The board's top 10 rows in board order: the entry's columns, its score, its key."""
+    connection = reading(Nomination)
     ops = connection.ops
     quote = ops.quote_name
     score_params: list[Any] = []

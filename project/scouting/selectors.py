@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.db import connection
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from ninja import Schema
 from ninja.responses import NinjaJSONEncoder
 
 from project.accounts.models import User
 from project.accounts.selectors import scout_get
+from project.common.db import reading
 from project.common.errors import NotFound, PermissionDenied, ValidationFailed
 from project.scouting.models import (
     LIVE_STATUSES,
@@ -222,29 +222,40 @@ _STATS_SQL = (
 )
 
 
-def _live_sql(
-    template: str, sport: str | None, *, sport_column: str, **tables: type[Any]
-) -> tuple[str, list[Any]]:
-    """``template`` over the live nominations (of ``sport``, if given): its SQL, and the
-    parameters of its filter."""
+def _live_rows(
+    template: str,
+    sport: str | None,
+    *,
+    sport_column: str,
+    before: tuple[Any, ...] = (),
+    after: tuple[Any, ...] = (),
+    **tables: type[Any],
+) -> list[tuple[Any, ...]]:
+    """The rows of ``template`` over the live nominations (of ``sport``, if given), its
+    parameters ``before`` and ``after`` those of the filter."""
+    connection = reading(Nomination)
     quote = connection.ops.quote_name
     sql = template.format(
         live=", ".join(["%s"] * len(LIVE_STATUSES)),
         in_sport=f" AND {sport_column} = %s" if sport else "",
         **{name: quote(model._meta.db_table) for name, model in tables.items()},
     )
-    return sql, [*LIVE_STATUSES, *([sport] if sport else [])]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*before, *LIVE_STATUSES, *([sport] if sport else []), *after])
+        return cursor.fetchall()
 
 
 def leaderboard_scouts(*, sport: str | None) -> list[dict[str, Any]]:
     """Top 10 scouts by live nominations in the sport: [{id, name, username,
     nominationCount}], ties by the earlier account."""
-    sql, params = _live_sql(
-        _SCOUTS_SQL, sport, sport_column="n.sport", nominations=Nomination, users=User
+    rows = _live_rows(
+        _SCOUTS_SQL,
+        sport,
+        sport_column="n.sport",
+        after=(LEADERBOARD_SIZE,),
+        nominations=Nomination,
+        users=User,
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, LEADERBOARD_SIZE])
-        rows = cursor.fetchall()
     return [
         {"id": pk, "name": name, "username": username, "nominationCount": count}
         for pk, name, username, count in rows
@@ -254,10 +265,13 @@ def leaderboard_scouts(*, sport: str | None) -> list[dict[str, Any]]:
 def sport_stats(*, sport: str | None) -> dict[str, int]:
     """{nominations, votes, nominationsNeedingVotes} over the live nominations of the sport;
     votes is the sum of their ``vote_count`` column (no vote rows are counted)."""
-    sql, params = _live_sql(_STATS_SQL, sport, sport_column="sport", nominations=Nomination)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [NEEDS_VOTES_BELOW, *params])
-        nominations, votes, needing = cursor.fetchone()
+    ((nominations, votes, needing),) = _live_rows(
+        _STATS_SQL,
+        sport,
+        sport_column="sport",
+        before=(NEEDS_VOTES_BELOW,),
+        nominations=Nomination,
+    )
     return {
         "nominations": nominations,
         "votes": int(votes),
