@@ -159,6 +159,11 @@ def test_the_wall_rotates_between_the_boards_and_counts_down_to_the_reset(
     expect(shown).to_have_text("All time")
     expect(top.get_by_role("listitem").nth(0)).to_contain_text("Ava Early")
     expect(top).to_contain_text("Votes")
+    # Everything the wall reads is in before the page is counted: the activity ticker (its
+    # own read: 3 nominations and 8 votes) and the watching count (a presence message).
+    ticker = wall.get_by_role("region", name="Recent activity")
+    expect(ticker.get_by_role("listitem")).to_have_count(11)
+    expect(wall.get_by_test_id("watching")).to_have_text("1 watching")
     elements = wall.evaluate("document.getElementsByTagName('*').length")
 
     expect(shown).to_have_text("Trending", timeout=5000)
