@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { isCurrentVoteCount } from './live/vote-versions';
+import { forgetOwnVotes, isCurrentVoteCount } from './live/vote-versions';
 import { createQueryClient } from './query-client';
 
 describe('query client defaults', () => {
@@ -79,6 +79,11 @@ describe('reads against the newest vote counts', () => {
     const late = { ...nomination(1, 10, 6), hasVoted: false };
     await queryClient.fetchQuery({ queryKey: ['late'], queryFn: () => Promise.resolve(late) });
     expect(queryClient.getQueryData(['late'])).toMatchObject({ voteCount: 11, hasVoted: true });
+    // Another reader signs in: the counts stay, the previous reader's votes are forgotten.
+    forgetOwnVotes(queryClient);
+    const theirs = { ...nomination(1, 10, 6), hasVoted: false };
+    await queryClient.fetchQuery({ queryKey: ['theirs'], queryFn: () => Promise.resolve(theirs) });
+    expect(queryClient.getQueryData(['theirs'])).toMatchObject({ voteCount: 11, hasVoted: false });
   });
 
   it('leaves data without nominations alone', async () => {

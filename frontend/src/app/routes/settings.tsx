@@ -6,6 +6,7 @@ import { authKeys } from '@/features/auth/api/auth-keys';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { ExportDataSection } from '@/features/safety/components/export-data-section';
 import { SettingsView } from '@/features/settings/components/settings-view';
+import { forgetOwnVotes } from '@/lib/live/vote-versions';
 
 /** Signed-in only (the router guards it), so the user is known here. */
 export default function SettingsPage() {
@@ -17,6 +18,7 @@ export default function SettingsPage() {
   const endSession = () => {
     void navigate('/', { replace: true });
     queryClient.clear();
+    forgetOwnVotes(queryClient);
     queryClient.setQueryData(authKeys.me(), null);
   };
 

@@ -44,6 +44,14 @@ export function isCurrentVoteCount(
   return true;
 }
 
+/**
+ * Forgets what the reader's own votes were (a new session: another reader, or none). The counts
+ * and versions stay: they are the same for every reader.
+ */
+export function forgetOwnVotes(queryClient: QueryClient) {
+  for (const seen of versionsOf(queryClient).values()) seen.hasVoted = undefined;
+}
+
 /** The counts of a `vote.changed` that are not older than what was applied before. */
 export function currentVoteCounts(queryClient: QueryClient, votes: VoteCount[]): VoteCount[] {
   return votes.filter((vote) => isCurrentVoteCount(queryClient, vote));

@@ -1,5 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 
+import { forgetOwnVotes } from '@/lib/live/vote-versions';
+
 import { authKeys } from './auth-keys';
 import type { AuthUser } from './types';
 
@@ -9,5 +11,6 @@ import type { AuthUser } from './types';
  */
 export function setSessionUser(queryClient: QueryClient, user: AuthUser | null) {
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== authKeys.all[0] });
+  forgetOwnVotes(queryClient);
   queryClient.setQueryData(authKeys.me(), user);
 }
