@@ -19,7 +19,7 @@ def test_insert_row_stores_each_value_as_the_orm_saves_it(scout: User) -> None:
     other = make_user()
     at = datetime(2025, 3, 12, 15, 0, 7, 123456, tzinfo=UTC)
     metadata = {"playerName": 'Zoë O\'Brien "Jr"', "nested": {"ids": [1, 2]}, "none": None}
-    pk = insert_row(
+    inserted = insert_row(
         Activity,
         connection,
         user_id=scout.pk,
@@ -31,7 +31,8 @@ def test_insert_row_stores_each_value_as_the_orm_saves_it(scout: User) -> None:
         metadata=metadata,
         created_at=at,
     )
-    activity = Activity.objects.get(pk=pk)
+    activity = Activity.objects.get(pk=inserted.pk)
+    assert (inserted.metadata, inserted.created_at) == (metadata, at)
     assert (activity.user_id, activity.related_user_id, activity.related_player_id) == (
         scout.pk,
         other.pk,
@@ -51,5 +52,5 @@ def test_insert_row_stores_each_value_as_the_orm_saves_it(scout: User) -> None:
         related_nomination_id=None,
         created_at=at,
     )
-    notification = Notification.objects.get(pk=again)
+    notification = Notification.objects.get(pk=again.pk)
     assert (notification.read, notification.message, notification.created_at) == (False, "x", at)

@@ -117,6 +117,19 @@ def _recent_votes(now: datetime) -> Coalesce:
     return Coalesce(Subquery(votes), 0)
 
 
+def _recent_on_boards_sql(ops: Any, now: datetime, prefix: str) -> tuple[str, list[Any]]:
+    """The SQL condition (and its parameters) of a vote the trending board counts: of the last
+    24 hours and ``ON_BOARDS``; ``prefix`` is the vote table's alias with its dot, or ""."""
+    return (
+        f"{prefix}created_at > %s AND {prefix}counted = %s AND {prefix}status = %s",
+        [
+            ops.adapt_datetimefield_value(now - TRENDING_WINDOW),
+            ON_BOARDS["counted"],
+            ON_BOARDS["status"],
+        ],
+    )
+
+
 def trending_window_ends(nomination_ids: Sequence[int], now: datetime) -> datetime | None:
     """When the oldest vote of the last 24 hours of these entries leaves the window (so the
     votes shown on the trending board change by time alone), or None. Read by hand with the
@@ -126,16 +139,12 @@ def trending_window_ends(nomination_ids: Sequence[int], now: datetime) -> dateti
     connection = reading(Vote)
     ops = connection.ops
     ids = ", ".join(["%s"] * len(nomination_ids))
+    recent, params = _recent_on_boards_sql(ops, now, "")
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT MIN(created_at) FROM {ops.quote_name(Vote._meta.db_table)} "  # noqa: S608  (the model's table; values bound)
-            f"WHERE nomination_id IN ({ids}) AND created_at > %s AND counted = %s AND status = %s",
-            [
-                *nomination_ids,
-                ops.adapt_datetimefield_value(now - TRENDING_WINDOW),
-                ON_BOARDS["counted"],
-                ON_BOARDS["status"],
-            ],
+            f"WHERE nomination_id IN ({ids}) AND {recent}",
+            [*nomination_ids, *params],
         )
         (oldest,) = cursor.fetchone()
     return None if oldest is None else db_datetime(oldest) + TRENDING_WINDOW
@@ -268,16 +277,11 @@ def _board_rows(kind: BoardKind, sport: str | None, now: datetime) -> list[tuple
         if kind == "trending":
             key = "n.trend"
             where += " AND n.trend IS NOT NULL"
+            recent, score_params = _recent_on_boards_sql(ops, now, "v.")
             score = (
                 f"(SELECT COUNT(*) FROM {quote(Vote._meta.db_table)} v "  # noqa: S608  (the model's table; values bound)
-                "WHERE v.nomination_id = n.id AND v.created_at > %s AND v.counted = %s "
-                "AND v.status = %s)"
+                f"WHERE v.nomination_id = n.id AND {recent})"
             )
-            score_params = [
-                ops.adapt_datetimefield_value(now - TRENDING_WINDOW),
-                ON_BOARDS["counted"],
-                ON_BOARDS["status"],
-            ]
         else:
             score = key = "n.vote_count"
     sql = _BOARD_SQL.format(

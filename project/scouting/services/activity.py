@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Any
 
 from django.core.mail import send_mail
@@ -58,18 +59,18 @@ def activity_create(
 ) -> Activity:
     """Record an activity and push it to the sport's feed (activity.created). Inserted by
     hand (``insert_row``): every vote records one."""
-    now = timezone.now()
-    values: dict[str, Any] = {
-        "user_id": user.pk,
-        "activity_type": activity_type,
-        "sport": sport,
-        "related_user_id": None if related_user is None else related_user.pk,
-        "related_player_id": None if related_player is None else related_player.pk,
-        "related_nomination_id": None if related_nomination is None else related_nomination.pk,
-        "metadata": metadata or {},
-        "created_at": now,
-    }
-    activity = loaded(Activity, id=insert_row(Activity, connection, **values), **values)
+    activity = insert_row(
+        Activity,
+        connection,
+        user_id=user.pk,
+        activity_type=activity_type,
+        sport=sport,
+        related_user_id=None if related_user is None else related_user.pk,
+        related_player_id=None if related_player is None else related_player.pk,
+        related_nomination_id=None if related_nomination is None else related_nomination.pk,
+        metadata=metadata or {},
+        created_at=timezone.now(),
+    )
     activity.user = user
     publish_activity(sport=sport, data=selectors.activity_data(activity))
     return activity
@@ -96,7 +97,7 @@ def notification_wanted(settings: UserSettings | None, type: str) -> bool:
     return settings is None or preference is None or bool(getattr(settings, preference))
 
 
-def _unread_rewritten(notification_id: int, *, message: str, now: Any) -> bool:
+def _unread_rewritten(notification_id: int, *, message: str, now: datetime) -> bool:
     """The notification's new message and time, if it is still unread (written by hand, as
     ``insert_row``: a vote on a nomination coalesces into its unread one)."""
     ops = connection.ops
@@ -133,9 +134,7 @@ def notification_put(
     if unread_id is not None and _unread_rewritten(unread_id, message=message, now=now):
         notification = loaded(Notification, id=unread_id, **values)
     else:
-        notification = loaded(
-            Notification, id=insert_row(Notification, connection, **values), **values
-        )
+        notification = insert_row(Notification, connection, **values)
         if settings is None or settings.email_notifications:
             subject = EMAIL_SUBJECTS.get(NotificationType(type), "ScoutVote notification")
             _email_on_commit(user=user, subject=subject, message=message)
