@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 Replay = list[tuple[int, str]]
+# One entry of a merge window (Backend.merge): its key (a nomination, an activity), its order
+# (a newer entry of the same key replaces an older one) and its JSON text.
+MergeEntry = tuple[int, int, str]
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,18 @@ class Backend(ABC):
     @abstractmethod
     def acquire_window(self, name: str, seconds: float) -> float:
         """Take a rate window shared by every process: 0 when taken, else the seconds left."""
+
+    @abstractmethod
+    def merge(
+        self, name: str, seconds: float, entries: Sequence[MergeEntry]
+    ) -> tuple[list[str], float]:
+        """Hold ``entries`` in the merge ``name``, shared by every process (an entry replaces
+        the one held for its key only when its order is higher); then, when anything is held
+        and the window ``name`` is free, take the window for ``seconds`` and answer all that
+        is held, taken out (texts, by key): the caller sends them as one event. Else answer no
+        texts and the seconds until the window ends, when someone must try again (0: nothing
+        is held, another process sent it). Whichever process comes first after a window sends
+        what every process held: none waits for a window of its own (realtime/merge.py)."""
 
     @abstractmethod
     def new_source(self) -> Source: ...

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from realtime.backend_base import (
     Backend,
     Config,
+    MergeEntry,
     Outbound,
     Replay,
     Source,
@@ -46,6 +47,7 @@ class MemoryBackend(Backend):
         self.logs: dict[str, MemoryLog] = {}
         self.guards: dict[str, tuple[int, str]] = {}
         self.windows: dict[str, float] = {}
+        self.merging: dict[str, dict[int, tuple[int, str]]] = {}
         self.presence: dict[str, dict[str, float]] = {}
         self.sources: weakref.WeakSet[MemorySource] = weakref.WeakSet()
         self.epoch = uuid.uuid4().hex
@@ -80,6 +82,26 @@ class MemoryBackend(Backend):
                 return until - now
             self.windows[name] = now + seconds
             return 0.0
+
+    def merge(
+        self, name: str, seconds: float, entries: Sequence[MergeEntry]
+    ) -> tuple[list[str], float]:
+        now = time.monotonic()
+        with self.lock:
+            held = self.merging.setdefault(name, {})
+            for key, order, text in entries:
+                kept = held.get(key)
+                if kept is None or kept[0] < order:
+                    held[key] = (order, text)
+            if not held:
+                return [], 0.0
+            until = self.windows.get(name, 0.0)
+            if until > now:
+                return [], until - now
+            self.windows[name] = now + seconds
+            taken = [held[key][1] for key in sorted(held)]
+            held.clear()
+            return taken, 0.0
 
     def new_source(self) -> Source:
         source = MemorySource(self)

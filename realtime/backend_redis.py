@@ -21,6 +21,7 @@ from redis.connection import parse_url
 from realtime.backend_base import (
     Backend,
     Config,
+    MergeEntry,
     Outbound,
     Replay,
     Source,
@@ -94,6 +95,29 @@ redis.call('PUBLISH', ARGV[1], epoch .. ' ' .. seq .. ' ' .. text)
 return seq
 """
 
+# KEYS: window, held. ARGV: window_ms, ttl, then (key, order, text) per entry. The merge of a
+# window (Backend.merge) in one step: hold the entries (a newer order replaces an older one of
+# its key: "<order> <text>" per key), then, when anything is held and the window is free, take
+# the window and answer {-1, key, held, key, held, ...}, the held taken out; else {wait_ms},
+# 0 when nothing is held.
+MERGE_SCRIPT = """
+for i = 3, #ARGV, 3 do
+  local kept = redis.call('HGET', KEYS[2], ARGV[i])
+  if not kept or tonumber(string.match(kept, '^(%-?%d+) ')) < tonumber(ARGV[i + 1]) then
+    redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1] .. ' ' .. ARGV[i + 2])
+  end
+end
+if redis.call('HLEN', KEYS[2]) == 0 then return {0} end
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+if not redis.call('SET', KEYS[1], 1, 'NX', 'PX', ARGV[1]) then
+  return {math.max(redis.call('PTTL', KEYS[1]), 1)}
+end
+local held = redis.call('HGETALL', KEYS[2])
+redis.call('DEL', KEYS[2])
+table.insert(held, 1, -1)
+return held
+"""
+
 # --- Redis ------------------------------------------------------------------------------
 
 
@@ -116,6 +140,7 @@ class RedisBackend(Backend):
             )
         )
         self.script_sha = self.client.register_script(PUBLISH_SCRIPT).sha
+        self.merge_script = self.client.register_script(MERGE_SCRIPT)
         self.epoch_key = f"{config.prefix}:epoch"
 
     def key(self, kind: str, name: str) -> str:
@@ -160,6 +185,23 @@ class RedisBackend(Backend):
             return 0.0
         left = self.client.pttl(key)
         return max(int(left), 1) / 1000
+
+    def merge(
+        self, name: str, seconds: float, entries: Sequence[MergeEntry]
+    ) -> tuple[list[str], float]:
+        args: list[Any] = [max(1, int(seconds * 1000)), self.config.ttl]
+        for key, order, text in entries:
+            args += [key, order, text]
+        answer = self.merge_script(
+            keys=[self.key("window", name), self.key("merging", name)], args=args
+        )
+        if answer[0] != -1:
+            return [], int(answer[0]) / 1000
+        held = sorted(
+            (int(key), value.decode().partition(" ")[2])
+            for key, value in zip(answer[1::2], answer[2::2], strict=True)
+        )
+        return [text for _, text in held], 0.0
 
     def new_source(self) -> Source:
         return RedisSource(self)

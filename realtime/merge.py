@@ -6,8 +6,11 @@ count of the first vote of a window to the publisher at once (the leading edge) 
 the counts that arrive during the window, the latest per nomination (by ``version``); when
 the window ends it sends them all as ONE ``vote.changed`` (one frame, one ``seq``): the
 trailing edge, so the last count of a burst is never lost. The window
-(``REALTIME_VOTE_WINDOW``, 0.1 s) is taken in the backend (``SET NX PX`` in Redis), shared by
-every process: a sport group gets at most one ``vote.changed`` per window from all of them.
+(``REALTIME_VOTE_WINDOW``, 0.1 s) and the counts held during it are the backend's
+(``Backend.merge``: one Redis script), shared by every process: a sport group gets at most one
+``vote.changed`` per window from all of them, and whichever process tries first once a window
+ends sends what every process held (a process waiting for a window of its own had held its
+counts while the others took turns: several windows at p90).
 
 Data: ``{"votes": [{"nominationId": 7, "voteCount": 12, "version": 31}, ...]}``.
 
@@ -26,7 +29,9 @@ activity frame per window, whatever the crowd, and replay and resume carry them 
 from __future__ import annotations
 
 import atexit
+import json
 import logging
+import math
 import threading
 import time
 from typing import Any
@@ -49,12 +54,22 @@ def activity_event(sport: str, items: list[dict[str, Any]]) -> Event:
     return Event("activity.batch", {"items": items}, sport=sport)
 
 
+def _vote_entry(nomination_id: int, count: int, version: int) -> dict[str, int]:
+    return {"nominationId": nomination_id, "voteCount": count, "version": version}
+
+
 def vote_changed(sport: str, counts: Counts) -> Event:
-    votes = [
-        {"nominationId": nomination_id, "voteCount": count, "version": version}
-        for nomination_id, (count, version) in counts.items()
-    ]
+    votes = [_vote_entry(nomination_id, *held) for nomination_id, held in counts.items()]
     return Event("vote.changed", {"votes": votes}, sport=sport)
+
+
+def key_name(key: tuple[str, str]) -> str:
+    """The backend's name of a merge (``votes:soccer``, ``activity:soccer``)."""
+    return ":".join(key)
+
+
+def _json(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
 class VoteMerger:
@@ -124,25 +139,37 @@ class VoteMerger:
 
     def _attempt(self, key: tuple[str, str]) -> None:
         kind, sport = key
-        try:
-            wait = get_backend().acquire_window(f"{kind}:{sport}", self.window)
-        except Exception:
-            # Without the shared window, send rather than hold events back: the publisher
-            # logs if the backend is down too, and clients resync when it returns.
-            logger.exception("Could not take the %s window of %s", kind, sport)
-            wait = 0
         with self.condition:
-            if wait:
-                self.due[key] = time.monotonic() + wait
-                return
             if kind == "votes":
-                counts = self.pending.pop(sport, None)
-                event = vote_changed(sport, counts) if counts else None
+                counts = self.pending.pop(sport, {})
+                entries = [
+                    (nomination_id, version, _json(_vote_entry(nomination_id, count, version)))
+                    for nomination_id, (count, version) in counts.items()
+                ]
             else:
-                items = self.activities.pop(sport, None)
-                event = activity_event(sport, items) if items else None
-        if event is not None:
-            broadcast.broadcast(event)
+                items = self.activities.pop(sport, [])
+                entries = [(int(item["id"]), int(item["id"]), _json(item)) for item in items]
+        try:
+            texts, wait = get_backend().merge(key_name(key), self.window, entries)
+        except Exception:
+            # Without the shared merge, send what this process held rather than hold it back:
+            # the publisher logs if the backend is down too, and clients resync when it
+            # returns.
+            logger.exception("Could not merge the %s of %s", kind, sport)
+            texts, wait = [text for _, _, text in entries], 0.0
+        if wait:
+            with self.condition:
+                # Held in the backend: sent by whichever process tries first once the window
+                # ends (this one, unless another came before).
+                self.due[key] = min(self.due.get(key, math.inf), time.monotonic() + wait)
+                self.condition.notify_all()
+        if texts:
+            entries_data = [json.loads(text) for text in texts]
+            broadcast.broadcast(
+                Event("vote.changed", {"votes": entries_data}, sport=sport)
+                if kind == "votes"
+                else activity_event(sport, entries_data)
+            )
 
     def flush(self) -> None:
         """Hand everything held to the publisher now, windows or not (process exit)."""
@@ -159,7 +186,7 @@ class VoteMerger:
         """Wait until every count and activity held has been handed to the publisher (tests)."""
         with self.condition:
             return self.condition.wait_for(
-                lambda: not self.pending and not self.activities and not self.sending, timeout
+                lambda: not (self.pending or self.activities or self.due or self.sending), timeout
             )
 
     def stop(self) -> None:

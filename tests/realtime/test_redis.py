@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -121,6 +122,33 @@ def test_the_summary_window_is_shared_by_processes() -> None:
     assert first.acquire_window("summary:soccer", 0.25) == 0
     assert 0 < second.acquire_window("summary:soccer", 0.25) <= 0.25
     assert second.acquire_window("summary:hockey", 0.25) == 0
+
+
+@needs_redis
+def test_a_merge_window_sends_what_every_process_held_whoever_comes_first() -> None:
+    """Two backends stand for two processes merging one sport's counts: the first takes the
+    window and sends its own; the second's wait in Redis, newest version kept, and go with
+    whichever process tries first once the window ends, the first's later ones included.
+    (Each process waiting for a window of its own had held counts for several windows: the
+    vote-to-screen p99 of bench/votes.py, issue 13.)"""
+    first, second = get_backend(), RedisBackend(settings.REDIS_URL, get_backend().config)
+    window = 0.2
+
+    assert first.merge("votes:soccer", window, [(7, 1, "a1")]) == (["a1"], 0)
+    texts, wait = second.merge("votes:soccer", window, [(9, 4, "b4"), (7, 2, "b2")])
+    assert texts == [] and 0 < wait <= window
+    # An older version of a held key changes nothing; a newer one replaces it.
+    texts, wait = first.merge("votes:soccer", window, [(9, 3, "a3"), (8, 5, "a5")])
+    assert texts == [] and 0 < wait <= window
+    assert second.merge("votes:hockey", window, [(1, 1, "h")]) == (["h"], 0)
+
+    time.sleep(wait + 0.01)
+    assert second.merge("votes:soccer", window, []) == (["b2", "a5", "b4"], 0)
+    # Nothing is held any more: the other process's try finds nothing to send.
+    assert first.merge("votes:soccer", window, []) == ([], 0)
+    # The window taken by the send holds the next entry back.
+    texts, wait = first.merge("votes:soccer", window, [(7, 9, "a9")])
+    assert texts == [] and 0 < wait <= window
 
 
 @needs_redis
