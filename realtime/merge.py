@@ -105,7 +105,11 @@ class VoteMerger:
             self._wake(("activity", sport), self.activity_delay)
 
     def _wake(self, key: tuple[str, str], delay: float = 0.0) -> None:
-        self.due.setdefault(key, time.monotonic() + delay)
+        # Sooner than a try already due at the window's end: what this process holds must be
+        # in the backend by then, or the process that sends then leaves it for a window more.
+        at = time.monotonic() + delay
+        if at < self.due.get(key, math.inf):
+            self.due[key] = at
         if self.thread is None:
             self.thread = threading.Thread(target=self._run, name="realtime-votes", daemon=True)
             self.thread.start()
