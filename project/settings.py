@@ -133,12 +133,13 @@ if DATABASE_URL:
         # Under ASGI a persistent connection leaks one per worker thread; psycopg's pool
         # is the one that reuses connections (DESIGN.md section 10).
         _db["CONN_MAX_AGE"] = 0
-        # After a PostgreSQL restart every pooled connection is dead: check each one (a round
-        # trip) before handing it out, so a request gets a live one or a new one rather than
-        # "server closed the connection" (issue 12). Django passes the pool
-        # ConnectionPool.check_connection itself when this is on (a "check" pool option too
-        # would be given twice: TypeError).
-        _db["CONN_HEALTH_CHECKS"] = True
+        # After a PostgreSQL restart every pooled connection is dead: the pool checks each
+        # one it hands out, by its socket rather than a round trip (this backend: project/
+        # common/postgresql/base.py), so a request gets a live one or a new one rather than
+        # "server closed the connection" (issues 12, 13). CONN_HEALTH_CHECKS would put
+        # psycopg's round-trip check in its place.
+        _db["ENGINE"] = "project.common.postgresql"
+        _db["CONN_HEALTH_CHECKS"] = False
         _db["OPTIONS"] = {
             "pool": {
                 "min_size": int(os.environ.get("DB_POOL_MIN", "2")),

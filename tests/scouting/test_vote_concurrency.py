@@ -10,7 +10,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.db import connection
 from django.db.models import Count
 
@@ -27,7 +26,7 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     # SQLite's in-memory test database locks whole tables across threads; CI runs PostgreSQL.
     unless_available(
-        settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
+        connection.vendor != "postgresql",
         reason="needs PostgreSQL",
     ),
 ]
