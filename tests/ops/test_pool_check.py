@@ -77,7 +77,8 @@ def test_a_closed_connection_is_refused(pooled: psycopg.Connection) -> None:
 def test_the_pool_hands_out_a_new_connection_for_one_the_server_ended() -> None:
     """Django's own pool, through the ORM's connection: a pooled connection whose backend was
     ended (as a restart ends them all) is replaced on checkout, and no request sees it."""
-    assert connection.pool._check is connection_alive  # type: ignore[attr-defined]  # PostgreSQL only
+    pool = connection.pool  # type: ignore[attr-defined]  # PostgreSQL only
+    assert pool._check is connection_alive
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         (ended,) = cursor.fetchone()
@@ -90,8 +91,12 @@ def test_the_pool_hands_out_a_new_connection_for_one_the_server_ended() -> None:
         ).fetchone() != (0,):
             assert time.monotonic() < deadline
             time.sleep(0.01)
+    lost = pool.get_stats().get("connections_lost", 0)
     for _ in range(3):  # every connection the pool holds, whichever it hands out
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_backend_pid()")
             assert cursor.fetchone() != (ended,)
         connection.close()
+    # Thrown away, not put back: one put back would be refused on every later checkout, each
+    # refusal followed by the pool's back-off of a second or more.
+    assert pool.get_stats().get("connections_lost", 0) == lost + 1

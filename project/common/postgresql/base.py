@@ -34,6 +34,10 @@ def connection_alive(connection: psycopg.Connection) -> None:
     poller = select.poll()
     poller.register(pgconn.socket, select.POLLIN | select.POLLPRI)
     if poller.poll(0):
+        # Closed here, so the pool throws it away and opens another: libpq has not seen the
+        # goodbye yet, and a connection it still holds as open would go back to the pool and
+        # be refused again on every checkout.
+        connection.close()
         raise psycopg.OperationalError("the server has closed the connection")
 
 
