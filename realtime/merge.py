@@ -124,7 +124,12 @@ class VoteMerger:
                 self.sending += 1
             try:
                 for key in keys:
-                    self._attempt(key)
+                    try:
+                        self._attempt(key)
+                    except Exception:
+                        # What it held is lost (clients resync on their next gap or
+                        # reconnect); the thread lives on for every later count and activity.
+                        logger.exception("Could not send the merged %s of %s", *key)
             finally:
                 with self.condition:
                     self.sending -= 1

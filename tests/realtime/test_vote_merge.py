@@ -15,7 +15,8 @@ from django.db import connections
 from project.accounts.models import User
 from project.scouting.models import Activity, ActivityType
 from project.scouting.services import votes
-from realtime.merge import reset_merger
+from realtime.events import Event
+from realtime.merge import VoteMerger, reset_merger
 from tests.helpers import ApiClient, make_user
 from tests.realtime.live import Socket, signed_in
 from tests.scouting.conftest import make_nomination
@@ -245,3 +246,24 @@ async def test_a_bursts_activity_goes_in_few_frames_every_item_once_in_order(
     assert replayed == frames
     await late.close()
     await socket.close()
+
+
+def test_a_send_that_fails_leaves_the_merger_sending_the_rest(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One window's send failing (here an activity without its id) is logged; the merger's
+    thread lives on and later counts still go out."""
+    sent: list[Event] = []
+    monkeypatch.setattr("realtime.broadcast.broadcast", sent.append)
+    merger = VoteMerger(window=0.01)
+    try:
+        merger.add_activity("soccer", {"kind": "no id"})
+        assert merger.drain()
+        merger.add("soccer", 7, vote_count=3, version=3)
+        assert merger.drain()
+    finally:
+        merger.stop()
+    assert [event.data for event in sent] == [
+        {"votes": [{"nominationId": 7, "voteCount": 3, "version": 3}]}
+    ]
+    assert "Could not send the merged activity of soccer" in caplog.text
