@@ -48,19 +48,14 @@ logger = logging.getLogger(__name__)
 Counts = dict[int, tuple[int, int]]
 
 
-def activity_event(sport: str, items: list[dict[str, Any]]) -> Event:
+def merged_event(kind: str, sport: str, items: list[dict[str, Any]]) -> Event:
+    """One window's event: ``vote.changed`` with its counts, or its activity
+    (``activity.created`` when it holds one, else ``activity.batch``, oldest first)."""
+    if kind == "votes":
+        return Event("vote.changed", {"votes": items}, sport=sport)
     if len(items) == 1:
         return Event("activity.created", items[0], sport=sport)
     return Event("activity.batch", {"items": items}, sport=sport)
-
-
-def _vote_entry(nomination_id: int, count: int, version: int) -> dict[str, int]:
-    return {"nominationId": nomination_id, "voteCount": count, "version": version}
-
-
-def vote_changed(sport: str, counts: Counts) -> Event:
-    votes = [_vote_entry(nomination_id, *held) for nomination_id, held in counts.items()]
-    return Event("vote.changed", {"votes": votes}, sport=sport)
 
 
 def key_name(key: tuple[str, str]) -> str:
@@ -146,50 +141,55 @@ class VoteMerger:
             self.condition.wait(min(self.due.values()) - now if self.due else None)
         return None
 
+    def _take(self, kind: str, sport: str) -> list[tuple[int, int, dict[str, Any]]]:
+        """What this process holds of a merge, taken out (under the condition): (key, order,
+        data) per count (by nomination, newest version) or activity (by id)."""
+        if kind == "votes":
+            counts = self.pending.pop(sport, {})
+            return [
+                (
+                    nomination_id,
+                    version,
+                    {"nominationId": nomination_id, "voteCount": count, "version": version},
+                )
+                for nomination_id, (count, version) in counts.items()
+            ]
+        items = self.activities.pop(sport, [])
+        return [(int(item["id"]), int(item["id"]), item) for item in items]
+
     def _attempt(self, key: tuple[str, str]) -> None:
         kind, sport = key
         with self.condition:
-            if kind == "votes":
-                counts = self.pending.pop(sport, {})
-                entries = [
-                    (nomination_id, version, _json(_vote_entry(nomination_id, count, version)))
-                    for nomination_id, (count, version) in counts.items()
-                ]
-            else:
-                items = self.activities.pop(sport, [])
-                entries = [(int(item["id"]), int(item["id"]), _json(item)) for item in items]
+            held = self._take(kind, sport)
         try:
+            entries = [(entry, order, _json(data)) for entry, order, data in held]
             texts, wait = get_backend().merge(key_name(key), self.window, entries)
+            items = [json.loads(text) for text in texts]
         except Exception:
             # Without the shared merge, send what this process held rather than hold it back:
             # the publisher logs if the backend is down too, and clients resync when it
             # returns.
             logger.exception("Could not merge the %s of %s", kind, sport)
-            texts, wait = [text for _, _, text in entries], 0.0
+            items, wait = [data for _, _, data in held], 0.0
         if wait:
             with self.condition:
                 # Held in the backend: sent by whichever process tries first once the window
                 # ends (this one, unless another came before).
                 self.due[key] = min(self.due.get(key, math.inf), time.monotonic() + wait)
                 self.condition.notify_all()
-        if texts:
-            entries_data = [json.loads(text) for text in texts]
-            broadcast.broadcast(
-                Event("vote.changed", {"votes": entries_data}, sport=sport)
-                if kind == "votes"
-                else activity_event(sport, entries_data)
-            )
+        if items:
+            broadcast.broadcast(merged_event(kind, sport, items))
 
     def flush(self) -> None:
         """Hand everything held to the publisher now, windows or not (process exit)."""
         with self.condition:
-            pending, self.pending = self.pending, {}
-            activities, self.activities = self.activities, {}
+            keys = [("votes", sport) for sport in self.pending]
+            keys += [("activity", sport) for sport in self.activities]
+            held = {(kind, sport): self._take(kind, sport) for kind, sport in keys}
             self.due.clear()
-        for sport, counts in pending.items():
-            broadcast.broadcast(vote_changed(sport, counts))
-        for sport, items in activities.items():
-            broadcast.broadcast(activity_event(sport, items))
+        for (kind, sport), entries in held.items():
+            if entries:
+                broadcast.broadcast(merged_event(kind, sport, [data for _, _, data in entries]))
 
     def drain(self, timeout: float = 5) -> bool:
         """Wait until every count and activity held has been handed to the publisher (tests)."""
