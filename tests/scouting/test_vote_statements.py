@@ -21,7 +21,7 @@ from project.common.errors import Conflict
 from project.scouting.boards import trend_add, trend_term
 from project.scouting.models import Nomination, NominationWeek, Notification
 from project.scouting.services import votes
-from tests.helpers import make_user
+from tests.helpers import make_user, unless_available
 from tests.scouting.conftest import make_nomination
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -126,3 +126,25 @@ def test_a_refused_vote_changes_no_counter(scout: User, other_scout: User) -> No
     after = Nomination.objects.values("vote_count", "version", "trend").get(pk=nomination.pk)
     assert after == before
     assert NominationWeek.objects.get(nomination=nomination).votes == 1
+
+
+@unless_available(connection.vendor != "postgresql", reason="prepared statements are PostgreSQL's")
+def test_a_connection_runs_the_votes_statements_prepared(scout: User, other_scout: User) -> None:
+    """On PostgreSQL a connection prepares a statement once it has run it
+    DB_PREPARE_THRESHOLD times (project/settings.py), so a pooled connection parses and plans
+    a vote's statements once rather than on every vote; the votes still count as before."""
+    nomination = make_nomination(other_scout)
+    threshold = connection.settings_dict["OPTIONS"]["prepare_threshold"]
+    assert threshold is not None
+    for _ in range(threshold + 1):
+        votes.vote_cast(user=scout, nomination_id=nomination.pk)
+        votes.vote_remove(user=scout, nomination_id=nomination.pk)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    table = connection.ops.quote_name(Nomination._meta.db_table)
+    # The nomination's lock and its counters, the two every cast and removal run.
+    assert any(sql.startswith(f"UPDATE {table} SET vote_count") for sql in prepared), prepared
+    assert any(sql.endswith("FOR NO KEY UPDATE OF n") for sql in prepared), prepared
+    nomination.refresh_from_db()
+    assert (nomination.vote_count, nomination.version) == (0, 2 * (threshold + 1))
