@@ -299,6 +299,10 @@ def test_mobile_menu(e2e_server: Server, browser: Browser) -> None:
     page = new_page(browser, e2e_server, PHONE)
     sign_in(page, "finley")
     live(page)
+    # The address turns to / at once, the page once its chunk has loaded (the router keeps the
+    # login page until then); the menu belongs to the page it was opened on, so opening it
+    # before the dashboard shows would see it closed by the dashboard's arrival.
+    expect(page.get_by_role("heading", name="Welcome back, Finley")).to_be_visible()
 
     expect(page.get_by_role("navigation", name="Main")).to_be_hidden()
     page.get_by_role("button", name="Open menu").click()
