@@ -154,8 +154,8 @@ if DATABASE_URL:
             # Values sent apart from the statement, and a statement a pooled connection has
             # run DB_PREPARE_THRESHOLD times prepared on it (psycopg's prepare_threshold; an
             # empty value: never), so PostgreSQL parses and plans a vote's statements once per
-            # connection rather than on every vote: PostgreSQL's CPU per vote -41%, votes/s
-            # +30% (bench/RESULTS.md, issue 13). Django's default (client-side binding, no
+            # connection rather than on every vote: PostgreSQL's CPU per vote -35-45%, votes/s
+            # +15-34% (bench/RESULTS.md, issue 13). Django's default (client-side binding, no
             # prepared statements) suits a pooler in transaction mode, which this does not use.
             "server_side_binding": True,
             "prepare_threshold": _prepare_threshold(os.environ.get("DB_PREPARE_THRESHOLD", "5")),
