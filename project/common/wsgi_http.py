@@ -3,16 +3,20 @@
 ``make run`` serves everything from one daphne process, and ``bench/ws_fanout.py`` measures
 that process. Under ASGI, Django runs a sync view behind a chain of middlewares adapted one by
 one to the mode of the next: with this project's chain (async-capable Django middlewares
-around WhiteNoise and two sync ones of ours), a request crossed between the event loop and
-the request thread a dozen times (``sync_to_async``/``async_to_sync`` around each
-``process_request`` and ``process_response``), and each crossing waited for the interpreter
-against the event loop that fans the live events out. Here the whole request (middlewares,
-view, response) runs in one call of Django's WSGI handler, in the same single request thread
-Django's ASGI handler uses for sync views (``thread_sensitive``): one hop in, one per body
-chunk out. In one daphne process, a vote's request reached its view 4.0 -> 1.9 ms after
-daphne took it, and its count reached 100 sockets at p50 20.9 -> 14.5 ms (bench/RESULTS.md,
-"Vote to screen"). The production shape's HTTP pool is WSGI already (gunicorn gthread), and
-so is Django's test client: the tests and the deployment run the same handler.
+around WhiteNoise and two sync ones of ours), ``GET /api/health`` crossed between the event
+loop and the request thread 16 times (asgiref's ``sync_to_async`` and ``async_to_sync``
+calls, counted: around each ``process_request`` and ``process_response``), and each crossing
+waited for the interpreter against the event loop that fans the live events out. Here the
+whole request (middlewares, view, response) runs in one call of Django's WSGI handler, in the
+same single request thread Django's ASGI handler uses for sync views (``thread_sensitive``):
+4 crossings, one in and one per send out (head, body, end).
+
+In one daphne process with 100 sockets watching (``bench/ws_fanout.py``, five
+alternating pairs of 60 rounds), a vote's count reached the sockets at p99 23.1 ms where it
+took 40.3 ms (medians of the runs; p50 16.5 -> 15.1 ms, the request 23.4 -> 21.3 ms;
+bench/RESULTS.md, "Vote to screen"). The production shape's HTTP pool is WSGI already
+(gunicorn gthread), and so is Django's test client: the tests and the deployment run the same
+handler.
 
 asgiref's ``WsgiToAsgi`` (Django's own dependency) makes the hop; this subclass adds what a
 WSGI server must do and it does not:
