@@ -1,16 +1,18 @@
-"""ASGI entry point: HTTP goes to Django, websockets to the realtime routing."""
+"""ASGI entry point: HTTP goes to Django (its WSGI handler in the request thread), websockets to
+the realtime routing."""
 
 import os
 
-from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 
-django_asgi_app = get_asgi_application()
+django_http = get_wsgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
 from project.common.heap import tune_after_startup  # noqa: E402
+from project.common.wsgi_http import WsgiHttp  # noqa: E402
 from realtime.routing import websocket_application  # noqa: E402
 from realtime.summaries import get_scheduler  # noqa: E402
 
@@ -19,7 +21,8 @@ get_scheduler().start()
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # Django's WSGI handler, one thread hop per request (project/common/wsgi_http.py).
+        "http": WsgiHttp(django_http),
         "websocket": websocket_application,
     }
 )
