@@ -269,6 +269,10 @@ REALTIME_SOCKET_MAX_PENDING = int(os.environ.get("REALTIME_SOCKET_MAX_PENDING", 
 REALTIME_COMPRESSION = env_bool("REALTIME_COMPRESSION", True)
 # Leaderboard and stats events: at most one per sport per interval (seconds).
 REALTIME_SUMMARY_INTERVAL = float(os.environ.get("REALTIME_SUMMARY_INTERVAL", "0.25"))
+# ... and at most one per this interval while changes keep coming (a crowd voting): seconds.
+REALTIME_SUMMARY_SUSTAINED_INTERVAL = float(
+    os.environ.get("REALTIME_SUMMARY_SUSTAINED_INTERVAL", "1.0")
+)
 # ... computed this long after the change that asked for them (seconds): the change's own
 # events and answer go out first (realtime/summaries.py).
 REALTIME_SUMMARY_DELAY = float(os.environ.get("REALTIME_SUMMARY_DELAY", "0.1"))

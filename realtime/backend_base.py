@@ -162,8 +162,10 @@ class Backend(ABC):
         (one Redis round trip: a hub then writes them to a socket in one go)."""
 
     @abstractmethod
-    def acquire_window(self, name: str, seconds: float) -> float:
-        """Take a rate window shared by every process: 0 when taken, else the seconds left."""
+    def acquire_window(self, name: str, seconds: float, sustained: float | None = None) -> float:
+        """Take a rate window shared by every process: 0 when taken, else the seconds left.
+        With ``sustained``, a window taken less than ``seconds`` after the one before ended
+        (the changes go on) lasts ``sustained`` seconds instead."""
 
     @abstractmethod
     def merge(

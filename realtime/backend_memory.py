@@ -74,12 +74,14 @@ class MemoryBackend(Backend):
         for source in list(self.sources):
             source.post(group, payload)
 
-    def acquire_window(self, name: str, seconds: float) -> float:
+    def acquire_window(self, name: str, seconds: float, sustained: float | None = None) -> float:
         now = time.monotonic()
         with self.lock:
             until = self.windows.get(name, 0.0)
             if until > now:
                 return until - now
+            if sustained is not None and now < until + seconds:
+                seconds = sustained
             self.windows[name] = now + seconds
             return 0.0
 

@@ -118,6 +118,19 @@ table.insert(held, 1, -1)
 return held
 """
 
+# Take the rate window KEYS[1] for ARGV[1] ms, or for ARGV[2] ms when the one before ended
+# less than ARGV[1] ms ago (KEYS[2] outlives each window by ARGV[1] ms). Answers 0, or the ms
+# the window has left.
+WINDOW_SCRIPT = """
+local left = redis.call('PTTL', KEYS[1])
+if left > 0 then return left end
+local ms = tonumber(ARGV[1])
+if redis.call('EXISTS', KEYS[2]) == 1 then ms = tonumber(ARGV[2]) end
+redis.call('SET', KEYS[1], 1, 'PX', ms)
+redis.call('SET', KEYS[2], 1, 'PX', ms + tonumber(ARGV[1]))
+return 0
+"""
+
 # --- Redis ------------------------------------------------------------------------------
 
 
@@ -141,6 +154,7 @@ class RedisBackend(Backend):
         )
         self.script_sha = self.client.register_script(PUBLISH_SCRIPT).sha
         self.merge_script = self.client.register_script(MERGE_SCRIPT)
+        self.window_script = self.client.register_script(WINDOW_SCRIPT)
         self.epoch_key = f"{config.prefix}:epoch"
 
     def key(self, kind: str, name: str) -> str:
@@ -179,12 +193,13 @@ class RedisBackend(Backend):
                 pipe.evalsha(self.script_sha, 5, *call)
             pipe.execute()
 
-    def acquire_window(self, name: str, seconds: float) -> float:
-        key = self.key("window", name)
-        if self.client.set(key, 1, nx=True, px=max(1, int(seconds * 1000))):
-            return 0.0
-        left = self.client.pttl(key)
-        return max(int(left), 1) / 1000
+    def acquire_window(self, name: str, seconds: float, sustained: float | None = None) -> float:
+        milliseconds = max(1, int(seconds * 1000))
+        left = self.window_script(
+            keys=[self.key("window", name), self.key("window-ended", name)],
+            args=[milliseconds, milliseconds if sustained is None else int(sustained * 1000)],
+        )
+        return int(left) / 1000
 
     def merge(
         self, name: str, seconds: float, entries: Sequence[MergeEntry]

@@ -62,7 +62,8 @@ def publish_summaries(sport: str) -> None:
 
     After commit the live layer recomputes them (project.scouting.selectors) and pushes
     ``leaderboard.changed`` / ``stats.changed`` when they differ from what it last pushed: at
-    most once per ``REALTIME_SUMMARY_INTERVAL`` per sport across all processes, and always
+    most once per ``REALTIME_SUMMARY_INTERVAL`` per sport across all processes (per
+    ``REALTIME_SUMMARY_SUSTAINED_INTERVAL`` while the hints keep coming), and always
     once more after the last hint of a burst.
     """
     transaction.on_commit(lambda: get_scheduler().request(sport))

@@ -20,6 +20,7 @@ from project.accounts.models import User
 from project.scouting import board_selectors
 from project.scouting.boards import trend_add, trend_term, week_of
 from project.scouting.models import Nomination, NominationStatus, NominationWeek, Player
+from realtime.backend import get_backend
 from realtime.publish import publish_summaries
 from realtime.summaries import get_scheduler
 from tests.helpers import ApiClient
@@ -93,18 +94,21 @@ async def test_a_burst_of_hints_is_coalesced_and_its_last_state_is_sent(
             time.sleep(0.02)
 
     started = time.monotonic()
-    listening = asyncio.ensure_future(collect(socket, 2.0))
+    listening = asyncio.ensure_future(collect(socket, 3.5))
     await asyncio.to_thread(burst)
     burst_seconds = time.monotonic() - started
     received = await listening
 
     interval = django_settings.REALTIME_SUMMARY_INTERVAL
+    sustained = django_settings.REALTIME_SUMMARY_SUSTAINED_INTERVAL
     for kind in ("stats.changed", "leaderboard.changed"):
         times = [at for at, message in received if message["type"] == kind]
         # A leading send, then at most one per window, then the trailing one.
         assert 2 <= len(times) <= burst_seconds / interval + 2, times
         gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
         assert min(gaps) > interval * 0.6, gaps
+        # The hints went on past the first window: the windows after it are the sustained ones.
+        assert min(gaps[1:], default=sustained) > sustained * 0.6, gaps
     last_stats = [m for _, m in received if m["type"] == "stats.changed"][-1]
     assert last_stats["data"] == {"nominations": 1, "votes": 40, "nominationsNeedingVotes": 0}
     last_board = [m for _, m in received if m["type"] == "leaderboard.changed"][-1]
@@ -112,6 +116,24 @@ async def test_a_burst_of_hints_is_coalesced_and_its_last_state_is_sent(
     seqs = [message["seq"] for _, message in received]
     assert seqs == list(range(1, len(seqs) + 1))
     await socket.close()
+
+
+def test_a_window_taken_as_the_last_ends_lasts_the_sustained_interval() -> None:
+    """The summaries' rate window (shared by every process): ``seconds`` after a quiet spell,
+    ``sustained`` when taken less than ``seconds`` after the one before ended."""
+    backend, name = get_backend(), f"summary:test-{time.monotonic_ns()}"
+    assert backend.acquire_window(name, 0.2, 0.6) == 0
+    assert 0 < backend.acquire_window(name, 0.2, 0.6) <= 0.2
+    time.sleep(0.21)
+    assert backend.acquire_window(name, 0.2, 0.6) == 0  # right after: the changes go on
+    assert 0.2 < backend.acquire_window(name, 0.2, 0.6) <= 0.6
+    time.sleep(0.6 + 0.25)  # the window over, and a quiet spell longer than ``seconds``
+    assert backend.acquire_window(name, 0.2, 0.6) == 0
+    assert 0 < backend.acquire_window(name, 0.2, 0.6) <= 0.2
+    # Without ``sustained``: every window lasts ``seconds``.
+    time.sleep(0.21)
+    assert backend.acquire_window(name, 0.2) == 0
+    assert 0 < backend.acquire_window(name, 0.2) <= 0.2
 
 
 async def test_nothing_is_sent_when_nothing_changed(
