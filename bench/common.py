@@ -14,6 +14,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
 from urllib.parse import urlsplit, urlunsplit
@@ -342,17 +343,33 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
-def write_section(section: str, text: str) -> None:
-    """Replace the section headed ``section`` of bench/RESULTS.md with ``text`` (appended if
-    missing), keeping every other section."""
+def write_section(section: str, text: str, *, now: datetime | None = None) -> None:
+    """Write a run's report ``text`` (headed by ``section``) into bench/RESULTS.md as the
+    newest run of that section, "### Run of <UTC time> (<the bench>)", above the runs
+    already there (each section is the log of its runs, with the notes written beside them);
+    the section is appended if missing. Every other section is kept."""
     current = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Bench results\n"
+    body = text.strip("\n")
+    if body.startswith(section):
+        body = body[len(section) :].strip("\n")
+    script = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "the bench"
+    stamp = f"{(now or datetime.now(UTC)):%Y-%m-%d %H:%M} UTC"
+    entry = f"### Run of {stamp} (`bench/{script}`)\n\n{body}\n"
     start = current.find(section)
     if start == -1:
-        updated = current.rstrip("\n") + "\n\n" + text
+        updated = current.rstrip("\n") + f"\n\n{section}\n\n{entry}"
     else:
-        following = current.find("\n## ", start + len(section))
-        rest = current[following + 1 :] if following != -1 else ""
-        updated = current[:start] + text + ("\n" + rest if rest else "")
+        after_header = start + len(section)
+        following = current.find("\n## ", after_header)
+        end = following + 1 if following != -1 else len(current)
+        earlier = current[after_header:end].strip("\n")
+        rest = current[end:] if following != -1 else ""
+        updated = (
+            current[:start]
+            + f"{section}\n\n{entry}"
+            + (f"\n{earlier}\n" if earlier else "")
+            + ("\n" + rest if rest else "")
+        )
     RESULTS.write_text(updated.rstrip("\n") + "\n", encoding="utf-8")
     print(f"Written to {RESULTS.relative_to(ROOT)}")
 

@@ -710,13 +710,19 @@ class Stack:
 
 
 def start_stack(
-    own_url: str, http_server: str, extra_env: dict[str, str], http_threads: int | None = None
+    own_url: str,
+    http_server: str,
+    extra_env: dict[str, str],
+    http_threads: int | None = None,
+    http_workers: int | None = None,
 ) -> Stack:
     from project.ops.prodshape import Shape, running
 
     shape = Shape(port=0, http_server=http_server)
     if http_threads:
         shape.http_threads = http_threads
+    if http_workers:
+        shape.http_workers = http_workers
     log = Path(tempfile.gettempdir()) / f"bench-votes-{os.getpid()}-{http_server}.log"
     out = log.open("ab")
     context = running(shape, {**server_env(own_url), **extra_env}, output=out.fileno())
@@ -774,7 +780,9 @@ def checks(fixture: Fixture, rounds: list[Round], watched: list[dict[int, int]])
 
 
 def main_run(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
-    stack = start_stack(own_url, args.http, {}, http_threads=args.http_threads)
+    stack = start_stack(
+        own_url, args.http, {}, http_threads=args.http_threads, http_workers=args.http_workers
+    )
     rounds: list[Round] = []
     constants: dict[int, Answers] = {}
     last_counts: list[dict[int, int]] = [{} for _ in fixture.watchers]
@@ -878,7 +886,7 @@ def report(
         "ratios are from this one run.",
         "",
         f"The production shape (`make serve-prod`'s launcher): nginx -> HTTP pool "
-        f"({args.http}, 2 workers{threads(args)}) and /ws/ -> 2 daphne processes; "
+        f"({args.http}, {workers(args)} workers{threads(args)}) and /ws/ -> 2 daphne processes; "
         "PostgreSQL, Redis. "
         f"{len(args.watchers_list):,} sockets watching through nginx (one signed-in user each, "
         "spread over the five sports, held by a second bench process); every vote by a "
@@ -1126,6 +1134,13 @@ def offered(args: argparse.Namespace) -> str:
     return "offer permessage-deflate as browsers do, and inflate what comes compressed"
 
 
+def workers(args: argparse.Namespace) -> int:
+    """The HTTP pool's processes, as the report names them."""
+    from project.ops.prodshape import Shape
+
+    return int(args.http_workers or Shape.http_workers)
+
+
 def threads(args: argparse.Namespace) -> str:
     """The gthread workers' threads, as the report names them."""
     if args.http != "gthread":
@@ -1152,6 +1167,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--http", default="gthread", choices=("gthread", "uvicorn", "daphne"))
     parser.add_argument(
         "--http-threads", type=int, help="gthread: threads per HTTP worker (the shape's: 16)"
+    )
+    parser.add_argument(
+        "--http-workers", type=int, help="processes of the HTTP pool (the shape's: 2)"
     )
     parser.add_argument("--compare-http", action="store_true")
     parser.add_argument("--compare-passes", type=int, default=2, help="--compare-http: 1 or 2")
