@@ -5,21 +5,15 @@ failing."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture
-def common(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_common", ROOT / "bench" / "common.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def common(bench_common: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> ModuleType:
+    module = bench_common
     monkeypatch.setattr(module, "AUTOGROUP", tmp_path / "autogroup")
     monkeypatch.setattr(module, "_autogroups", lambda: True)
     monkeypatch.delenv("BENCH_CLIENTS_FIRST", raising=False)

@@ -4,14 +4,11 @@ section and keeps the runs (and the notes written beside them) already there
 
 from __future__ import annotations
 
-import importlib.util
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
 
 BEFORE = """# Bench results
 
@@ -36,11 +33,8 @@ An untitled run.
 
 
 @pytest.fixture
-def common(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_common", ROOT / "bench" / "common.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def common(bench_common: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> ModuleType:
+    module = bench_common
     monkeypatch.setattr(module, "RESULTS", tmp_path / "RESULTS.md")
     monkeypatch.setattr(module, "ROOT", tmp_path)
     monkeypatch.setattr("sys.argv", ["bench/ws_fanout.py"])
@@ -63,28 +57,29 @@ def test_a_run_goes_above_the_runs_before_it_and_every_section_stays(common: Mod
     )
 
 
-def test_a_section_not_there_yet_is_added_at_the_end(common: ModuleType) -> None:
+@pytest.mark.parametrize(
+    ("section", "expected"),
+    [
+        # Not there yet: added at the end.
+        (
+            "## Slow socket (bench/ws_slow.py)",
+            BEFORE + "\n## Slow socket (bench/ws_slow.py)\n\n"
+            "### Run of 2026-11-27 08:00 UTC (`bench/ws_fanout.py`)\n\nThe run.\n",
+        ),
+        # The last section: what it had stays below the run.
+        (
+            "## Soak (bench/ws_soak.py)",
+            BEFORE.replace(
+                "## Soak (bench/ws_soak.py)\n\n",
+                "## Soak (bench/ws_soak.py)\n\n"
+                "### Run of 2026-11-27 08:00 UTC (`bench/ws_fanout.py`)\n\nThe run.\n\n",
+            ),
+        ),
+    ],
+)
+def test_a_new_section_and_the_last_one(common: ModuleType, section: str, expected: str) -> None:
     common.RESULTS.write_text(BEFORE, encoding="utf-8")
     common.write_section(
-        "## Slow socket (bench/ws_slow.py)",
-        "## Slow socket (bench/ws_slow.py)\n\nRound trip: 3 ms.\n",
-        now=datetime(2026, 11, 27, 8, 0, tzinfo=UTC),
+        section, f"{section}\n\nThe run.\n", now=datetime(2026, 11, 27, 8, 0, tzinfo=UTC)
     )
-    assert common.RESULTS.read_text(encoding="utf-8") == (
-        BEFORE + "\n## Slow socket (bench/ws_slow.py)\n\n"
-        "### Run of 2026-11-27 08:00 UTC (`bench/ws_fanout.py`)\n\nRound trip: 3 ms.\n"
-    )
-
-
-def test_the_last_section_keeps_what_it_had(common: ModuleType) -> None:
-    common.RESULTS.write_text(BEFORE, encoding="utf-8")
-    common.write_section(
-        "## Soak (bench/ws_soak.py)",
-        "## Soak (bench/ws_soak.py)\n\nHeld for 60 s.\n",
-        now=datetime(2026, 11, 27, 9, 0, tzinfo=UTC),
-    )
-    assert common.RESULTS.read_text(encoding="utf-8") == BEFORE.replace(
-        "## Soak (bench/ws_soak.py)\n\n",
-        "## Soak (bench/ws_soak.py)\n\n### Run of 2026-11-27 09:00 UTC (`bench/ws_fanout.py`)"
-        "\n\nHeld for 60 s.\n\n",
-    )
+    assert common.RESULTS.read_text(encoding="utf-8") == expected
