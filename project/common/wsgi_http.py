@@ -38,10 +38,10 @@ from tempfile import SpooledTemporaryFile
 from typing import IO, Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
 
 FILE_BLOCK = 64 * 1024
 HOP_BYTES = 256 * 1024  # response bytes gathered in the request thread per hop
-BODY_IN_MEMORY = 2_621_440  # Django's FILE_UPLOAD_MAX_MEMORY_SIZE default (2.5 MiB)
 DUPLICATE_HEADER_LIMIT = 100
 
 Scope = dict[str, Any]
@@ -214,7 +214,9 @@ class WsgiHttp:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             raise ValueError(f"an HTTP application got a {scope['type']!r} scope")
-        with SpooledTemporaryFile(max_size=BODY_IN_MEMORY) as body:
+        # The request body in memory up to Django's upload limit, then on disk (as Django's
+        # ASGI handler keeps it).
+        with SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE) as body:
             while True:
                 message = await receive()
                 if message["type"] == "http.disconnect":
