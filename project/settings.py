@@ -281,6 +281,9 @@ REALTIME_SUMMARY_DELAY = float(os.environ.get("REALTIME_SUMMARY_DELAY", "0.1"))
 REALTIME_VOTE_WINDOW = float(os.environ.get("REALTIME_VOTE_WINDOW", "0.1"))
 # The feed's activity of a vote follows its count by this long (seconds, realtime/merge.py).
 REALTIME_ACTIVITY_DELAY = float(os.environ.get("REALTIME_ACTIVITY_DELAY", "0.05"))
+# ... and those that come during a window of this long go out together at its end (seconds, per
+# sport, shared by every process): under a crowd, the feeds move twice a second.
+REALTIME_ACTIVITY_WINDOW = float(os.environ.get("REALTIME_ACTIVITY_WINDOW", "0.5"))
 # Check every published event's data against its model (realtime/event_payloads.py): on in
 # DEBUG and the tests (tests/conftest.py), off in production (a drifted payload fails tests,
 # never a user's write).

@@ -22,8 +22,10 @@ of a window goes ``REALTIME_ACTIVITY_DELAY`` (0.05 s) after it came, as ``activi
 screens first (on 1,000 sockets the activity's frames, written in the same turn of the event
 loop, held the count back: fan-out p99 81 -> 63 ms); those that arrive during the window go
 when it ends as ONE ``activity.batch`` (``{"items": [...]}``, oldest first), or as
-``activity.created`` when it holds one. So a sport group gets at most one vote frame and one
-activity frame per window, whatever the crowd, and replay and resume carry them as any event.
+``activity.created`` when it holds one. The activity's window (``REALTIME_ACTIVITY_WINDOW``,
+0.5 s) is longer than the counts': the feeds move twice a second under a crowd, while the count
+keeps its 0.1 s. So a sport group gets at most one vote frame per vote window and one activity
+frame per activity window, whatever the crowd, and replay and resume carry them as any event.
 """
 
 from __future__ import annotations
@@ -71,9 +73,12 @@ class VoteMerger:
     """One thread per process sending each sport's merged counts, and its merged activity,
     once their window allows (each has its own window: an activity never holds a count back)."""
 
-    def __init__(self, window: float, activity_delay: float = 0.0) -> None:
+    def __init__(
+        self, window: float, activity_delay: float = 0.0, activity_window: float | None = None
+    ) -> None:
         self.window = window
         self.activity_delay = activity_delay
+        self.activity_window = window if activity_window is None else activity_window
         self.pending: dict[str, Counts] = {}
         self.activities: dict[str, list[dict[str, Any]]] = {}
         # (kind, sport) -> when to try sending it; kind is "votes" or "activity".
@@ -163,7 +168,8 @@ class VoteMerger:
             held = self._take(kind, sport)
         try:
             entries = [(entry, order, _json(data)) for entry, order, data in held]
-            texts, wait = get_backend().merge(key_name(key), self.window, entries)
+            window = self.window if kind == "votes" else self.activity_window
+            texts, wait = get_backend().merge(key_name(key), window, entries)
             items = [json.loads(text) for text in texts]
         except Exception:
             # Without the shared merge, send what this process held rather than hold it back:
@@ -212,7 +218,11 @@ def get_merger() -> VoteMerger:
     global _merger
     with _merger_lock:
         if _merger is None:
-            _merger = VoteMerger(settings.REALTIME_VOTE_WINDOW, settings.REALTIME_ACTIVITY_DELAY)
+            _merger = VoteMerger(
+                settings.REALTIME_VOTE_WINDOW,
+                settings.REALTIME_ACTIVITY_DELAY,
+                settings.REALTIME_ACTIVITY_WINDOW,
+            )
         return _merger
 
 

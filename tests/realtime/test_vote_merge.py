@@ -26,12 +26,16 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 @pytest.fixture
 def window(settings: Any) -> Iterator[Any]:
-    """Set REALTIME_VOTE_WINDOW (and REALTIME_ACTIVITY_DELAY, 0 unless given) for one test
-    (the merger reads them when made)."""
+    """Set REALTIME_VOTE_WINDOW (and REALTIME_ACTIVITY_DELAY, 0 unless given, and
+    REALTIME_ACTIVITY_WINDOW, the vote window's unless given) for one test (the merger reads
+    them when made)."""
 
-    def set_window(seconds: float, activity_delay: float = 0.0) -> None:
+    def set_window(
+        seconds: float, activity_delay: float = 0.0, activity_window: float | None = None
+    ) -> None:
         settings.REALTIME_VOTE_WINDOW = seconds
         settings.REALTIME_ACTIVITY_DELAY = activity_delay
+        settings.REALTIME_ACTIVITY_WINDOW = seconds if activity_window is None else activity_window
         reset_merger()
 
     yield set_window
@@ -182,11 +186,15 @@ async def test_a_votes_activity_follows_its_count_and_takes_the_others_of_its_de
     await socket.close()
 
 
+@pytest.mark.parametrize(
+    ("seconds", "activity_seconds"),
+    [(0.3, 0.3), (0.05, 0.6)],
+    ids=["one-window", "activity-window-longer"],
+)
 async def test_a_bursts_activity_goes_in_few_frames_every_item_once_in_order(
-    window: Any, scout_api: ApiClient, other_scout: User
+    window: Any, scout_api: ApiClient, other_scout: User, seconds: float, activity_seconds: float
 ) -> None:
-    seconds = 0.3
-    window(seconds)
+    window(seconds, activity_window=activity_seconds)
 
     def world() -> tuple[int, list[User]]:
         return make_nomination(other_scout, sport="soccer").pk, [
@@ -196,7 +204,7 @@ async def test_a_bursts_activity_goes_in_few_frames_every_item_once_in_order(
     nomination_id, fans = await asyncio.to_thread(world)
     socket, positions = await signed_in(scout_api, sport="soccer")
     # The nomination's own activity opened a window: the burst starts in a new one.
-    await asyncio.sleep(seconds)
+    await asyncio.sleep(activity_seconds)
 
     def burst() -> None:
         try:
@@ -208,16 +216,23 @@ async def test_a_bursts_activity_goes_in_few_frames_every_item_once_in_order(
 
     started = time.monotonic()
     listening = asyncio.ensure_future(
-        collect(socket, 3.0, types=("activity.created", "activity.batch"))
+        collect(socket, 3.0, types=("activity.created", "activity.batch", "vote.changed"))
     )
     await asyncio.to_thread(burst)
     burst_seconds = time.monotonic() - started
-    frames = await listening
+    received = await listening
+    frames = [frame for frame in received if frame["type"] != "vote.changed"]
+    counts = [frame for frame in received if frame["type"] == "vote.changed"]
 
-    # The first activity at once (alone), the rest at most one frame per window.
+    # The first activity at once (alone), the rest at most one frame per activity window,
+    # whatever the count's window.
     assert frames[0]["type"] == "activity.created"
-    assert 2 <= len(frames) <= burst_seconds / seconds + 2, len(frames)
+    assert 2 <= len(frames) <= burst_seconds / activity_seconds + 2, len(frames)
     assert len(frames) < len(fans) / 3
+    if activity_seconds > seconds:
+        # The counts kept their own, shorter window: more frames than the feed's.
+        assert len(counts) > len(frames), (len(counts), len(frames))
+        assert counts_in(counts)[-1]["voteCount"] == len(fans)
     items = [
         item
         for frame in frames
