@@ -237,7 +237,7 @@ def cpu_by_component(named: dict[int, str]) -> dict[int, tuple[str, float]]:
             name = "redis"
         elif comm == "nginx":
             name = "nginx"
-        elif "gunicorn" in cmdline or "uvicorn" in cmdline or "granian" in cmdline:
+        elif "gunicorn" in cmdline or "uvicorn" in cmdline:
             name = "http pool"
         elif "daphne" in cmdline:
             name = "daphne (/ws/)"

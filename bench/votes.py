@@ -1143,7 +1143,7 @@ def workers(args: argparse.Namespace) -> int:
 
 def threads(args: argparse.Namespace) -> str:
     """The gthread workers' threads, as the report names them."""
-    if args.http not in ("gthread", "granian"):
+    if args.http != "gthread":
         return ""
     from project.ops.prodshape import Shape
 
@@ -1164,7 +1164,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--hot-votes", type=int, default=2000, help="votes of the hot round")
     parser.add_argument("--nominations", type=int, default=100)
     parser.add_argument("--constant-requests", type=int, default=3000)
-    parser.add_argument("--http", default="gthread", choices=("gthread", "granian", "uvicorn", "daphne"))
+    parser.add_argument("--http", default="gthread", choices=("gthread", "uvicorn", "daphne"))
     parser.add_argument(
         "--http-threads", type=int, help="gthread: threads per HTTP worker (the shape's: 16)"
     )
