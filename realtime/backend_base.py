@@ -179,6 +179,13 @@ class Backend(ABC):
         is held, another process sent it). Whichever process comes first after a window sends
         what every process held: none waits for a window of its own (realtime/merge.py)."""
 
+    def merge_many(
+        self, merges: Sequence[tuple[str, float, Sequence[MergeEntry]]]
+    ) -> list[tuple[list[str], float]]:
+        """``merge`` for each (name, seconds, entries), in one round trip where the backend
+        has them; the answers in the same order."""
+        return [self.merge(name, seconds, entries) for name, seconds, entries in merges]
+
     @abstractmethod
     def new_source(self) -> Source: ...
 

@@ -204,12 +204,36 @@ class RedisBackend(Backend):
     def merge(
         self, name: str, seconds: float, entries: Sequence[MergeEntry]
     ) -> tuple[list[str], float]:
-        args: list[Any] = [max(1, int(seconds * 1000)), self.config.ttl]
-        for key, order, text in entries:
-            args += [key, order, text]
-        answer = self.merge_script(
-            keys=[self.key("window", name), self.key("merging", name)], args=args
-        )
+        return self.merge_many([(name, seconds, entries)])[0]
+
+    def merge_many(
+        self, merges: Sequence[tuple[str, float, Sequence[MergeEntry]]]
+    ) -> list[tuple[list[str], float]]:
+        calls = []
+        for name, seconds, entries in merges:
+            args: list[Any] = [max(1, int(seconds * 1000)), self.config.ttl]
+            for key, order, text in entries:
+                args += [key, order, text]
+            calls.append([self.key("window", name), self.key("merging", name), *args])
+
+        def run() -> list[Any]:
+            # One round trip for every merge due (the merger's thread waits for the
+            # interpreter after each one while the request threads hold it).
+            with self.client.pipeline(transaction=False) as pipe:
+                for call in calls:
+                    pipe.evalsha(self.merge_script.sha, 2, *call)
+                return list(pipe.execute())
+
+        try:
+            answers = run()
+        except redis.exceptions.NoScriptError:
+            # Redis restarted or its scripts were flushed: none of the calls ran.
+            self.client.script_load(MERGE_SCRIPT)
+            answers = run()
+        return [self._merged(answer) for answer in answers]
+
+    @staticmethod
+    def _merged(answer: list[Any]) -> tuple[list[str], float]:
         if answer[0] != -1:
             return [], int(answer[0]) / 1000
         held = sorted(

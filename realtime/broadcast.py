@@ -5,7 +5,8 @@ of the publishing services replace it to record what was published). ``broadcast
 event to this process's publisher thread, which sends everything queued so far in one Redis
 round trip: the events of one commit (a vote's activity, count, profile and notification)
 reach each hub together, and each socket gets them in one write. The request thread does not
-wait for Redis either.
+wait for Redis either. The merger's thread (realtime/merge.py) sends its merged events itself
+(:func:`broadcast_now`): a hand-over would make them wait for the interpreter once more.
 """
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ MAX_QUEUED = 10_000
 
 def broadcast(event: Event) -> None:
     get_publisher().put(event)
+
+
+def broadcast_now(*events: Event) -> None:
+    """Send ``events`` from the calling thread, in one round trip, not through the publisher:
+    for a thread of the live layer that would otherwise hand them over and wait again for the
+    interpreter (the merger, realtime/merge.py)."""
+    send(*events)
 
 
 def send(*events: Event, guarded_at: float | None = None) -> None:

@@ -111,4 +111,6 @@ def events(monkeypatch: pytest.MonkeyPatch) -> EventRecorder:
     recorder.settle()  # nothing held from an earlier test lands in this one
     recorder.events.clear()
     monkeypatch.setattr("realtime.broadcast.broadcast", recorder.record)
+    # The merger sends its merged events itself (realtime/merge.py).
+    monkeypatch.setattr("realtime.broadcast.broadcast_now", lambda *sent: recorder.record_all(sent))
     return recorder

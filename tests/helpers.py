@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -128,6 +128,9 @@ class EventRecorder:
 
     def record(self, event: Event) -> None:
         self.events.append(event)
+
+    def record_all(self, events: Iterable[Event]) -> None:
+        self.events.extend(events)
 
     def settle(self) -> None:
         assert get_merger().drain(), "vote counts still held"

@@ -152,6 +152,31 @@ def test_a_merge_window_sends_what_every_process_held_whoever_comes_first() -> N
 
 
 @needs_redis
+def test_merge_many_answers_each_window_as_merge_alone_would() -> None:
+    """The merger's thread merges every window due at once (``merge_many``, one pipelined
+    round trip): each answers as ``merge`` alone would, in order, whether its window is free,
+    held or has nothing; and a Redis that lost its scripts gets them again."""
+    backend = get_backend()
+    assert isinstance(backend, RedisBackend)
+    window = 0.2
+    assert backend.merge("votes:soccer", window, [(1, 1, "s1")]) == (["s1"], 0)
+    redis.Redis.from_url(settings.REDIS_URL).script_flush()
+    answers = backend.merge_many(
+        [
+            ("votes:soccer", window, [(2, 1, "s2")]),  # its window is taken: held
+            ("activity:soccer", 0.5, [(10, 10, "x"), (11, 11, "y")]),  # free: sent in order
+            ("votes:hockey", window, []),  # nothing held, nothing sent
+        ]
+    )
+    (held, wait), sent, empty = answers
+    assert held == [] and 0 < wait <= window
+    assert sent == (["x", "y"], 0)
+    assert empty == ([], 0)
+    time.sleep(wait + 0.01)
+    assert backend.merge_many([("votes:soccer", window, [])]) == [(["s2"], 0)]
+
+
+@needs_redis
 def test_publishing_reloads_its_script_when_redis_forgot_it(monkeypatch: Any) -> None:
     backend = get_backend()
     assert isinstance(backend, RedisBackend)

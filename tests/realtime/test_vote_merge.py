@@ -269,7 +269,7 @@ def test_a_send_that_fails_leaves_the_merger_sending_the_rest(
     """One window's send failing (here an activity without its id) is logged; the merger's
     thread lives on and later counts still go out."""
     sent: list[Event] = []
-    monkeypatch.setattr("realtime.broadcast.broadcast", sent.append)
+    monkeypatch.setattr("realtime.broadcast.broadcast_now", lambda *events: sent.extend(events))
     merger = VoteMerger(window=0.01)
     try:
         merger.add_activity("soccer", {"kind": "no id"})

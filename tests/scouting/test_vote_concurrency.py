@@ -124,7 +124,7 @@ def test_published_counts_end_at_the_database_version(monkeypatch: pytest.Monkey
     the database's count and version."""
     assert get_merger().drain()
     sent: list[Event] = []
-    monkeypatch.setattr("realtime.broadcast.broadcast", sent.append)
+    monkeypatch.setattr("realtime.broadcast.broadcast_now", lambda *events: sent.extend(events))
     owners = [make_user(name=f"Owner {n}") for n in range(2)]
     nominations = [make_nomination(owner) for owner in owners]
     voters = [make_user(name=f"Crowd {n}") for n in range(12)]
