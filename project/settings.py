@@ -278,7 +278,7 @@ REALTIME_SUMMARY_SUSTAINED_INTERVAL = float(
 REALTIME_SUMMARY_DELAY = float(os.environ.get("REALTIME_SUMMARY_DELAY", "0.1"))
 # vote.changed: the first count of a window goes out at once, the rest merged into one event
 # at the window's end (seconds, per sport, shared by every process).
-REALTIME_VOTE_WINDOW = float(os.environ.get("REALTIME_VOTE_WINDOW", "0.1"))
+REALTIME_VOTE_WINDOW = float(os.environ.get("REALTIME_VOTE_WINDOW", "0.15"))
 # The feed's activity of a vote follows its count by this long (seconds, realtime/merge.py).
 REALTIME_ACTIVITY_DELAY = float(os.environ.get("REALTIME_ACTIVITY_DELAY", "0.05"))
 # ... and those that come during a window of this long go out together at its end (seconds, per

@@ -2,11 +2,11 @@
 
 A match-day crowd votes hundreds of times a second; one event per vote to every watching
 socket would be more frames than the machine can write. So, per sport, a process hands the
-count of the first vote of a window to the publisher at once (the leading edge) and keeps
+count of the first vote of a window to the live layer at once (the leading edge) and keeps
 the counts that arrive during the window, the latest per nomination (by ``version``); when
 the window ends it sends them all as ONE ``vote.changed`` (one frame, one ``seq``): the
 trailing edge, so the last count of a burst is never lost. The window
-(``REALTIME_VOTE_WINDOW``, 0.1 s) and the counts held during it are the backend's
+(``REALTIME_VOTE_WINDOW``, 0.15 s) and the counts held during it are the backend's
 (``Backend.merge``: one Redis script), shared by every process: a sport group gets at most one
 ``vote.changed`` per window from all of them, and whichever process tries first once a window
 ends sends what every process held (a process waiting for a window of its own had held its
@@ -24,7 +24,7 @@ loop, held the count back: fan-out p99 81 -> 63 ms); those that arrive during th
 when it ends as ONE ``activity.batch`` (``{"items": [...]}``, oldest first), or as
 ``activity.created`` when it holds one. The activity's window (``REALTIME_ACTIVITY_WINDOW``,
 0.5 s) is longer than the counts': the feeds move twice a second under a crowd, while the count
-keeps its 0.1 s. So a sport group gets at most one vote frame per vote window and one activity
+keeps its 0.15 s. So a sport group gets at most one vote frame per vote window and one activity
 frame per activity window, whatever the crowd, and replay and resume carry them as any event.
 """
 
