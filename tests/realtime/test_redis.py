@@ -160,7 +160,9 @@ def test_merge_many_answers_each_window_as_merge_alone_would() -> None:
     assert isinstance(backend, RedisBackend)
     window = 0.2
     assert backend.merge("votes:soccer", window, [(1, 1, "s1")]) == (["s1"], 0)
-    redis.Redis.from_url(settings.REDIS_URL).script_flush()
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.script_flush()
+    client.close()
     answers = backend.merge_many(
         [
             ("votes:soccer", window, [(2, 1, "s2")]),  # its window is taken: held
