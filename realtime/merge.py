@@ -184,17 +184,15 @@ class VoteMerger:
             answers = get_backend().merge_many(
                 [(key_name(key), self._window(key[0]), entries) for key, _, entries in merges]
             )
+            results = [([json.loads(text) for text in texts], wait) for texts, wait in answers]
         except Exception:
             # Without the shared merge, send what this process held rather than hold it back:
             # the publisher logs if the backend is down too, and clients resync when it
             # returns.
             logger.exception("Could not merge the %s", ", ".join(key_name(m[0]) for m in merges))
-            answers = [([], 0.0)] * len(merges)
-            items_of = [[data for _, _, data in held] for _, held, _ in merges]
-        else:
-            items_of = [[json.loads(text) for text in texts] for texts, _ in answers]
+            results = [([data for _, _, data in held], 0.0) for _, held, _ in merges]
         events = []
-        for (key, _, _), (_, wait), items in zip(merges, answers, items_of, strict=True):
+        for (key, _, _), (items, wait) in zip(merges, results, strict=True):
             if wait:
                 with self.condition:
                     # Held in the backend: sent by whichever process tries first once the
