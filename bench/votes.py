@@ -18,6 +18,8 @@ run, through nginx:
 * uniform votes at concurrency 32 and 128: signed-in voters (10 votes each, so a per-user
   budget would not be what is measured) ``POST /api/votes`` on 100 nominations over the five
   sports, each in its own order;
+* a crowd arriving: uniform votes sent as a Poisson process at 50% and 75% of the first
+  round's votes/s (``--arrival``), each timed from its arrival: the latency below saturation;
 * one hot nomination: every voter votes for the same nomination (one contended row), at 32.
 
 For every vote the time from sending its request to the first ``vote.changed`` carrying its
@@ -85,6 +87,7 @@ from common import (
 from tests.wsframes import masked_frame, server_frames, upgrade_request
 
 SECTION = "## Votes through the production shape"
+HOT = "one hot nomination"
 HTTP_SECTION = "## HTTP pool: the server chosen by measurement"
 GC_SECTION = "## Garbage collection of the server processes"
 PREFIX = f"benchvotes{os.getpid()}"
@@ -512,6 +515,7 @@ class Answers:
     failures: list[str] = field(default_factory=list)
     votes: list[tuple[int, int, float]] = field(default_factory=list)  # (nomination, count, t)
     elapsed: float = 0.0
+    peak: int = 0  # most requests in flight at once (a crowd arriving at a rate)
     cpu: dict[str, float] = field(default_factory=dict)  # seconds by component (cpu_spent)
 
     @property
@@ -580,29 +584,78 @@ class _Http:
         self.reader = self.writer = None
 
 
+async def _vote(
+    http: _Http, session: str, nomination_id: int, answers: Answers, started: float
+) -> None:
+    """One vote; its latency and vote-to-screen run from ``started`` (when it was sent, or
+    when it arrived, for a crowd arriving at a rate)."""
+    status, body = await http.request(
+        "POST",
+        "/api/votes",
+        {
+            "Cookie": f"sessionid={session}; csrftoken={CSRF}",
+            "X-CSRFToken": CSRF,
+            "Content-Type": "application/json",
+        },
+        json.dumps({"nominationId": nomination_id}).encode(),
+    )
+    answers.latencies_ms.append((time.perf_counter() - started) * 1000)
+    answers.statuses[status] = answers.statuses.get(status, 0) + 1
+    if status == 201:
+        answers.votes.append((nomination_id, int(json.loads(body)["voteCount"]), started))
+    elif len(answers.failures) < 5:
+        answers.failures.append(f"{status} {body[:200].decode(errors='replace')}")
+
+
 async def _vote_worker(base_url: str, jobs: list[tuple[str, int]], answers: Answers) -> None:
     http = _Http(base_url)
     try:
         for session, nomination_id in jobs:
-            started = time.perf_counter()
-            status, body = await http.request(
-                "POST",
-                "/api/votes",
-                {
-                    "Cookie": f"sessionid={session}; csrftoken={CSRF}",
-                    "X-CSRFToken": CSRF,
-                    "Content-Type": "application/json",
-                },
-                json.dumps({"nominationId": nomination_id}).encode(),
-            )
-            answers.latencies_ms.append((time.perf_counter() - started) * 1000)
-            answers.statuses[status] = answers.statuses.get(status, 0) + 1
-            if status == 201:
-                answers.votes.append((nomination_id, int(json.loads(body)["voteCount"]), started))
-            elif len(answers.failures) < 5:
-                answers.failures.append(f"{status} {body[:200].decode(errors='replace')}")
+            await _vote(http, session, nomination_id, answers, time.perf_counter())
     finally:
         http.close()
+
+
+async def _arrivals(
+    base_url: str, jobs: list[tuple[str, int]], rate: float, answers: Answers, seed: int
+) -> None:
+    """``jobs`` arriving as a crowd does, independently of the answers (a Poisson process of
+    ``rate`` votes/s): each is sent when it arrives on an idle keep-alive connection, or a new
+    one, and its time runs from its arrival, so a server that falls behind is measured by
+    what its voters wait, not hidden by sending less (no coordinated omission)."""
+    rng = random.Random(seed)
+    idle: list[_Http] = []
+    opened: list[_Http] = []
+    tasks: set[asyncio.Task[None]] = set()
+    in_flight = 0
+
+    async def one(session: str, nomination_id: int, arrived: float) -> None:
+        nonlocal in_flight
+        if idle:
+            http = idle.pop()
+        else:
+            http = _Http(base_url)
+            opened.append(http)
+        in_flight += 1
+        answers.peak = max(answers.peak, in_flight)
+        try:
+            await _vote(http, session, nomination_id, answers, arrived)
+        finally:
+            in_flight -= 1
+            idle.append(http)
+
+    arrival = time.perf_counter()
+    try:
+        for session, nomination_id in jobs:
+            arrival += rng.expovariate(rate)
+            await asyncio.sleep(max(0.0, arrival - time.perf_counter()))
+            task = asyncio.create_task(one(session, nomination_id, arrival))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        await asyncio.gather(*tasks)
+    finally:
+        for http in opened:
+            http.close()
 
 
 async def _get_worker(base_url: str, count: int, answers: Answers) -> None:
@@ -644,6 +697,12 @@ def votes(base_url: str, concurrency: int, jobs: list[tuple[str, int]]) -> Answe
     return uvloop.run(_gather([_vote_worker(base_url, s, answers) for s in shares], answers))
 
 
+def arriving(base_url: str, rate: float, jobs: list[tuple[str, int]]) -> Answers:
+    """``jobs`` sent as they arrive, ``rate`` a second on average (``_arrivals``)."""
+    answers = Answers()
+    return uvloop.run(_gather([_arrivals(base_url, jobs, rate, answers, seed=7)], answers))
+
+
 def uniform_jobs(
     voters: list[str], nominations: list[int], per_voter: int, seed: int
 ) -> list[tuple[str, int]]:
@@ -660,15 +719,23 @@ def uniform_jobs(
 @dataclass
 class Round:
     name: str
-    concurrency: int
+    concurrency: int  # for a crowd arriving at a rate: the most requests in flight at once
     answers: Answers
     screen: dict[str, Any]
+    arriving: bool = False
+
+    @property
+    def label(self) -> str:
+        if self.arriving:
+            return f"{self.name} (at most {self.concurrency})"
+        return f"{self.name} @{self.concurrency}"
 
     def row(self, baseline: float | None) -> str:
         a, s = self.answers, self.screen
-        ratio = f"{a.rate() / baseline:.2f}" if baseline else "-"
+        ratio = f"{a.rate() / baseline:.2f}" if baseline and not self.arriving else "-"
+        concurrency = f"<= {self.concurrency}" if self.arriving else str(self.concurrency)
         return (
-            f"| {self.name} | {self.concurrency} | {a.ok:,} | **{a.rate():.0f}** | "
+            f"| {self.name} | {concurrency} | {a.ok:,} | **{a.rate():.0f}** | "
             f"{statistics.median(a.latencies_ms):.0f} / {percentile(a.latencies_ms, 99):.0f} | "
             f"{s['p50']:.0f} / **{s['p99']:.0f}** | {s['frames']:,} | {ratio} |"
         )
@@ -681,21 +748,29 @@ def vote_round(
     fixture: Fixture,
     concurrency: int,
     jobs: list[tuple[str, int]],
+    rate: float | None = None,
 ) -> Round:
+    """``jobs`` from ``concurrency`` clients each sending its next vote on the answer to its
+    last; or, given ``rate``, as a crowd arriving at that rate (``arriving``)."""
     watchers.mark()
-    answers = votes(base_url, concurrency, jobs)
+    if rate is None:
+        answers = votes(base_url, concurrency, jobs)
+    else:
+        answers = arriving(base_url, rate, jobs)
+        concurrency = answers.peak
     sports = {**fixture.nominations, fixture.hot: SPORTS[len(fixture.nominations) % 5]}
     voted = {n for n, _, _ in answers.votes}
     counts = {n: c for n, c in database_state()["counts"].items() if n in voted}
     watchers.wait_until_shown(counts, sports, 180)
     screen = watchers.measure(answers.votes, sports)
+    done = Round(name, concurrency, answers, screen, arriving=rate is not None)
     print(
-        f"  {name} @{concurrency}: {answers.rate():.0f} votes/s, p99 "
+        f"  {done.label}: {answers.rate():.0f} votes/s, p99 "
         f"{percentile(answers.latencies_ms, 99):.0f} ms, screen p99 {screen['p99']:.0f} ms "
         f"(load {os.getloadavg()[0]:.1f})",
         flush=True,
     )
-    return Round(name, concurrency, answers, screen)
+    return done
 
 
 # --- Main -------------------------------------------------------------------------------
@@ -801,9 +876,29 @@ def main_run(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
             jobs = uniform_jobs(voters, ids, args.votes_per_voter, seed=concurrency)
             rounds.append(vote_round("uniform", stack.url, watchers, fixture, concurrency, jobs))
             _merge_last(last_counts, rounds[-1].screen["last"])
+        # A crowd below what the machine carries: votes arriving at a share of the first
+        # round's votes/s, whatever the answers (a closed loop keeps the machine saturated,
+        # so its latency is its clients over its throughput).
+        capacity = rounds[0].answers.rate()
+        for share in args.arrival:
+            voters = fixture.take_voters(args.votes // args.votes_per_voter)
+            jobs = uniform_jobs(voters, ids, args.votes_per_voter, seed=round(share * 100))
+            rate = share * capacity
+            rounds.append(
+                vote_round(
+                    f"uniform, arriving at {rate:.0f}/s ({share:.0%})",
+                    stack.url,
+                    watchers,
+                    fixture,
+                    args.concurrency[0],
+                    jobs,
+                    rate=rate,
+                )
+            )
+            _merge_last(last_counts, rounds[-1].screen["last"])
         hot_voters = fixture.take_voters(args.hot_votes)
         hot = vote_round(
-            "one hot nomination",
+            HOT,
             stack.url,
             watchers,
             fixture,
@@ -837,7 +932,7 @@ def report(
 ) -> tuple[str, bool]:
     load = os.getloadavg()
     uniform = {r.concurrency: r for r in rounds if r.name == "uniform"}
-    hot = next(r for r in rounds if r.name != "uniform")
+    hot = next(r for r in rounds if r.name == HOT)
     first = args.concurrency[0]
     base = uniform[first]
     ratio_constant = base.answers.rate() / constants[first].rate()
@@ -906,7 +1001,8 @@ def report(
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rounds:
-        lines.append(r.row(constants[r.concurrency].rate()))
+        baseline = None if r.arriving else constants[r.concurrency].rate()
+        lines.append(r.row(baseline))
     for c, a in constants.items():
         lines.append(
             f"| `GET /api/health` (constant) | {c} | {a.ok:,} (200) | {a.rate():.0f} req/s | "
@@ -923,6 +1019,12 @@ def report(
         "- vote-to-screen: from sending the request to the first `vote.changed` at a socket "
         "carrying the vote's count or a later one, for every vote and every socket of its "
         "sport.",
+        "- A crowd arriving (`--arrival`): votes sent as they arrive, a Poisson process at the "
+        f"share of the uniform round @{first}'s votes/s in the round's name, on as many "
+        "keep-alive connections as are busy at once (the concurrency column: the most in "
+        "flight); request and vote-to-screen times run from each vote's arrival. The rounds "
+        f"@{first} and @128 are closed loops (each client sends on its last answer): they keep "
+        "the machine saturated, so their latency is their clients over their throughput.",
         f"- Sockets the server closed during the run (a client fallen behind: 4008) and that "
         f"came back as the SPA does: {again.closed:,}; resumed from their cursor: "
         f"{again.resumed:,}; told to resync: {again.resynced:,} (a resync refetches, so its "
@@ -957,7 +1059,7 @@ CPU_ORDER = (
 def cpu_table(rounds: list[Round], constants: dict[int, Answers]) -> list[str]:
     """Where the two cores went: CPU ms per answer by process group in each round, and the
     cores busy in all (the machine's total over the round's time)."""
-    runs = [(f"{r.name} @{r.concurrency}", r.answers) for r in rounds] + [
+    runs = [(r.label, r.answers) for r in rounds] + [
         (f"constant @{c}", a) for c, a in constants.items()
     ]
     lines = [
@@ -1160,6 +1262,13 @@ def parse_args() -> argparse.Namespace:
         help="comma-separated; the first is also the hot round's (32,128)",
     )
     parser.add_argument("--votes", type=int, default=3000, help="votes per uniform round")
+    parser.add_argument(
+        "--arrival",
+        type=lambda text: [float(c) for c in text.split(",") if c],
+        default=[0.5, 0.75],
+        help="comma-separated shares of the first round's votes/s at which a crowd's votes "
+        "then arrive, one uniform round each (0.5,0.75; empty: none)",
+    )
     parser.add_argument("--votes-per-voter", type=int, default=10)
     parser.add_argument("--hot-votes", type=int, default=2000, help="votes of the hot round")
     parser.add_argument("--nominations", type=int, default=100)
@@ -1198,7 +1307,7 @@ def main() -> None:
     os.environ.update(server_env(own_url))
     django_setup()
     sys.path.insert(0, str(ROOT))
-    rounds = len(args.concurrency)
+    rounds = len(args.concurrency) + len(args.arrival)
     if args.compare_http or args.compare_gc:
         rounds = 3 * args.compare_passes
     voters = rounds * (args.votes // args.votes_per_voter) + args.hot_votes
