@@ -48,17 +48,32 @@ def _column_params(column: str, points: int, today: date | None) -> list[Any] | 
 
 
 def user_progress(changes: dict[int, tuple[int, date | None]]) -> None:
-    """Apply users' changes ``{user_id: (points, today or None)}`` in ONE UPDATE: add the
-    points (never below 0) and, given ``today``, advance the streak: the first activity on a
-    new day advances current_streak (reset to 1 after a missed day) and raises longest_streak
-    to match; an earlier date never rewinds anything. Atomic in the database whatever else
-    runs. Then one profile.changed to each user, from the updated rows.
+    """Apply users' changes ``{user_id: (points, today or None)}`` now, in ONE UPDATE
+    (``progress_statement``), then one profile.changed to each user from the updated rows
+    (``progress_published``)."""
+    statement = progress_statement(changes)
+    if statement is None:
+        return
+    connection = connections[router.db_for_write(User)]
+    with connection.cursor() as cursor:
+        cursor.execute(*statement)
+        progress_published(cursor.fetchall())
+
+
+def progress_statement(
+    changes: dict[int, tuple[int, date | None]],
+) -> tuple[str, list[Any]] | None:
+    """The ONE UPDATE of users' changes ``{user_id: (points, today or None)}`` (None when
+    nothing changes), RETURNING what ``progress_published`` takes: add the points (never
+    below 0) and, given ``today``, advance the streak: the first activity on a new day
+    advances current_streak (reset to 1 after a missed day) and raises longest_streak to
+    match; an earlier date never rewinds anything. Atomic in the database whatever else runs.
 
     Several users' rows are locked in ascending id order (the lock order) by a locking
     subquery, so two such updates of the same users cannot deadlock."""
     user_ids = sorted(user_id for user_id, (points, today) in changes.items() if points or today)
     if not user_ids:
-        return
+        return None
     connection = connections[router.db_for_write(User)]
     ops = connection.ops
     greatest = sql_greatest(connection)
@@ -95,14 +110,16 @@ def user_progress(changes: dict[int, tuple[int, date | None]]) -> None:
             "ORDER BY id FOR NO KEY UPDATE)"
         )
     params.extend(user_ids)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET {', '.join(assignments)} WHERE {where} "  # noqa: S608  (the model's table and columns; values bound)
-            "RETURNING id, points, current_streak, longest_streak",
-            params,
-        )
-        rows = sorted(cursor.fetchall())
-    for user_id, points, current_streak, longest_streak in rows:
+    return (
+        f"UPDATE {table} SET {', '.join(assignments)} WHERE {where} "  # noqa: S608  (the model's table and columns; values bound)
+        "RETURNING id, points, current_streak, longest_streak",
+        params,
+    )
+
+
+def progress_published(rows: list[Any]) -> None:
+    """profile.changed to each user of the UPDATE's rows (id, points, streaks), after commit."""
+    for user_id, points, current_streak, longest_streak in sorted(rows):
         data = {"points": points, "currentStreak": current_streak, "longestStreak": longest_streak}
         publish(Event("profile.changed", data, user_ids=(user_id,)))
 

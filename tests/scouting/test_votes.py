@@ -6,7 +6,14 @@ import pytest
 from django.core import mail
 
 from project.accounts.models import User
-from project.scouting.models import Activity, Nomination, NominationStatus, Notification, Vote
+from project.scouting.models import (
+    Activity,
+    Nomination,
+    NominationStatus,
+    NominationWeek,
+    Notification,
+    Vote,
+)
 from tests.helpers import ApiClient, EventRecorder, assert_error, make_user
 from tests.scouting.conftest import make_nomination
 
@@ -58,16 +65,27 @@ def test_cast_and_remove(
 
 
 def test_second_vote_is_409_and_changes_nothing(
-    scout_api: ApiClient, scout: User, other_scout: User, nomination: Nomination
+    scout_api: ApiClient,
+    scout: User,
+    other_scout: User,
+    nomination: Nomination,
+    events: EventRecorder,
 ) -> None:
     scout_api.post("/api/votes", {"nominationId": nomination.pk})
+    events.clear()
+    # The vote's statements after the lock go out together (project/common/db.py
+    # ``Pending``): the second one's counters, points and activity are rolled back with it.
     response = scout_api.post("/api/votes", {"nominationId": nomination.pk})
     body = assert_error(response, 409, "You have already voted for this nomination")
     assert body["code"] == "already_voted"
     nomination.refresh_from_db()
-    assert nomination.vote_count == 1
+    assert (nomination.vote_count, nomination.version, nomination.counted_votes) == (1, 1, 1)
+    assert list(NominationWeek.objects.values_list("votes", flat=True)) == [1]
     assert points(scout) == 1 and points(other_scout) == 2
     assert Activity.objects.filter(activity_type="vote_cast").count() == 1
+    assert Notification.objects.filter(user=other_scout).count() == 1
+    events.settle()
+    assert events.types() == []
 
 
 def test_remove_without_vote_is_404(scout_api: ApiClient, nomination: Nomination) -> None:

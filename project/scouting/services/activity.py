@@ -47,6 +47,37 @@ def summaries_changed(*sports: str) -> None:
         publish_summaries(sport)
 
 
+def activity_values(
+    *,
+    user: User,
+    activity_type: str,
+    sport: str,
+    related_user: User | None = None,
+    related_player: Player | None = None,
+    related_nomination: Nomination | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """An activity's columns (by attname), for ``insert_row`` or ``insert_statement``."""
+    return {
+        "user_id": user.pk,
+        "activity_type": activity_type,
+        "sport": sport,
+        "related_user_id": None if related_user is None else related_user.pk,
+        "related_player_id": None if related_player is None else related_player.pk,
+        "related_nomination_id": None if related_nomination is None else related_nomination.pk,
+        "metadata": metadata or {},
+        "created_at": timezone.now(),
+    }
+
+
+def activity_published(values: dict[str, Any], *, pk: int, user: User) -> Activity:
+    """The activity inserted with ``values`` as id ``pk``, pushed to its sport's feed."""
+    activity = loaded(Activity, id=pk, **values)
+    activity.user = user
+    publish_activity(sport=values["sport"], data=selectors.activity_data(activity))
+    return activity
+
+
 def activity_create(
     *,
     user: User,
@@ -59,18 +90,16 @@ def activity_create(
 ) -> Activity:
     """Record an activity and push it to the sport's feed (activity.created). Inserted by
     hand (``insert_row``): every vote records one."""
-    activity = insert_row(
-        Activity,
-        connection,
-        user_id=user.pk,
+    values = activity_values(
+        user=user,
         activity_type=activity_type,
         sport=sport,
-        related_user_id=None if related_user is None else related_user.pk,
-        related_player_id=None if related_player is None else related_player.pk,
-        related_nomination_id=None if related_nomination is None else related_nomination.pk,
-        metadata=metadata or {},
-        created_at=timezone.now(),
+        related_user=related_user,
+        related_player=related_player,
+        related_nomination=related_nomination,
+        metadata=metadata,
     )
+    activity = insert_row(Activity, connection, **values)
     activity.user = user
     publish_activity(sport=sport, data=selectors.activity_data(activity))
     return activity

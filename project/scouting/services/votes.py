@@ -14,8 +14,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from project.accounts.models import User, UserSettings
-from project.accounts.progress import user_progress
-from project.common.db import db_datetime, loaded, sql_greatest
+from project.accounts.progress import progress_published, progress_statement, user_progress
+from project.common.db import Pending, db_datetime, insert_statement, loaded, sql_greatest
 from project.common.errors import Conflict, NotFound, ValidationFailed
 from project.scouting import boards, selectors
 from project.scouting.models import (
@@ -36,7 +36,8 @@ from project.scouting.points import (
     VOTE_RECEIVED_POINTS,
 )
 from project.scouting.services.activity import (
-    activity_create,
+    activity_published,
+    activity_values,
     notification_put,
     notification_wanted,
     summaries_changed,
@@ -170,6 +171,23 @@ _TREND_WITHOUT = (
 def _counters_update(
     *, nomination_id: int, votes: int, trend_term: float | None, add: bool, unread: bool = False
 ) -> tuple[Any, ...] | None:
+    """``_counters_statement`` sent now: its row, None when the nomination is gone."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            *_counters_statement(
+                nomination_id=nomination_id,
+                votes=votes,
+                trend_term=trend_term,
+                add=add,
+                unread=unread,
+            )
+        )
+        return cursor.fetchone()
+
+
+def _counters_statement(
+    *, nomination_id: int, votes: int, trend_term: float | None, add: bool, unread: bool = False
+) -> tuple[str, list[Any]]:
     """One ``UPDATE ... RETURNING`` of the nomination's counters: ``votes`` (+1, -1 or 0)
     to vote_count, +1 to version and, given the vote's ``trend_term``, its term into the trend
     (``add``) or out of it and one into or out of counted_votes. Answers (vote_count,
@@ -199,34 +217,31 @@ def _counters_update(
             "ORDER BY n.created_at DESC, n.id DESC LIMIT 1)"
         )
         params.extend([NotificationType.VOTE_RECEIVED, False])
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET {', '.join(sets)} WHERE id = %s RETURNING {returning}",  # noqa: S608  (the model's table; values bound)
-            params,
-        )
-        return cursor.fetchone()
+    return (
+        f"UPDATE {table} SET {', '.join(sets)} WHERE id = %s RETURNING {returning}",  # noqa: S608  (the model's table; values bound)
+        params,
+    )
 
 
-def _vote_row_insert(
+def _vote_row_statement(
     *, nomination_id: int, user_id: int, voted_at: datetime, counted: bool, ip_prefix: str
-) -> bool:
-    """Insert the vote row; False when the user already voted (no savepoint needed)."""
+) -> tuple[str, list[Any]]:
+    """Insert the vote row, answering its id; no row when the user already voted (no
+    savepoint needed)."""
     table = connection.ops.quote_name(Vote._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} (nomination_id, user_id, created_at, counted, status, ip_prefix) "  # noqa: S608  (the model's table; values bound)
-            "VALUES (%s, %s, %s, %s, %s, %s) "
-            "ON CONFLICT (nomination_id, user_id) DO NOTHING RETURNING id",
-            [
-                nomination_id,
-                user_id,
-                connection.ops.adapt_datetimefield_value(voted_at),
-                counted,
-                VoteStatus.ACTIVE,
-                ip_prefix,
-            ],
-        )
-        return cursor.fetchone() is not None
+    return (
+        f"INSERT INTO {table} (nomination_id, user_id, created_at, counted, status, ip_prefix) "  # noqa: S608  (the model's table; values bound)
+        "VALUES (%s, %s, %s, %s, %s, %s) "
+        "ON CONFLICT (nomination_id, user_id) DO NOTHING RETURNING id",
+        [
+            nomination_id,
+            user_id,
+            connection.ops.adapt_datetimefield_value(voted_at),
+            counted,
+            VoteStatus.ACTIVE,
+            ip_prefix,
+        ],
+    )
 
 
 def _vote_row_delete(*, nomination_id: int, user_id: int) -> tuple[datetime, bool, bool] | None:
@@ -245,19 +260,18 @@ def _vote_row_delete(*, nomination_id: int, user_id: int) -> tuple[datetime, boo
     return db_datetime(row[0]), bool(row[1]), row[2] == VoteStatus.ACTIVE
 
 
-def _week_count_add(*, nomination: Nomination, voted_at: datetime) -> None:
+def _week_count_statement(*, nomination: Nomination, voted_at: datetime) -> tuple[str, list[Any]]:
     """+1 to the nomination's counter of the week ``voted_at`` falls in (created at 1)."""
     table = connection.ops.quote_name(NominationWeek._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} (nomination_id, sport, week, votes) VALUES (%s, %s, %s, 1) "  # noqa: S608  (the model's table; values bound)
-            f"ON CONFLICT (nomination_id, week) DO UPDATE SET votes = {table}.votes + 1",
-            [
-                nomination.pk,
-                nomination.sport,
-                connection.ops.adapt_datefield_value(boards.week_of(voted_at)),
-            ],
-        )
+    return (
+        f"INSERT INTO {table} (nomination_id, sport, week, votes) VALUES (%s, %s, %s, 1) "  # noqa: S608  (the model's table; values bound)
+        f"ON CONFLICT (nomination_id, week) DO UPDATE SET votes = {table}.votes + 1",
+        [
+            nomination.pk,
+            nomination.sport,
+            connection.ops.adapt_datefield_value(boards.week_of(voted_at)),
+        ],
+    )
 
 
 def _week_count_remove(*, nomination: Nomination, voted_at: datetime) -> None:
@@ -296,41 +310,26 @@ def vote_cast(
     changed. Returns the vote (``CastVote``): the nomination with its new vote_count and
     version, and the row's time, trust and IP cluster.
 
-    At most 7 statements: the lock, the vote row, the nomination's counters (which also
-    answer the notification to coalesce into), the week's counter, both users' points and
-    streaks, the activity, the notification."""
+    At most 7 statements in three round trips before the commit: the lock; then, sent
+    together (``Pending``: psycopg's pipeline mode), the vote row, the nomination's counters
+    (which also answer the notification to coalesce into), the week's counter, both users'
+    points and streaks and the activity; then the notification, whose text holds the new
+    count. Every vote on the nomination waits for its lock, so the fewer round trips it is
+    held over, the more votes a hot nomination takes (bench/RESULTS.md)."""
     nomination = _nomination_for_vote(user=user, nomination_id=nomination_id)
     voted_at = timezone.now()
     counted = vote_is_trusted(voter=user, voted_at=voted_at)
-    if not _vote_row_insert(
-        nomination_id=nomination.pk,
-        user_id=user.pk,
-        voted_at=voted_at,
-        counted=counted,
-        ip_prefix=ip_prefix,
-    ):
-        raise Conflict(ALREADY_VOTED, code="already_voted")
     own = nomination.nominated_by_id == user.pk
     settings = None if own else _settings_of(nomination.nominated_by)
     notify = not own and notification_wanted(settings, NotificationType.VOTE_RECEIVED)
-    row = _counters_update(
-        nomination_id=nomination.pk,
-        votes=1,
-        trend_term=boards.trend_term(voted_at) if counted else None,
-        add=True,
-        unread=notify,
-    )
-    assert row is not None  # locked above
-    nomination.vote_count, nomination.version = row[0], row[1]
-    if counted:
-        _week_count_add(nomination=nomination, voted_at=voted_at)
     points: dict[int, tuple[int, date | None]] = {
         user.pk: (VOTE_POINTS, today or timezone.localdate())
     }
     if counted and not own:
         points[nomination.nominated_by_id] = (VOTE_RECEIVED_POINTS, None)
-    user_progress(points)
-    activity_create(
+    progress = progress_statement(points)
+    assert progress is not None  # the voter's point
+    activity = activity_values(
         user=user,
         activity_type=ActivityType.VOTE_CAST,
         sport=nomination.sport,
@@ -338,6 +337,37 @@ def vote_cast(
         related_nomination=nomination,
         metadata={"playerName": nomination.player.name},
     )
+    # Everything the lock decided, in one round trip; when the user had already voted, the
+    # transaction's rollback (the Conflict) takes back all of it.
+    with Pending(connection) as pending:
+        inserted = pending.add(
+            *_vote_row_statement(
+                nomination_id=nomination.pk,
+                user_id=user.pk,
+                voted_at=voted_at,
+                counted=counted,
+                ip_prefix=ip_prefix,
+            )
+        )
+        counters = pending.add(
+            *_counters_statement(
+                nomination_id=nomination.pk,
+                votes=1,
+                trend_term=boards.trend_term(voted_at) if counted else None,
+                add=True,
+                unread=notify,
+            )
+        )
+        if counted:
+            pending.add(*_week_count_statement(nomination=nomination, voted_at=voted_at))
+        progressed = pending.add(*progress)
+        activity_id = pending.add(*insert_statement(Activity, connection, **activity))
+        if not pending.rows(inserted):
+            raise Conflict(ALREADY_VOTED, code="already_voted")
+        row = pending.rows(counters)[0]
+        progress_published(pending.rows(progressed))
+        activity_published(activity, pk=pending.rows(activity_id)[0][0], user=user)
+    nomination.vote_count, nomination.version = row[0], row[1]
     if notify:
         notification_put(
             user=nomination.nominated_by,
