@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -47,7 +48,16 @@ def summaries_changed(*sports: str) -> None:
         publish_summaries(sport)
 
 
-def activity_values(
+@dataclass(frozen=True)
+class NewActivity:
+    """An activity to insert: its columns (by attname) and its user (whom its feed item
+    names)."""
+
+    user: User
+    columns: dict[str, Any]
+
+
+def new_activity(
     *,
     user: User,
     activity_type: str,
@@ -56,53 +66,36 @@ def activity_values(
     related_player: Player | None = None,
     related_nomination: Nomination | None = None,
     metadata: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """An activity's columns (by attname), for ``insert_row`` or ``insert_statement``."""
-    return {
-        "user_id": user.pk,
-        "activity_type": activity_type,
-        "sport": sport,
-        "related_user_id": None if related_user is None else related_user.pk,
-        "related_player_id": None if related_player is None else related_player.pk,
-        "related_nomination_id": None if related_nomination is None else related_nomination.pk,
-        "metadata": metadata or {},
-        "created_at": timezone.now(),
-    }
-
-
-def activity_published(values: dict[str, Any], *, pk: int, user: User) -> Activity:
-    """The activity inserted with ``values`` as id ``pk``, pushed to its sport's feed."""
-    activity = loaded(Activity, id=pk, **values)
-    activity.user = user
-    publish_activity(sport=values["sport"], data=selectors.activity_data(activity))
-    return activity
-
-
-def activity_create(
-    *,
-    user: User,
-    activity_type: str,
-    sport: str,
-    related_user: User | None = None,
-    related_player: Player | None = None,
-    related_nomination: Nomination | None = None,
-    metadata: dict[str, Any] | None = None,
-) -> Activity:
-    """Record an activity and push it to the sport's feed (activity.created). Inserted by
-    hand (``insert_row``): every vote records one."""
-    values = activity_values(
+) -> NewActivity:
+    """An activity of ``user``, for ``activity_create`` (or a vote's statements sent together:
+    ``insert_statement`` with its columns, then ``activity_published``)."""
+    return NewActivity(
         user=user,
-        activity_type=activity_type,
-        sport=sport,
-        related_user=related_user,
-        related_player=related_player,
-        related_nomination=related_nomination,
-        metadata=metadata,
+        columns={
+            "user_id": user.pk,
+            "activity_type": activity_type,
+            "sport": sport,
+            "related_user_id": None if related_user is None else related_user.pk,
+            "related_player_id": None if related_player is None else related_player.pk,
+            "related_nomination_id": None if related_nomination is None else related_nomination.pk,
+            "metadata": metadata or {},
+            "created_at": timezone.now(),
+        },
     )
-    activity = insert_row(Activity, connection, **values)
-    activity.user = user
-    publish_activity(sport=sport, data=selectors.activity_data(activity))
+
+
+def activity_published(new: NewActivity, *, pk: int) -> Activity:
+    """The activity inserted as id ``pk``, pushed to its sport's feed (activity.created)."""
+    activity = loaded(Activity, id=pk, **new.columns)
+    activity.user = new.user
+    publish_activity(sport=new.columns["sport"], data=selectors.activity_data(activity))
     return activity
+
+
+def activity_create(new: NewActivity) -> Activity:
+    """Record an activity (``new_activity``) and push it to its sport's feed. Inserted by
+    hand (``insert_row``): every vote records one."""
+    return activity_published(new, pk=insert_row(Activity, connection, **new.columns).pk)
 
 
 def _email_on_commit(*, user: User, subject: str, message: str) -> None:

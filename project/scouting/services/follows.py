@@ -20,6 +20,7 @@ from project.scouting.models import (
 )
 from project.scouting.services.activity import (
     activity_create,
+    new_activity,
     notification_create,
 )
 from realtime.publish import Event, publish
@@ -52,11 +53,13 @@ def follow_player_create(*, user: User, player_id: int) -> bool:
     ).exists()
     if created and first_time:
         activity_create(
-            user=user,
-            activity_type=ActivityType.FOLLOW,
-            sport=player.sport,
-            related_player=player,
-            metadata={"playerName": player.name},
+            new_activity(
+                user=user,
+                activity_type=ActivityType.FOLLOW,
+                sport=player.sport,
+                related_player=player,
+                metadata={"playerName": player.name},
+            )
         )
     if created:
         _follow_own(user=user, player_id=player.pk, following=True)
@@ -79,11 +82,13 @@ def follow_user_create(*, user: User, target_id: int) -> bool:
     if created and first_time:
         sport = target.favorite_sport if target.favorite_sport in Sport.values else Sport.FOOTBALL
         activity_create(
-            user=user,
-            activity_type=ActivityType.FOLLOW,
-            sport=sport,
-            related_user=target,
-            metadata={"userName": target.name},
+            new_activity(
+                user=user,
+                activity_type=ActivityType.FOLLOW,
+                sport=sport,
+                related_user=target,
+                metadata={"userName": target.name},
+            )
         )
         notification_create(
             user=target,

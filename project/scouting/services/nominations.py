@@ -28,6 +28,7 @@ from project.scouting.points import (
 )
 from project.scouting.services.activity import (
     activity_create,
+    new_activity,
     summaries_changed,
 )
 from realtime.publish import Event, publish
@@ -163,12 +164,14 @@ def nomination_create(
     nomination = Nomination.objects.create(player=player, nominated_by=user, sport=player.sport)
     nomination.has_voted = False  # type: ignore[attr-defined]  # the read shape's annotation
     activity_create(
-        user=user,
-        activity_type=ActivityType.NOMINATION_CREATED,
-        sport=nomination.sport,
-        related_player=player,
-        related_nomination=nomination,
-        metadata={"playerName": player.name},
+        new_activity(
+            user=user,
+            activity_type=ActivityType.NOMINATION_CREATED,
+            sport=nomination.sport,
+            related_player=player,
+            related_nomination=nomination,
+            metadata={"playerName": player.name},
+        )
     )
     user_progress({user.pk: (NOMINATION_POINTS, today)})
     _publish_nomination("nomination.created", nomination)

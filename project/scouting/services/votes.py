@@ -37,7 +37,7 @@ from project.scouting.points import (
 )
 from project.scouting.services.activity import (
     activity_published,
-    activity_values,
+    new_activity,
     notification_put,
     notification_wanted,
     summaries_changed,
@@ -329,7 +329,7 @@ def vote_cast(
         points[nomination.nominated_by_id] = (VOTE_RECEIVED_POINTS, None)
     progress = progress_statement(points)
     assert progress is not None  # the voter's point
-    activity = activity_values(
+    activity = new_activity(
         user=user,
         activity_type=ActivityType.VOTE_CAST,
         sport=nomination.sport,
@@ -361,12 +361,12 @@ def vote_cast(
         if counted:
             pending.add(*_week_count_statement(nomination=nomination, voted_at=voted_at))
         progressed = pending.add(*progress)
-        activity_id = pending.add(*insert_statement(Activity, connection, **activity))
+        activity_id = pending.add(*insert_statement(Activity, connection, **activity.columns))
         if not pending.rows(inserted):
             raise Conflict(ALREADY_VOTED, code="already_voted")
         row = pending.rows(counters)[0]
         progress_published(pending.rows(progressed))
-        activity_published(activity, pk=pending.rows(activity_id)[0][0], user=user)
+        activity_published(activity, pk=pending.rows(activity_id)[0][0])
     nomination.vote_count, nomination.version = row[0], row[1]
     if notify:
         notification_put(
