@@ -95,7 +95,7 @@ _INSERTS: WeakKeyDictionary[
 
 def insert_statement(model: type[Model], connection: Any, **values: Any) -> tuple[str, list[Any]]:
     """The INSERT of one row of ``model`` that ``insert_row`` sends, with its parameters
-    (RETURNING the new id), for a caller that sends it with others (``pipelined``)."""
+    (RETURNING the new id), for a caller that sends it with others (``Pending``)."""
     names = tuple(values)
     statements = _INSERTS.setdefault(connections[connection.alias], {})
     statement = statements.get((model, names))
