@@ -1,6 +1,7 @@
 """Database helpers Django has no API for: the connection a read by hand goes through,
 datetimes read by a raw cursor, the name of GREATEST in the SQL the hot paths write by hand,
-model instances from their rows, and one row inserted without the ORM's compiler."""
+model instances from their rows, one row inserted without the ORM's compiler, and statements
+sent together in one round trip (``Pending``)."""
 
 from __future__ import annotations
 
