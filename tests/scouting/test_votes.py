@@ -115,6 +115,53 @@ def test_unknown_hidden_and_rejected_nominations(
     assert_error(scout_api.delete(f"/api/votes/{rejected.pk}"), 404, "Nomination not found")
 
 
+@pytest.mark.parametrize(
+    ("voter", "status", "expected"),
+    [
+        ("nominator", NominationStatus.REJECTED, (400, "Voting is closed for this nomination")),
+        ("nominator", NominationStatus.HIDDEN, (404, "Nomination not found")),
+        ("other", NominationStatus.REJECTED, (404, "Nomination not found")),
+    ],
+)
+def test_a_nomination_closed_after_it_was_read_takes_no_vote(
+    monkeypatch: pytest.MonkeyPatch,
+    scout_api: ApiClient,
+    other_api: ApiClient,
+    other_scout: User,
+    nomination: Nomination,
+    events: EventRecorder,
+    voter: str,
+    status: str,
+    expected: tuple[int, str],
+) -> None:
+    """The vote reads its nomination without a lock and takes the lock with the counters'
+    UPDATE, which checks again that the nomination is live: one decided or hidden in between
+    (here, right after the read) answers as it would have before, and nothing is written."""
+    from project.scouting.services import votes
+
+    read = votes._nomination_locked
+
+    def read_then_close(nomination_id: int, *, lock: bool = True) -> Nomination | None:
+        found = read(nomination_id, lock=lock)
+        if not lock:  # the vote's first read: a moderator decides now
+            Nomination.objects.filter(pk=nomination_id).update(status=status)
+        return found
+
+    monkeypatch.setattr(votes, "_nomination_locked", read_then_close)
+    client = other_api if voter == "nominator" else scout_api
+    assert_error(client.post("/api/votes", {"nominationId": nomination.pk}), *expected)
+    monkeypatch.undo()
+    nomination.refresh_from_db()
+    assert nomination.status == NominationStatus.PENDING  # the decision rolled back with it
+    assert (nomination.vote_count, nomination.version, nomination.counted_votes) == (0, 0, 0)
+    assert not Vote.objects.exists()
+    assert not NominationWeek.objects.exists()
+    assert not Activity.objects.filter(activity_type="vote_cast").exists()
+    assert points(other_scout) == 0
+    events.settle()
+    assert events.types() == []
+
+
 def test_vote_validation_and_auth(api: ApiClient, scout_api: ApiClient) -> None:
     assert_error(api.post("/api/votes", {"nominationId": 1}), 401)
     assert_error(api.delete("/api/votes/1"), 401)

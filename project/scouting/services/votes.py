@@ -64,16 +64,19 @@ _NOMINATION_FOR_VOTE = (
 )
 
 
-def _nomination_locked(nomination_id: int) -> Nomination | None:
+def _nomination_locked(nomination_id: int, *, lock: bool = True) -> Nomination | None:
     """Read as one statement written by hand (it runs on every vote; the ORM's select_related
-    cost more CPU to build than the statement takes to run), into model instances."""
+    cost more CPU to build than the statement takes to run), into model instances; locked
+    unless ``lock`` is False."""
     quote = connection.ops.quote_name
     sql = _NOMINATION_FOR_VOTE.format(
         nominations=quote(Nomination._meta.db_table),
         players=quote(Player._meta.db_table),
         users=quote(User._meta.db_table),
         settings=quote(UserSettings._meta.db_table),
-        lock=" FOR NO KEY UPDATE OF n" if connection.features.has_select_for_no_key_update else "",
+        lock=" FOR NO KEY UPDATE OF n"
+        if lock and connection.features.has_select_for_no_key_update
+        else "",
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [nomination_id])
@@ -109,11 +112,13 @@ def _nomination_locked(nomination_id: int) -> Nomination | None:
     return nomination
 
 
-def _nomination_for_vote(*, user: User, nomination_id: int) -> Nomination:
-    """The nomination, locked until the transaction ends: every vote on it queues here, so
-    its counters, its voters' points and its coalesced notification stay consistent. Read
-    with its player's name and its nominator's notification settings, all a vote needs."""
-    nomination = _nomination_locked(nomination_id)
+def _nomination_for_vote(*, user: User, nomination_id: int, lock: bool = True) -> Nomination:
+    """The nomination, locked until the transaction ends (unless ``lock`` is False): every
+    vote on it queues there, so its counters, its voters' points and its coalesced
+    notification stay consistent. Read with its player's name and its nominator's
+    notification settings, all a vote needs. 404, or "Voting is closed" to those who may see
+    it, when it is not live."""
+    nomination = _nomination_locked(nomination_id, lock=lock)
     if nomination is None:
         raise NotFound(selectors.NOMINATION_NOT_FOUND)
     if nomination.status not in LIVE_STATUSES:
@@ -186,13 +191,20 @@ def _counters_update(
 
 
 def _counters_statement(
-    *, nomination_id: int, votes: int, trend_term: float | None, add: bool, unread: bool = False
+    *,
+    nomination_id: int,
+    votes: int,
+    trend_term: float | None,
+    add: bool,
+    unread: bool = False,
+    live: bool = False,
 ) -> tuple[str, list[Any]]:
     """One ``UPDATE ... RETURNING`` of the nomination's counters: ``votes`` (+1, -1 or 0)
     to vote_count, +1 to version and, given the vote's ``trend_term``, its term into the trend
     (``add``) or out of it and one into or out of counted_votes. Answers (vote_count,
     version, sport) and, with ``unread``, the id of its nominator's unread vote_received
-    notification of it (the one a new vote coalesces into); None when the row is gone."""
+    notification of it (the one a new vote coalesces into); no row when the nomination is
+    gone or, with ``live``, no longer live."""
     ops = connection.ops
     greatest = sql_greatest(connection)
     table = ops.quote_name(Nomination._meta.db_table)
@@ -208,6 +220,10 @@ def _counters_statement(
         sets.append("counted_votes = counted_votes + %s")
         params.append(1 if add else -1)
     params.append(nomination_id)
+    where = "id = %s"
+    if live:
+        where += f" AND status IN ({', '.join(['%s'] * len(LIVE_STATUSES))})"
+        params.extend(LIVE_STATUSES)
     returning = "vote_count, version, sport"
     if unread:
         notifications = ops.quote_name(Notification._meta.db_table)
@@ -218,7 +234,7 @@ def _counters_statement(
         )
         params.extend([NotificationType.VOTE_RECEIVED, False])
     return (
-        f"UPDATE {table} SET {', '.join(sets)} WHERE id = %s RETURNING {returning}",  # noqa: S608  (the model's table; values bound)
+        f"UPDATE {table} SET {', '.join(sets)} WHERE {where} RETURNING {returning}",  # noqa: S608  (the model's table; values bound)
         params,
     )
 
@@ -310,13 +326,16 @@ def vote_cast(
     changed. Returns the vote (``CastVote``): the nomination with its new vote_count and
     version, and the row's time, trust and IP cluster.
 
-    At most 7 statements in three round trips before the commit: the lock; then, sent
-    together (``Pending``: psycopg's pipeline mode), the vote row, the nomination's counters
-    (which also answer the notification to coalesce into), the week's counter, both users'
-    points and streaks and the activity; then the notification, whose text holds the new
-    count. Every vote on the nomination waits for its lock, so the fewer round trips it is
-    held over, the more votes a hot nomination takes (bench/RESULTS.md)."""
-    nomination = _nomination_for_vote(user=user, nomination_id=nomination_id)
+    At most 7 statements in three round trips before the commit, and the nomination's lock
+    held over the last two: the nomination read (not locked); then, sent together
+    (``Pending``: psycopg's pipeline mode), the vote row and the activity, the nomination's
+    counters (which take its lock, check again that it is live, and answer the notification
+    to coalesce into), the week's counter and both users' points and streaks; then the
+    notification, whose text holds the new count. Every vote on a nomination waits for its
+    lock, so the fewer round trips it is held over, the more votes a hot nomination takes
+    (bench/RESULTS.md). The lock order is the services' (the nomination, then users): the
+    rows inserted before it lock nothing (their foreign keys are checked at the commit)."""
+    nomination = _nomination_for_vote(user=user, nomination_id=nomination_id, lock=False)
     voted_at = timezone.now()
     counted = vote_is_trusted(voter=user, voted_at=voted_at)
     own = nomination.nominated_by_id == user.pk
@@ -337,8 +356,8 @@ def vote_cast(
         related_nomination=nomination,
         metadata={"playerName": nomination.player.name},
     )
-    # Everything the lock decided, in one round trip; when the user had already voted, the
-    # transaction's rollback (the Conflict) takes back all of it.
+    # One round trip; when the nomination closed meanwhile or the user had already voted,
+    # the transaction's rollback (the error raised) takes back all of it.
     with Pending(connection) as pending:
         inserted = pending.add(
             *_vote_row_statement(
@@ -349,6 +368,7 @@ def vote_cast(
                 ip_prefix=ip_prefix,
             )
         )
+        activity_id = pending.add(*insert_statement(Activity, connection, **activity.columns))
         counters = pending.add(
             *_counters_statement(
                 nomination_id=nomination.pk,
@@ -356,12 +376,17 @@ def vote_cast(
                 trend_term=boards.trend_term(voted_at) if counted else None,
                 add=True,
                 unread=notify,
+                live=True,
             )
         )
         if counted:
             pending.add(*_week_count_statement(nomination=nomination, voted_at=voted_at))
         progressed = pending.add(*progress)
-        activity_id = pending.add(*insert_statement(Activity, connection, **activity.columns))
+        if not pending.rows(counters):
+            # Hidden, decided or deleted since it was read: answered as if it had been then
+            # (read again without its lock: the users' rows may be locked by now).
+            _nomination_for_vote(user=user, nomination_id=nomination_id, lock=False)
+            raise ValidationFailed(VOTING_CLOSED, code="voting_closed")
         if not pending.rows(inserted):
             raise Conflict(ALREADY_VOTED, code="already_voted")
         row = pending.rows(counters)[0]
