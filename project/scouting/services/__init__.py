@@ -8,5 +8,8 @@ points, streaks) and queues its live events with :func:`realtime.publish.publish
 them only after the commit.
 
 Lock order, to keep concurrent writes free of deadlocks: a nomination row (``FOR NO KEY
-UPDATE``) or a player row before any user row, and user rows in ascending id order.
+UPDATE``) or a player row before any user row, and user rows in ascending id order. A vote
+inserts its row and its activity before its nomination's lock (taken by the counters' UPDATE,
+``votes.vote_cast``): those inserts lock nothing, because Django's foreign keys on PostgreSQL
+are ``DEFERRABLE INITIALLY DEFERRED`` and their ``KEY SHARE`` locks come at the commit.
 """
