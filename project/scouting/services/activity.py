@@ -93,8 +93,9 @@ def activity_published(new: NewActivity, *, pk: int) -> Activity:
 
 
 def activity_create(new: NewActivity) -> Activity:
-    """Record an activity (``new_activity``) and push it to its sport's feed. Inserted by
-    hand (``insert_row``): every vote records one."""
+    """Record an activity (``new_activity``) and push it to its sport's feed, inserted by
+    hand (``insert_row``). A vote sends its activity's INSERT with its other statements
+    (``votes.vote_cast``)."""
     return activity_published(new, pk=insert_row(Activity, connection, **new.columns).pk)
 
 
