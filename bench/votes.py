@@ -626,7 +626,7 @@ async def _arrivals(
     rng = random.Random(seed)
     idle: list[_Http] = []
     opened: list[_Http] = []
-    tasks: set[asyncio.Task[None]] = set()
+    tasks: list[asyncio.Task[None]] = []
     in_flight = 0
 
     async def one(session: str, nomination_id: int, arrived: float) -> None:
@@ -649,9 +649,8 @@ async def _arrivals(
         for session, nomination_id in jobs:
             arrival += rng.expovariate(rate)
             await asyncio.sleep(max(0.0, arrival - time.perf_counter()))
-            task = asyncio.create_task(one(session, nomination_id, arrival))
-            tasks.add(task)
-            task.add_done_callback(tasks.discard)
+            tasks.append(asyncio.create_task(one(session, nomination_id, arrival)))
+        # Every task, so a vote that failed fails the round as in the closed loops.
         await asyncio.gather(*tasks)
     finally:
         for http in opened:
@@ -732,7 +731,7 @@ class Round:
 
     def row(self, baseline: float | None) -> str:
         a, s = self.answers, self.screen
-        ratio = f"{a.rate() / baseline:.2f}" if baseline and not self.arriving else "-"
+        ratio = f"{a.rate() / baseline:.2f}" if baseline else "-"
         concurrency = f"<= {self.concurrency}" if self.arriving else str(self.concurrency)
         return (
             f"| {self.name} | {concurrency} | {a.ok:,} | **{a.rate():.0f}** | "

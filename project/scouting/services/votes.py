@@ -113,11 +113,11 @@ def _nomination_locked(nomination_id: int, *, lock: bool = True) -> Nomination |
 
 
 def _nomination_for_vote(*, user: User, nomination_id: int, lock: bool = True) -> Nomination:
-    """The nomination, locked until the transaction ends (unless ``lock`` is False): every
-    vote on it queues there, so its counters, its voters' points and its coalesced
-    notification stay consistent. Read with its player's name and its nominator's
-    notification settings, all a vote needs. 404, or "Voting is closed" to those who may see
-    it, when it is not live."""
+    """The nomination with its player's name and its nominator's notification settings, all
+    a vote needs; locked until the transaction ends unless ``lock`` is False (a cast takes
+    the lock later, with its counters: ``vote_cast``), so that the counters, the voters'
+    points and the coalesced notification stay consistent. 404, or "Voting is closed" to
+    those who may see it, when it is not live."""
     nomination = _nomination_locked(nomination_id, lock=lock)
     if nomination is None:
         raise NotFound(selectors.NOMINATION_NOT_FOUND)
@@ -382,14 +382,15 @@ def vote_cast(
         if counted:
             pending.add(*_week_count_statement(nomination=nomination, voted_at=voted_at))
         progressed = pending.add(*progress)
-        if not pending.rows(counters):
+        counted_rows = pending.rows(counters)
+        if not counted_rows:
             # Hidden, decided or deleted since it was read: answered as if it had been then
             # (read again without its lock: the users' rows may be locked by now).
             _nomination_for_vote(user=user, nomination_id=nomination_id, lock=False)
             raise ValidationFailed(VOTING_CLOSED, code="voting_closed")
         if not pending.rows(inserted):
             raise Conflict(ALREADY_VOTED, code="already_voted")
-        row = pending.rows(counters)[0]
+        row = counted_rows[0]
         progress_published(pending.rows(progressed))
         activity_published(activity, pk=pending.rows(activity_id)[0][0])
     nomination.vote_count, nomination.version = row[0], row[1]
