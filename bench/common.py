@@ -268,7 +268,7 @@ def cpu_spent(
 # servers' session, PostgreSQL's, Redis's and the bench's. The bench's one thread reading
 # 1,000 sockets got about a third of a core: it read the frames seconds late (1,000 sockets'
 # receive queues held 80 MB) and vote-to-screen measured the bench's own queue, not the
-# server's (bench/votes.py, issue 13). So the bench's session runs ahead of the others (its
+# server's (bench/votes.py). So the bench's session runs ahead of the others (its
 # autogroup's nice). The clients' CPU is still counted, and taken from the servers.
 CLIENT_NICE = -10
 AUTOGROUP = Path("/proc/self/autogroup")

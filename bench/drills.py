@@ -1,4 +1,4 @@
-"""Fault drills (issue 12): a PostgreSQL restart and a Redis outage under load, a short soak,
+"""Fault drills: a PostgreSQL restart and a Redis outage under load, a short soak,
 and the memory of one process under 100 parallel registrations and sign-ins.
 
 Every drill runs a real daphne process on a private PostgreSQL cluster (initdb in a temporary

@@ -1,4 +1,4 @@
-"""Reads at scale (DESIGN.md section 9): the community read calls at 10,000 nominations and
+"""Reads at scale: the community read calls at 10,000 nominations and
 1,000,000 votes must answer within 2x of their time at 100 nominations, with the same number
 of SQL queries.
 
@@ -66,7 +66,7 @@ CALLS = {
     "leaderboard (scouts)": f"/api/leaderboard?sport={SPORT}",
     "stats": f"/api/stats?sport={SPORT}",
     "feed": f"/api/feed?sport={SPORT}",
-    # The moving boards (issue 14): trending by the trend column, weekly by its counters.
+    # The moving boards: trending by the trend column, weekly by its counters.
     "board (trending)": f"/api/leaderboard/players?board=trending&sport={SPORT}",
     "board (weekly)": f"/api/leaderboard/players?board=weekly&sport={SPORT}",
     "player of the week (history)": f"/api/leaderboard/weekly-history?sport={SPORT}",

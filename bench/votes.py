@@ -1,4 +1,4 @@
-"""Votes at match-day scale (issue 13): votes per second through the production shape, with
+"""Votes at match-day scale: votes per second through the production shape, with
 1,000 sockets watching, none lost (rows = counters = 201 answers = last pushed count).
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/votes.py

@@ -1,4 +1,4 @@
-"""Fault drills on private servers (issue 12), shared by the suite's tests and bench/drills.py.
+"""Fault drills on private servers, shared by the suite's tests and bench/drills.py.
 
 Each drill runs a real daphne process (``project.asgi``) on a loopback port against a private
 PostgreSQL cluster (``tests.private_postgres``) and, when asked, a private redis-server, puts

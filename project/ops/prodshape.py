@@ -7,8 +7,9 @@ the shape all start it from here, so what is measured and tested is what is serv
   the system one), in the foreground (``daemon off``): ``/ws/`` to the websocket pool, every
   other path to the HTTP pool;
 * the HTTP pool: gunicorn with ``http_workers`` gthread workers under WSGI (project.wsgi), the
-  server chosen by measurement (deploy/README.md); ``uvicorn`` (gunicorn with uvicorn workers,
-  ASGI) and ``daphne`` (one daphne process per worker) stay selectable for the comparison;
+  server chosen by measurement (docs/decisions.md#http-pool-server); ``uvicorn`` (gunicorn
+  with uvicorn workers, ASGI) and ``daphne`` (one daphne process per worker) stay selectable
+  for the comparison;
 * the websocket pool: ``ws_processes`` daphne processes (the live layer writes frames through
   daphne's protocol, realtime/connection.py);
 * honcho (a Procfile) supervises them all: Ctrl-C or SIGTERM stops every one, and one that

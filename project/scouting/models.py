@@ -19,7 +19,7 @@ class NominationStatus(models.TextChoices):
     HIDDEN = "hidden", "Hidden"
 
 
-# Nominations the community sees (DESIGN.md section 5); rejected and removed ones only their
+# Nominations the community sees; rejected and removed ones only their
 # nominator and admins, hidden ones only admins.
 LIVE_STATUSES = (NominationStatus.PENDING, NominationStatus.APPROVED)
 

@@ -1,4 +1,4 @@
-"""Browser tests of the three boards (issue 14): the Leaderboard page's tabs All time /
+"""Browser tests of the three boards: the Leaderboard page's tabs All time /
 Trending / This week, each live, with Player of the Week; the wall rotating between the boards
 with a countdown to the weekly reset. Votes are real: the vote path keeps the trend column and
 the weekly counters, and the boards are checked through the API as well as on screen.

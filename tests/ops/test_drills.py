@@ -1,4 +1,4 @@
-"""Issue 12: outages without 500s, against private server processes (tests/drills.py).
+"""Outages without 500s, against private server processes (tests/drills.py).
 
 A private PostgreSQL cluster restarted under vote load answers 503 with Retry-After while it is
 down, never 500, and every counter equals its rows afterwards; sign-in and password change keep

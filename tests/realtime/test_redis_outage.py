@@ -1,4 +1,4 @@
-"""DESIGN.md section 9: Redis stopped mid-run. Writes still succeed, sockets are closed (or
+"""Redis stopped mid-run. Writes still succeed, sockets are closed (or
 refused) while it is down, and reconnect and resync when it returns."""
 
 from __future__ import annotations
