@@ -1,5 +1,6 @@
-"""The one server launcher of the tests and the benchmarks (tests/launcher.py): ready once it
-accepts connections, a failed start said at once, and a stop that reaches the whole group."""
+"""The one server launcher of the tests and the benchmarks (project/ops/harness/launcher.py): ready
+once it accepts connections, a failed start said at once, and a stop that reaches the whole
+group."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.launcher import HOST, ServerProcess, daphne_command, free_port, running
+from project.ops.harness.launcher import HOST, ServerProcess, daphne_command, free_port, running
 
 # A server that also starts a child of its own, which prints its pid and outlives a parent
 # killed alone.
