@@ -30,7 +30,7 @@ import httpx
 from project.ops.harness import launcher
 from project.ops.harness.private_postgres import PrivatePostgres
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 HOST = "127.0.0.1"
 PASSWORD = "drill-pass-1"
 # Answers a vote or sign-in may get in a drill besides success: a race with oneself (409/404),
