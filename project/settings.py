@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "project.modlog",
     "project.integrity",
     "project.media",
+    "project.sharing",
     "project.ops",
     "realtime",
 ]
@@ -374,6 +375,11 @@ SPA_DIST_DIR = Path(os.environ.get("SPA_DIST_DIR", str(BASE_DIR / "frontend" / "
 STATICFILES_DIRS = [SPA_DIST_DIR] if SPA_DIST_DIR.exists() else []
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_KEEP_ONLY_HASHED_FILES = False
+
+# --- Link previews and share cards ----------------------------------------------------
+# The public origin (scheme and host, e.g. https://scoutvote.example) the link previews'
+# absolute addresses use; empty: the request's own host.
+PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").rstrip("/")
 
 # --- Media: avatars -------------------------------------------------------------------
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", str(BASE_DIR / "media")))

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 from project.api import api
+from project.sharing.views import share_card
 from project.views import api_not_found, spa_index
 
 # An unreachable database answers 503 + Retry-After (JSON), not 500, wherever it is noticed.
@@ -12,6 +13,7 @@ urlpatterns = [
     # [\s\S], not ".": a path with an encoded newline (/api/users/1%0A3) is an API path too.
     re_path(r"^api(?:/[\s\S]*)?$", api_not_found),
     path("admin-django/", admin.site.urls),
+    path("media/cards/<str:name>", share_card),
     path("media/", include("project.media.urls")),
     # Every other path that is not a static asset or the websocket is a client-side route.
     re_path(r"^(?!static/|ws/|admin-django/).*$", spa_index),

@@ -17,6 +17,7 @@ from project.common.errors import (
     SERVICE_UNAVAILABLE,
     is_database_unavailable,
 )
+from project.sharing.previews import page_with_preview, preview_for
 
 MISSING_BUILD = """<!doctype html><html><head><meta charset="utf-8"><title>ScoutVote</title></head>
 <body><div id="root"><p>The web app is not built yet. Run <code>make run</code> (or
@@ -39,7 +40,10 @@ def read_index_html() -> str:
 @require_safe
 @ensure_csrf_cookie
 def spa_index(request: HttpRequest) -> HttpResponse:
-    response = HttpResponse(read_index_html(), content_type="text/html; charset=utf-8")
+    """The SPA's page, with the link preview tags of its address (the same for every client)."""
+    base_url = settings.PUBLIC_BASE_URL or f"{request.scheme}://{request.get_host()}"
+    html = page_with_preview(read_index_html(), preview_for(request.path), base_url=base_url)
+    response = HttpResponse(html, content_type="text/html; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response
 

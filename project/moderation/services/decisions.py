@@ -27,6 +27,7 @@ from project.scouting.selectors import (
 )
 from project.scouting.services.activity import notification_create
 from project.scouting.services.audience import nomination_event
+from project.sharing.services import share_cards_drop
 from realtime.publish import Event, publish, publish_summaries
 
 
@@ -112,6 +113,7 @@ def nomination_reject(*, admin: User, nomination_id: int, reason: str = "") -> N
     decided = _decide(
         admin=admin, nomination=nomination, status=NominationStatus.REJECTED, reason=reason
     )
+    share_cards_drop(nomination_ids=[decided.pk])
     message = f"Your nomination of {decided.player.name} was rejected."
     if reason:
         message += f" Reason: {reason}"

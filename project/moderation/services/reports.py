@@ -24,6 +24,7 @@ from project.scouting.selectors import (
 )
 from project.scouting.services.activity import notification_create
 from project.scouting.services.audience import nomination_event
+from project.sharing.services import share_cards_drop
 from realtime.publish import Event, publish, publish_summaries
 
 ALREADY_REPORTED = "You have already reported this"
@@ -97,6 +98,7 @@ def _nomination_remove(*, nomination: Nomination, reason: str) -> None:
         nomination.status_before_hidden = NominationStatus.REMOVED
     nomination.removal_reason = reason
     nomination.save(update_fields=["status", "status_before_hidden", "removal_reason"])
+    share_cards_drop(nomination_ids=[nomination.pk])
     removed = nomination_queryset().get(pk=nomination.pk)
     if live:
         publish(Event("nomination.removed", {"id": removed.pk}, sport=removed.sport))

@@ -18,6 +18,7 @@ from project.modlog.services import modlog_record
 from project.scouting.models import LIVE_STATUSES, Nomination, NominationStatus, Player
 from project.scouting.selectors import PLAYER_NOT_FOUND, nomination_data, nomination_queryset
 from project.scouting.services.audience import nomination_event
+from project.sharing.services import share_cards_drop_for_player
 from realtime.publish import Event, publish, publish_summaries
 
 TAKEDOWN_NOT_FOUND = "Takedown request not found"
@@ -50,6 +51,7 @@ def _player_hide(player: Player) -> None:
             sports.add(nomination.sport)
     for sport in sorted(sports):
         publish_summaries(sport)
+    share_cards_drop_for_player(player.pk)
 
 
 def _player_unhide(player: Player) -> None:

@@ -1,5 +1,6 @@
 import { useParams } from 'react-router';
 
+import { ShareButton } from '@/components/share-button';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { useNomination } from '@/features/nominations/api/get-nomination';
 import { ErrorState } from '@/features/nominations/components/error-state';
@@ -45,7 +46,13 @@ export default function NominationDetailPage() {
   return (
     <>
       <NominationProfile nomination={nomination} canEdit={canEdit} />
-      <WatchingCount scope="nomination" id={nomination.id} className="mt-3" />
+      <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
+        <WatchingCount scope="nomination" id={nomination.id} />
+        <ShareButton
+          path={`/nominations/${nomination.id}`}
+          title={`${nomination.player.name} on ScoutVote`}
+        />
+      </div>
       <div className="mt-6 flex flex-wrap items-center justify-between gap-3 border-t border-border pt-4">
         <TakedownLink nominationId={nomination.id} />
         <ReportButton

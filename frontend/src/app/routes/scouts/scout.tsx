@@ -1,5 +1,6 @@
 import { useParams } from 'react-router';
 
+import { ShareButton } from '@/components/share-button';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { ReportButton } from '@/features/safety/components/report-button';
 import { ScoutProfile } from '@/features/social/components/scout-profile';
@@ -16,9 +17,10 @@ export default function ScoutPage() {
   return (
     <>
       <ScoutProfile key={id} userId={userId} viewerId={user?.id ?? 0} />
-      {userId !== null && userId !== user?.id && (
-        <div className="mt-6 flex justify-end border-t border-border pt-4">
-          <ReportButton userId={userId} what="this scout's profile" />
+      {userId !== null && (
+        <div className="mt-6 flex flex-wrap justify-end gap-3 border-t border-border pt-4">
+          <ShareButton path={`/scout/${userId}`} title="A scout on ScoutVote" />
+          {userId !== user?.id && <ReportButton userId={userId} what="this scout's profile" />}
         </div>
       )}
     </>

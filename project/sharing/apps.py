@@ -1,0 +1,21 @@
+from typing import Any
+
+from django.apps import AppConfig
+from django.db.models.signals import post_delete
+
+
+def _card_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
+    from project.sharing.services import card_file_delete_on_commit
+
+    card_file_delete_on_commit(instance.key)
+
+
+class SharingConfig(AppConfig):
+    name = "project.sharing"
+    label = "sharing"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Whatever deletes a card row (a takedown, a rejection, the deletion of its nomination
+        # or scout by cascade) takes its stored file along once the deletion commits.
+        post_delete.connect(_card_deleted, sender="sharing.ShareCard", dispatch_uid="share_cards")

@@ -1,0 +1,35 @@
+"""Render share cards on demand: ``share_cards --nomination 12 --scout 3``, or ``--all`` for
+every public nomination and scout (the background worker calls the same function)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from project.sharing.selectors import public_nominations, public_scouts
+from project.sharing.services import share_card_render
+
+
+class Command(BaseCommand):
+    help = "Render the share cards of nominations and scouts (a card nobody may see is dropped)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--nomination", type=int, action="append", default=[])
+        parser.add_argument("--scout", type=int, action="append", default=[])
+        parser.add_argument("--all", action="store_true", help="Every public subject.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        nominations: list[int] = list(options["nomination"])
+        scouts: list[int] = list(options["scout"])
+        if options["all"]:
+            nominations += list(public_nominations().values_list("pk", flat=True))
+            scouts += list(public_scouts().values_list("pk", flat=True))
+        kept = dropped = 0
+        for nomination_id in nominations:
+            card = share_card_render(nomination_id=nomination_id)
+            kept, dropped = (kept + 1, dropped) if card else (kept, dropped + 1)
+        for scout_id in scouts:
+            card = share_card_render(scout_id=scout_id)
+            kept, dropped = (kept + 1, dropped) if card else (kept, dropped + 1)
+        self.stdout.write(f"{kept} card(s) current, {dropped} subject(s) not public")

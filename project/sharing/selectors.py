@@ -1,0 +1,57 @@
+"""Reads of what is public to share: a nomination the community sees whose player is not
+taken down, a scout whose profile is public. Judged for an anonymous visitor, whoever asks:
+the link preview of an address is the same for every client."""
+
+from __future__ import annotations
+
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+
+from project.accounts.models import ProfileVisibility, User
+from project.scouting.models import LIVE_STATUSES, Nomination
+from project.sharing.models import ShareCard
+
+
+def public_nominations() -> QuerySet[Nomination]:
+    return Nomination.objects.filter(status__in=LIVE_STATUSES, player__hidden_at__isnull=True)
+
+
+def public_scouts() -> QuerySet[User]:
+    # A scout without a settings row has the default visibility: public.
+    return User.objects.filter(is_active=True).exclude(
+        settings__profile_visibility__in=(ProfileVisibility.PRIVATE, ProfileVisibility.FOLLOWERS)
+    )
+
+
+def public_nomination(nomination_id: int) -> Nomination | None:
+    """The nomination with its player and share card joined, when public (one query)."""
+    return (
+        public_nominations().filter(pk=nomination_id).select_related("player", "share_card").first()
+    )
+
+
+def public_scout(user_id: int) -> User | None:
+    """The scout with its share card joined and ``live_nominations`` counted, when public
+    (one query)."""
+    live = (
+        Nomination.objects.filter(nominated_by=OuterRef("pk"), status__in=LIVE_STATUSES)
+        .order_by()
+        .values("nominated_by")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return (
+        public_scouts()
+        .filter(pk=user_id)
+        .select_related("share_card")
+        .annotate(
+            live_nominations=Coalesce(Subquery(live, output_field=IntegerField()), 0),
+        )
+        .first()
+    )
+
+
+def card_is_public(key: str) -> bool:
+    """Whether the card stored under ``key`` is the current card of a public subject."""
+    subject = Q(nomination__in=public_nominations()) | Q(scout__in=public_scouts())
+    return ShareCard.objects.filter(subject, key=key).exists()
