@@ -12,6 +12,24 @@ from project.scouting.models import LIVE_STATUSES, Nomination
 from project.sharing.models import ShareCard
 
 
+# What a preview and a card show of a nomination, and its card's address.
+_PREVIEW_FIELDS = (
+    "id",
+    "sport",
+    "status",
+    "vote_count",
+    "player__id",
+    "player__name",
+    "player__age",
+    "player__graduation_year",
+    "player__position",
+    "player__club",
+    "share_card__id",
+    "share_card__key",
+    "share_card__inputs",
+)
+
+
 def public_nominations() -> QuerySet[Nomination]:
     return Nomination.objects.filter(status__in=LIVE_STATUSES, player__hidden_at__isnull=True)
 
