@@ -74,7 +74,7 @@ def test_without_a_share_sheet_the_link_is_copied(e2e_server: Server, browser: B
     settle(page, "nomination")
     assert page.evaluate("() => typeof navigator.share") == "undefined"
     page.get_by_role("button", name="Share").click()
-    expect(page.get_by_text("Link copied")).to_be_visible()
+    expect(page.get_by_text("Link copied", exact=True)).to_be_visible()
     copied = page.evaluate("() => navigator.clipboard.readText()")
     assert copied == f"{e2e_server.url}/nominations/{nomination.pk}"
     assert axe_problems(page, "nomination with the toast") == []
