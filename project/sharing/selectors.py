@@ -11,7 +11,6 @@ from project.accounts.models import ProfileVisibility, User
 from project.scouting.models import LIVE_STATUSES, Nomination
 from project.sharing.models import ShareCard
 
-
 # What a preview and a card show of a nomination, and its card's address.
 _PREVIEW_FIELDS = (
     "id",
