@@ -193,6 +193,14 @@ def test_a_public_scout_and_the_boards_have_their_previews(e2e_server: Server) -
     assert head.one("og:image").endswith(card.key)
     assert_complete(head, e2e_server, f"/scout/{sam.pk}")
 
+    # Made private: the page and the card's address say nothing of the scout at once, though
+    # nothing dropped the card yet (the card view checks the subject on every request).
+    UserSettings.objects.update_or_create(
+        user=sam, defaults={"profile_visibility": ProfileVisibility.FOLLOWERS}
+    )
+    assert_generic(crawl(e2e_server, f"/scout/{sam.pk}"), "Sam <Scout>")
+    assert fetch(f"{e2e_server.url}/media/{card.key}")[0] == 404
+
     for path in ("/results", "/wall"):
         head = crawl(e2e_server, path)
         assert head.title != GENERIC_TITLE
