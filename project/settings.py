@@ -46,6 +46,16 @@ def _prepare_threshold(value: str) -> int | None:
     return int(value) if value.strip() else None
 
 
+def db_pooler(value: str, port: Any) -> str:
+    """What stands between the app and PostgreSQL: ``transaction`` (a pooler in transaction
+    mode: a server connection per transaction, nothing kept between them) or ``none``;
+    unset, ``transaction`` on PgBouncer's port 6432."""
+    value = value.strip().lower() or ("transaction" if str(port) == "6432" else "none")
+    if value not in {"none", "transaction"}:
+        raise ImproperlyConfigured("DB_POOLER must be 'transaction' or 'none'")
+    return value
+
+
 DJANGO_ENV = os.environ.get("DJANGO_ENV", "development")
 PRODUCTION = DJANGO_ENV == "production"
 
@@ -134,6 +144,8 @@ TEMPLATES = [
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     _db: dict[str, Any] = dict(dj_database_url.parse(DATABASE_URL))
+    DB_POOLER = db_pooler(os.environ.get("DB_POOLER", ""), _db.get("PORT"))
+    _TRANSACTION_POOLER = DB_POOLER == "transaction"
     if _db["ENGINE"] == "django.db.backends.postgresql":
         # Under ASGI a persistent connection leaks one per worker thread; psycopg's pool
         # is the one that reuses connections (DESIGN.md section 10).
@@ -155,13 +167,18 @@ if DATABASE_URL:
             # run DB_PREPARE_THRESHOLD times prepared on it (psycopg's prepare_threshold; an
             # empty value: never), so PostgreSQL parses and plans a vote's statements once per
             # connection rather than on every vote: PostgreSQL's CPU per vote -35-45%, votes/s
-            # +15-34% (bench/RESULTS.md, issue 13). Django's default (client-side binding, no
-            # prepared statements) suits a pooler in transaction mode, which this does not use.
-            "server_side_binding": True,
-            "prepare_threshold": _prepare_threshold(os.environ.get("DB_PREPARE_THRESHOLD", "5")),
+            # +15-34% (bench/RESULTS.md, issue 13). Behind a pooler in transaction mode
+            # (DB_POOLER) a prepared statement would outlive the transaction that made it.
+            "server_side_binding": not _TRANSACTION_POOLER,
+            "prepare_threshold": None
+            if _TRANSACTION_POOLER
+            else _prepare_threshold(os.environ.get("DB_PREPARE_THRESHOLD", "5")),
         }
+        # ... and so would a server-side cursor: .iterator() reads through an ordinary one.
+        _db["DISABLE_SERVER_SIDE_CURSORS"] = _TRANSACTION_POOLER
     DATABASES = {"default": _db}
 else:
+    DB_POOLER = "none"
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",

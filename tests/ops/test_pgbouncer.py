@@ -1,0 +1,124 @@
+"""Behind PgBouncer in transaction mode (``make test-pgbouncer``: ``DB_POOLER=transaction``,
+``pytest --pgbouncer``): the run really goes through it, a server connection serves one
+transaction of a client and then another client's, and what would break there (a prepared
+statement, a cursor kept across transactions) is not done: run with ``DB_POOLER=none``, the
+tests of the statement run many times and of the iterator fail, which is what they guard.
+
+Transactional tests: inside pytest-django's test transaction one server connection would serve
+the whole test."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from django.conf import settings
+from django.db import connection, transaction
+
+from project.accounts.models import User
+from project.common.db import Pending
+from project.ops.pgbouncer import Bouncer
+from tests.helpers import make_user
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def admin(bouncer: Bouncer, command: str) -> list[dict[str, Any]]:
+    """The rows of a command of PgBouncer's admin console (simple query protocol only)."""
+    with psycopg.connect(
+        bouncer.admin_conninfo(), autocommit=True, cursor_factory=psycopg.ClientCursor
+    ) as console:
+        cursor = console.execute(command)
+        names = [column.name for column in cursor.description or []]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def backend_pid(cursor: Any) -> int:
+    cursor.execute("SELECT pg_backend_pid()")
+    return int(cursor.fetchone()[0])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_run_goes_through_pgbouncer_in_transaction_mode(pgbouncer: Bouncer) -> None:
+    assert settings.DB_POOLER == "transaction"
+    config = {row["key"]: row["value"] for row in admin(pgbouncer, "SHOW CONFIG")}
+    assert config["pool_mode"] == "transaction"
+    with connection.cursor() as cursor:
+        mine = backend_pid(cursor)
+    assert connection.connection.info.port == pgbouncer.port
+    clients = admin(pgbouncer, "SHOW CLIENTS")
+    assert any(c["database"] == connection.settings_dict["NAME"] for c in clients), clients
+
+    # Django's connection is open and idle: its server connection serves another client's
+    # transaction (a session pooler would give that client a server of its own).
+    with psycopg.connect(pgbouncer.url) as other, other.cursor() as cursor:
+        assert backend_pid(cursor) == mine
+        # ... and, while that transaction holds it, Django's gets another.
+        with connection.cursor() as django_cursor:
+            assert backend_pid(django_cursor) != mine
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_pooled_connections_run_the_same_statement_many_times(pgbouncer: Bouncer) -> None:
+    """Two new connections as the app's pool opens them, in turn, each running a statement
+    more times than DB_PREPARE_THRESHOLD: prepared, both would give it the same name on the
+    server connection they share (DuplicatePreparedStatement) or miss it on another."""
+    params = connection.get_connection_params()
+    with psycopg.connect(**params) as first, psycopg.connect(**params) as second:
+        for run in range(12):
+            for client in (first, second):
+                with client.cursor() as cursor:
+                    cursor.execute("SELECT %s::int + 1, count(*) FROM pg_class", [run])
+                    assert cursor.fetchall()[0][0] == run + 1
+                client.commit()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_iterator_outlives_its_server_connection(pgbouncer: Bouncer) -> None:
+    """``.iterator()`` reads its rows while another transaction takes the server connection it
+    began on: a server-side cursor (WITH HOLD, outside a transaction) would be missing from the
+    server it continues on."""
+    made = {make_user(name=f"Ivy Iterated {n}").pk for n in range(3)}
+    rows = User.objects.filter(pk__in=made).order_by("pk").values_list("pk", flat=True)
+    iterator = rows.iterator(chunk_size=1)
+    first = next(iterator)
+    with psycopg.connect(pgbouncer.url) as other:
+        other.execute("SELECT 1")  # a transaction open on the server the iterator began on
+        assert [first, *iterator] == sorted(made)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_statements_sent_together_go_through_pgbouncer(pgbouncer: Bouncer) -> None:
+    """The vote's pipeline (``Pending``: psycopg's pipeline mode, the extended protocol with
+    unnamed statements, one Sync) inside a transaction."""
+    with transaction.atomic(), Pending(connection) as pending:
+        pid = pending.add("SELECT pg_backend_pid()", [])
+        answer = pending.add("SELECT %s::int + 1, %s::text", [41, "forty-two"])
+        assert pending.rows(answer) == [(42, "forty-two")]
+        with connection.cursor() as cursor:
+            assert backend_pid(cursor) == pending.rows(pid)[0][0]
+
+
+SESSION_STATE = re.compile(
+    r"pg_(try_)?advisory_lock(_shared)?\s*\(|\bLISTEN\s|\bUNLISTEN\b|set_config\([^)]*false"
+    r"|\bSET\s+(SESSION\b|ROLE\b|TIME\s+ZONE\b|search_path\b|statement_timeout\b|lock_timeout\b)"
+    r"|\bDECLARE\b.*\bWITH\s+HOLD\b|\bCREATE\s+TEMP(ORARY)?\s",
+)
+
+
+def test_no_code_keeps_state_in_the_database_session() -> None:
+    """What a server connection would carry from one client's transaction into another's:
+    session advisory locks, LISTEN, session SETs, held cursors, temporary tables. The code
+    takes transaction-scoped ones (pg_advisory_xact_lock, SET LOCAL). SQL's keywords are
+    written in capitals here, as everywhere in the code."""
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for folder in ("project", "realtime")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if SESSION_STATE.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert found == []
