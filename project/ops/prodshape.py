@@ -11,6 +11,9 @@ the shape all start it from here, so what is measured and tested is what is serv
   ASGI) and ``daphne`` (one daphne process per worker) stay selectable for the comparison;
 * the websocket pool: ``ws_processes`` daphne processes (the live layer writes frames through
   daphne's protocol, realtime/connection.py);
+* with ``with_pgbouncer``, a PgBouncer in transaction mode (project/ops/pgbouncer.py, its config
+  in the run directory) between the app processes and PostgreSQL: their ``DATABASE_URL`` names
+  it and ``DB_POOLER=transaction`` is set for them;
 * honcho (a Procfile) supervises them all: Ctrl-C or SIGTERM stops every one, and one that
   exits stops the others.
 """
@@ -32,6 +35,8 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from project.ops.pgbouncer import Bouncer
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HOST = "127.0.0.1"
@@ -75,6 +80,7 @@ class Shape:
     run_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="scoutvote-")))
     http_ports: list[int] = field(default_factory=list)
     ws_ports: list[int] = field(default_factory=list)
+    bouncer: Bouncer | None = None
 
     def __post_init__(self) -> None:
         if self.http_server not in HTTP_SERVERS:
@@ -91,6 +97,12 @@ class Shape:
     @property
     def url(self) -> str:
         return f"http://{HOST}:{self.port}"
+
+    def with_pgbouncer(self, database_url: str, pool_size: int = 20) -> Shape:
+        """The app processes reach ``database_url``'s server through a PgBouncer of this run
+        with ``pool_size`` server connections per database (PgBouncer's default_pool_size)."""
+        self.bouncer = Bouncer(database_url, pool_size=pool_size, run_dir=self.run_dir)
+        return self
 
     # --- nginx ----------------------------------------------------------------------------
 
@@ -186,6 +198,8 @@ http {{
         nginx = [nginx_binary(), "-e", "stderr", "-p", str(self.run_dir)]
         nginx += ["-c", str(self.run_dir / "nginx.conf")]
         processes = {**self.http_commands(), **self.ws_commands(), "nginx": nginx}
+        if self.bouncer is not None:
+            processes["pgbouncer"] = self.bouncer.command()
         # exec: honcho's signal reaches the server itself, not a shell around it.
         return "".join(
             f"{name}: exec {shlex.join(command)}\n" for name, command in processes.items()
@@ -206,13 +220,17 @@ http {{
         return [sys.executable, "-m", "honcho", "--no-colour", "-f", str(procfile), "-d", str(ROOT)]
 
     def all_ports(self) -> list[int]:
-        return [self.port, *self.http_ports, *self.ws_ports]
+        bouncer = [self.bouncer.port] if self.bouncer is not None else []
+        return [self.port, *self.http_ports, *self.ws_ports, *bouncer]
 
 
-def shape_env(env: dict[str, str] | None = None) -> dict[str, str]:
+def shape_env(env: dict[str, str] | None = None, shape: Shape | None = None) -> dict[str, str]:
     """The servers' environment: the caller's, DEBUG off unless set (no query log), the
-    local nginx trusted as the proxy."""
+    local nginx trusted as the proxy, and the shape's PgBouncer, if any, as their database."""
     merged = dict(os.environ if env is None else env)
+    if shape is not None and shape.bouncer is not None:
+        merged["DATABASE_URL"] = shape.bouncer.url
+        merged["DB_POOLER"] = "transaction"
     merged.setdefault("DJANGO_DEBUG", "false")
     # nginx is on this machine: the address it forwards (X-Real-IP) is the client's.
     merged.setdefault("TRUSTED_PROXIES", HOST)
@@ -268,7 +286,7 @@ def running(
     process = subprocess.Popen(  # noqa: S603
         command,
         cwd=ROOT,
-        env=shape_env(env),
+        env=shape_env(env, shape),
         start_new_session=True,
         stdout=output,
         stderr=subprocess.STDOUT if output is not None else None,
