@@ -9,18 +9,24 @@ the whole test."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
 
 from project.accounts.models import User
 from project.common.db import Pending
 from project.ops.pgbouncer import Bouncer
+from project.settings import db_pooler
 from tests.helpers import make_user
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,3 +128,47 @@ def test_no_code_keeps_state_in_the_database_session() -> None:
         if SESSION_STATE.search(line) and not line.lstrip().startswith("#")
     ]
     assert found == []
+
+
+def database_settings(**env: str) -> dict[str, Any]:
+    """The default database's settings as project/settings.py makes them from ``env``."""
+    script = (
+        "import json, project.settings as s; d = s.DATABASES['default']; "
+        "print(json.dumps([s.DB_POOLER, d['OPTIONS'], d['DISABLE_SERVER_SIDE_CURSORS']]))"
+    )
+    clean = {k: v for k, v in os.environ.items() if k not in {"DB_POOLER", "DATABASE_URL"}}
+    answer = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**clean, **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    pooler, options, no_cursors = json.loads(answer.stdout)
+    return {"pooler": pooler, "no_server_cursors": no_cursors, **options}
+
+
+def test_db_pooler_is_what_is_set_or_transaction_on_pgbouncers_port() -> None:
+    assert db_pooler("", "6432") == "transaction"
+    assert db_pooler("", 5432) == "none"
+    assert db_pooler("", "") == "none"
+    assert db_pooler("none", "6432") == "none"
+    assert db_pooler(" Transaction ", 5432) == "transaction"
+    with pytest.raises(ImproperlyConfigured, match="DB_POOLER"):
+        db_pooler("session", 5432)
+
+
+def test_behind_a_transaction_pooler_nothing_outlives_a_transaction() -> None:
+    direct = database_settings(DATABASE_URL="postgres://u@db:5432/app")
+    assert (direct["pooler"], direct["no_server_cursors"]) == ("none", False)
+    assert (direct["server_side_binding"], direct["prepare_threshold"]) == (True, 5)
+    for env in (
+        {"DATABASE_URL": "postgres://u@db:5432/app", "DB_POOLER": "transaction"},
+        {"DATABASE_URL": "postgres://u@bouncer:6432/app"},
+    ):
+        pooled = database_settings(**env, DB_PREPARE_THRESHOLD="3")
+        assert (pooled["pooler"], pooled["no_server_cursors"]) == ("transaction", True)
+        assert (pooled["server_side_binding"], pooled["prepare_threshold"]) == (False, None)
+        # The pool is the same as without it.
+        assert pooled["pool"] == direct["pool"]
