@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from psycopg.conninfo import make_conninfo
+
 HOST = "127.0.0.1"
 # The name of PgBouncer's admin console: an application database of this name is unreachable
 # through it.
@@ -87,8 +89,10 @@ class Bouncer:
 
     def admin_conninfo(self) -> str:
         """libpq's connection string of the admin console (SHOW POOLS, SHOW CLIENTS ...)."""
-        password = f" password={self.password}" if self.password else ""
-        return f"host={HOST} port={self.port} dbname={ADMIN_DATABASE} user={self.user}{password}"
+        password = {"password": self.password} if self.password else {}
+        return make_conninfo(
+            host=HOST, port=self.port, dbname=ADMIN_DATABASE, user=self.user, **password
+        )
 
     def config(self) -> str:
         run = self.run_dir
@@ -121,15 +125,16 @@ log_disconnections = 0
     def write(self) -> Path:
         """Write pgbouncer.ini and userlist.txt into the run directory; return the ini."""
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        (self.run_dir / "userlist.txt").write_text(
-            f"{_quoted(self.user)} {_quoted(self.password)}\n", encoding="utf-8"
-        )
+        userlist = self.run_dir / "userlist.txt"
+        userlist.touch(mode=0o600)
+        userlist.chmod(0o600)  # it may hold the password
+        userlist.write_text(f"{_quoted(self.user)} {_quoted(self.password)}\n", encoding="utf-8")
         ini = self.run_dir / "pgbouncer.ini"
         ini.write_text(self.config(), encoding="utf-8")
         if os.geteuid() == 0:
             # Read again (SIGHUP) after it has dropped to the postgres user.
             shutil.chown(ini, user="postgres")
-            shutil.chown(self.run_dir / "userlist.txt", user="postgres")
+            shutil.chown(userlist, user="postgres")
             self.run_dir.chmod(0o755)
         return ini
 

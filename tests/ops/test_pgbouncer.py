@@ -172,3 +172,19 @@ def test_behind_a_transaction_pooler_nothing_outlives_a_transaction() -> None:
         assert (pooled["server_side_binding"], pooled["prepare_threshold"]) == (False, None)
         # The pool is the same as without it.
         assert pooled["pool"] == direct["pool"]
+
+
+def test_the_generated_config_serves_every_database_of_the_server(tmp_path: Path) -> None:
+    bouncer = Bouncer("postgres://app:p%40ss@db.internal:5433/scoutvote", run_dir=tmp_path)
+    assert bouncer.url == f"postgres://app:p%40ss@127.0.0.1:{bouncer.port}/scoutvote"
+    config = bouncer.config()
+    assert "* = host=db.internal port=5433" in config
+    assert "pool_mode = transaction" in config
+    assert "auth_type = scram-sha-256" in config  # the URL has a password
+    bouncer.write()
+    assert (tmp_path / "userlist.txt").read_text() == '"app" "p@ss"\n'
+    assert (tmp_path / "userlist.txt").stat().st_mode & 0o077 == 0
+    trusted = Bouncer("postgres://postgres@127.0.0.1:5432/scoutvote", run_dir=tmp_path)
+    assert "auth_type = trust" in trusted.config()
+    with pytest.raises(ValueError, match="admin console"):
+        Bouncer("postgres://postgres@127.0.0.1:5432/pgbouncer", run_dir=tmp_path)
