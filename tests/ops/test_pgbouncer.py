@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -47,24 +48,36 @@ def backend_pid(cursor: Any) -> int:
     return int(cursor.fetchone()[0])
 
 
+def django_client(bouncer: Bouncer) -> dict[str, Any]:
+    """Django's connection as PgBouncer's admin console lists it (SHOW CLIENTS), found by the
+    port it connects from."""
+    with socket.socket(fileno=os.dup(connection.connection.pgconn.socket)) as sock:
+        port = sock.getsockname()[1]
+    (row,) = [c for c in admin(bouncer, "SHOW CLIENTS") if c["port"] == port]
+    return row
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_run_goes_through_pgbouncer_in_transaction_mode(pgbouncer: Bouncer) -> None:
     assert settings.DB_POOLER == "transaction"
     config = {row["key"]: row["value"] for row in admin(pgbouncer, "SHOW CONFIG")}
     assert config["pool_mode"] == "transaction"
     with connection.cursor() as cursor:
-        mine = backend_pid(cursor)
+        backend_pid(cursor)
     assert connection.connection.info.port == pgbouncer.port
-    clients = admin(pgbouncer, "SHOW CLIENTS")
-    assert any(c["database"] == connection.settings_dict["NAME"] for c in clients), clients
-
-    # Django's connection is open and idle: its server connection serves another client's
-    # transaction (a session pooler would give that client a server of its own).
-    with psycopg.connect(pgbouncer.url) as other, other.cursor() as cursor:
-        assert backend_pid(cursor) == mine
-        # ... and, while that transaction holds it, Django's gets another.
-        with connection.cursor() as django_cursor:
-            assert backend_pid(django_cursor) != mine
+    # Open and idle, Django's connection holds no server connection (in session mode it
+    # would keep one until it closes) ...
+    idle = django_client(pgbouncer)
+    assert idle["database"] == connection.settings_dict["NAME"]
+    assert idle["link"] == "", idle
+    # ... and holds one for as long as a transaction lasts.
+    with transaction.atomic(), connection.cursor() as cursor:
+        pid = backend_pid(cursor)
+        linked = django_client(pgbouncer)["link"]
+        assert linked != ""
+        servers = {s["ptr"]: s for s in admin(pgbouncer, "SHOW SERVERS")}
+        assert servers[linked]["remote_pid"] == pid
+    assert django_client(pgbouncer)["link"] == ""
 
 
 @pytest.mark.django_db(transaction=True)
