@@ -148,13 +148,13 @@ if DATABASE_URL:
     _TRANSACTION_POOLER = DB_POOLER == "transaction"
     if _db["ENGINE"] == "django.db.backends.postgresql":
         # Under ASGI a persistent connection leaks one per worker thread; psycopg's pool
-        # is the one that reuses connections (DESIGN.md section 10).
+        # is the one that reuses connections.
         _db["CONN_MAX_AGE"] = 0
         # After a PostgreSQL restart every pooled connection is dead: the pool checks each
         # one it hands out, by its socket rather than a round trip (this backend: project/
         # common/postgresql/base.py), so a request gets a live one or a new one rather than
-        # "server closed the connection" (issues 12, 13). CONN_HEALTH_CHECKS would put
-        # psycopg's round-trip check in its place.
+        # "server closed the connection". CONN_HEALTH_CHECKS would put psycopg's round-trip
+        # check in its place.
         _db["ENGINE"] = "project.common.postgresql"
         _db["CONN_HEALTH_CHECKS"] = False
         _db["OPTIONS"] = {
@@ -166,9 +166,9 @@ if DATABASE_URL:
             # Values sent apart from the statement, and a statement a pooled connection has
             # run DB_PREPARE_THRESHOLD times prepared on it (psycopg's prepare_threshold; an
             # empty value: never), so PostgreSQL parses and plans a vote's statements once per
-            # connection rather than on every vote: PostgreSQL's CPU per vote -35-45%, votes/s
-            # +15-34% (bench/RESULTS.md, issue 13). Behind a pooler in transaction mode
-            # (DB_POOLER) a prepared statement would outlive the transaction that made it.
+            # connection rather than on every vote (docs/decisions.md#prepared-statements).
+            # Behind a pooler in transaction mode (DB_POOLER) a prepared statement would outlive
+            # the transaction that made it (docs/decisions.md#behind-pgbouncer-in-transaction-mode).
             "server_side_binding": not _TRANSACTION_POOLER,
             "prepare_threshold": None
             if _TRANSACTION_POOLER
@@ -212,11 +212,11 @@ if REDIS_URL:
     _redis_host = {
         "address": REDIS_URL,
         # The pub/sub layer holds two connections per process (a subscriber and one to
-        # publish); the bound only keeps a storm of commands from failing (DESIGN.md
-        # section 10: redis-py's async pool raises past it).
+        # publish); the bound only keeps a storm of commands from failing (redis-py's async
+        # pool raises past it).
         "max_connections": 1000,
         # The subscriber reads with its own timeout; redis-py's 5 s default would end idle
-        # reads (DESIGN.md section 10). A command that cannot be sent is given up after
+        # reads. A command that cannot be sent is given up after
         # realtime.control.SEND_TIMEOUT instead.
         "socket_timeout": None,
         "socket_connect_timeout": 2,
