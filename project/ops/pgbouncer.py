@@ -1,6 +1,7 @@
 """A PgBouncer in transaction mode in front of a PostgreSQL server, run from a directory of its
 own: ``make serve-prod`` with ``PGBOUNCER=1`` (project/ops/prodshape.py), ``make
-test-pgbouncer`` (tests/pgbouncer.py) and ``bench/pgbouncer.py`` all start it from here.
+test-pgbouncer`` (tests/pgbouncer.py) and ``bench/votes.py --compare-pgbouncer`` all start it
+from here.
 
 Debian's package (``make pgbouncer`` installs it), never the system's config: ``pgbouncer.ini``
 and ``userlist.txt`` are generated into the run directory. Every database of the server is
