@@ -103,6 +103,11 @@ class Hub:
             except Exception:
                 logger.warning("Could not unsubscribe from %s", group, exc_info=True)
 
+    async def ping(self) -> None:
+        """Return once the process's subscription answers (opened first when no socket has
+        opened it yet): what readiness waits for (project/health.py)."""
+        await self.source.ping()
+
     async def current(self, groups: Sequence[str]) -> dict[str, int]:
         epoch, positions = await self.source.current(groups)
         await self._check_epoch(epoch)
