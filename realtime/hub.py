@@ -26,6 +26,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from realtime import metrics
 from realtime.connection import Outgoing, skipped
 from realtime.presence import Presence
 from realtime.snapshot import Snapshots
@@ -194,6 +195,7 @@ class Hub:
             return
         seq = int(seq_text)
         message = self.message(group, seq, text)
+        metrics.EVENTS_DELIVERED.labels(metrics.event_type(text)).inc(len(members))
         for member in tuple(members):
             try:
                 await member.deliver(group, seq, message)
