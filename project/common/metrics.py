@@ -81,6 +81,8 @@ READINESS_FAILURES = Counter(
     "Dependency checks of /readyz that failed or ran out of time, by check.",
     ["check"],
 )
+for _check in ("database", "redis", "subscription"):
+    READINESS_FAILURES.labels(_check)  # exported at 0 from the start: rate() needs a series
 
 # --- Garbage collection -----------------------------------------------------------------------
 
