@@ -9,7 +9,8 @@ PORT ?= 8000
 FRONTEND := frontend
 
 .PHONY: run test install install-dev frontend migrate seed serve lint typecheck test-backend \
-        test-frontend test-e2e browser bench openapi types clean lock serve-prod nginx prometheus
+        test-frontend test-e2e browser bench openapi types clean lock serve-prod nginx pgbackrest \
+        prometheus
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -56,7 +57,7 @@ run: install frontend seed
 
 ## test: install what the tests need, then every check CI makes: lint, format, types, import
 ## contracts, the SPA's checks and Vitest, and the whole pytest suite (browser tests included)
-test: install-dev frontend browser nginx prometheus
+test: install-dev frontend browser nginx pgbackrest prometheus
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy project realtime tests
@@ -81,6 +82,12 @@ nginx:
 	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nginx >/dev/null; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq nginx >/dev/null; fi; }
+
+## pgbackrest: Debian's pgBackRest for the backup and restore drill (deploy/backup/)
+pgbackrest:
+	@command -v pgbackrest >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq pgbackrest >/dev/null; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq pgbackrest >/dev/null; fi; }
 
 ## prometheus: Debian's prometheus package for promtool (tests/deploy/test_prometheus_config.py
 ## checks deploy/prometheus with it); only promtool is used
