@@ -17,6 +17,7 @@ from project.common import metrics  # noqa: E402
 from project.common.heap import tune_after_startup  # noqa: E402
 from project.common.wsgi_http import WsgiHttp  # noqa: E402
 from project.health import HealthAsgi  # noqa: E402
+from realtime import probe  # noqa: E402
 from realtime.routing import websocket_application  # noqa: E402
 from realtime.summaries import get_scheduler  # noqa: E402
 
@@ -32,7 +33,9 @@ application = ProtocolTypeRouter(
 )
 
 metrics.time_gc_pauses()
-metrics.serve()
+if metrics.serve() is not None:
+    # A daphne process that serves metrics probes the live layer's delivery (realtime/probe.py).
+    probe.start_in_daphne()
 
 # Freeze the start-up heap and make young collections rarer (project/common/heap.py).
 tune_after_startup()

@@ -281,6 +281,9 @@ REALTIME_SUMMARY_DELAY = float(os.environ.get("REALTIME_SUMMARY_DELAY", "0.1"))
 # vote.changed: the first count of a window goes out at once, the rest merged into one event
 # at the window's end (seconds, per sport, shared by every process).
 REALTIME_VOTE_WINDOW = float(os.environ.get("REALTIME_VOTE_WINDOW", "0.15"))
+# Each daphne process serving metrics publishes a delivery probe this often (seconds; 0: never;
+# realtime/probe.py).
+REALTIME_PROBE_INTERVAL = float(os.environ.get("REALTIME_PROBE_INTERVAL", "5"))
 # The feed's activity of a vote follows its count by this long (seconds, realtime/merge.py).
 REALTIME_ACTIVITY_DELAY = float(os.environ.get("REALTIME_ACTIVITY_DELAY", "0.05"))
 # ... and those that come during a window of this long go out together at its end (seconds, per

@@ -58,10 +58,11 @@ OTHER = "other"
 
 def event_type(text: str) -> str:
     """An envelope's type, read from its start (``{"type":"vote.changed",...``); a type the
-    catalogue does not name counts as "other" (the label stays bounded)."""
+    catalogue does not name (but the delivery probe's) counts as "other" (the label stays
+    bounded)."""
     if text.startswith('{"type":"'):
         kind = text[9 : text.find('"', 9)]
-        if kind in CATALOGUE:
+        if kind in CATALOGUE or kind == "probe":
             return kind
     return OTHER
 
@@ -84,3 +85,16 @@ class SentBytes(Collector):
 
 SENT = SentBytes()
 REGISTRY.register(SENT)
+
+# --- The delivery probe (realtime/probe.py) ---------------------------------------------------
+
+PROBE_LAG = Histogram(
+    "realtime_probe_lag_seconds",
+    "Time from a probe's publish (by any daphne process) to its arrival here through Redis.",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+)
+PROBE_LAST_SUCCESS = Gauge(
+    "realtime_probe_last_success_timestamp_seconds",
+    "When this process last received its own probe back through Redis (Unix time; 0: never).",
+    multiprocess_mode="max",
+)

@@ -74,6 +74,8 @@ WS_CATALOGUE = {
     "readiness_ready": ("gauge", set()),
     "python_gc_pause_seconds": ("histogram", {"generation"}),
     "process_resident_memory_bytes": ("gauge", set()),
+    "realtime_probe_lag_seconds": ("histogram", set()),
+    "realtime_probe_last_success_timestamp_seconds": ("gauge", set()),
 }
 
 
@@ -128,6 +130,7 @@ def shape(tmp_path: Path) -> Iterator[Shape]:
         "BUDGETS": "on",
         "BUDGET_VOTES_PER_MINUTE": str(VOTES),
         "TRUST_ACCOUNT_AGE_HOURS": "0",
+        "REALTIME_PROBE_INTERVAL": "1",
     }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     shape = Shape(port=0, http_workers=2, ws_processes=2, run_dir=tmp_path / "run")
@@ -241,6 +244,11 @@ async def test_the_catalogue_and_counters_that_move_with_traffic(
     assert ws1.value("websocket_sent_bytes_total") > 0
     assert ws1.value("process_resident_memory_bytes") > 10 << 20
 
+    # The delivery probes: ws1's own and ws2's reach ws1 through Redis.
+    eventually(lambda: Scrape(ws_url).value("realtime_probe_lag_seconds_count") >= 4)
+    last = Scrape(ws_url).value("realtime_probe_last_success_timestamp_seconds")
+    assert time.time() - 10 < last <= time.time()
+
     # Flooding: more messages than the burst allows closes the socket with 4429.
     for _ in range(settings.REALTIME_CLIENT_MESSAGE_BURST + 10):
         await ws.send(json.dumps({"type": "ping"}))
@@ -284,6 +292,7 @@ def test_readyz_fails_while_redis_is_stopped_and_recovers(tmp_path: Path) -> Non
         "REALTIME_PREFIX": f"obs-ready-{uuid.uuid4().hex[:8]}",
         "DJANGO_DEBUG": "0",
         "LOG_LEVEL": "CRITICAL",
+        "REALTIME_PROBE_INTERVAL": "1",
     }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     http_port, ws_port = free_port(), free_port()
@@ -308,9 +317,15 @@ def test_readyz_fails_while_redis_is_stopped_and_recovers(tmp_path: Path) -> Non
             assert scrape.value("readiness_ready") == 0, name
             assert scrape.value("readiness_check_failures_total", check="redis") >= 1, name
 
+        back = time.time()
         private.start()
         eventually(lambda: all(status(url) == 200 for url in urls))
-        assert Scrape(shape.metrics_url("ws1")).value("readiness_ready") == 1
+        probe = shape.metrics_url("ws1")
+        assert Scrape(probe).value("readiness_ready") == 1
+        # The delivery probe comes back through the restarted Redis.
+        eventually(
+            lambda: Scrape(probe).value("realtime_probe_last_success_timestamp_seconds") > back
+        )
     finally:
         ws.stop()
         pool.stop()
