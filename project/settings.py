@@ -101,6 +101,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: its count and time of a request include every other middleware's work.
     "project.common.metrics.RequestMetricsMiddleware",
+    # The request's id (a trusted proxy's X-Request-ID, else a new one) on its log lines and
+    # its response (project/logs.py).
+    "project.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "project.middleware.ContentSecurityPolicyMiddleware",
@@ -428,10 +431,20 @@ if PRODUCTION:
         "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
     }
 
+# json: one JSON object per line with the request's id (project/logs.py); text: plain lines.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "json" if PRODUCTION else "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "project.logs.RequestIdFilter"}},
+    "formatters": {"json": {"()": "project.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
