@@ -161,6 +161,11 @@ def serve() -> int | None:
     port = os.environ.get("METRICS_PORT", "")
     if not port or MULTIPROCESS:
         return None
-    start_http_server(int(port), addr=metrics_address())
+    try:
+        start_http_server(int(port), addr=metrics_address())
+    except OSError as error:
+        # Serving is what matters: a taken port costs the metrics, not the process.
+        logger.error("Metrics not served on %s:%s: %s", metrics_address(), port, error)
+        return None
     logger.info("Metrics on http://%s:%s/metrics", metrics_address(), port)
     return int(port)

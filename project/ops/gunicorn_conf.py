@@ -79,7 +79,11 @@ def when_ready(server: _Any) -> None:
     MultiProcessCollector(registry)
     registry.register(_PoolProcesses(server))
     address = _os.environ.get("METRICS_ADDR", "127.0.0.1")
-    start_http_server(int(port), addr=address, registry=registry)
+    try:
+        start_http_server(int(port), addr=address, registry=registry)
+    except OSError as error:  # a taken port costs the metrics, not the pool
+        _log.error("Metrics of the pool not served on %s:%s: %s", address, port, error)
+        return
     _log.info("Metrics of the pool on http://%s:%s/metrics", address, port)
 
 
