@@ -1,8 +1,8 @@
 """``/healthz`` and ``/readyz`` of every server process, answered before Django.
 
 * ``/healthz``: the process is alive and serving (no dependency is checked): 200 ``ok``.
-* ``/readyz``: PostgreSQL (``SELECT 1`` on a pooled connection), Redis (a ``PING`` on the live
-  layer's client) and, in an ASGI process (daphne: it holds the websockets), the live layer's
+* ``/readyz``: the database (``SELECT 1`` on a pooled connection), Redis when ``REDIS_URL``
+  is set (a ``PING`` on the live layer's client) and, in an ASGI process (daphne: it holds the websockets), the live layer's
   pub/sub subscription (a ``PING`` on the subscription's own connection, read back by its
   reader) all answer within ``READINESS_TIMEOUT`` seconds (1) together: 200 ``ok``, else 503
   ``unavailable``.
