@@ -2,10 +2,10 @@
 
 * ``/healthz``: the process is alive and serving (no dependency is checked): 200 ``ok``.
 * ``/readyz``: the database (``SELECT 1`` on a pooled connection), Redis when ``REDIS_URL``
-  is set (a ``PING`` on the live layer's client) and, in an ASGI process (daphne: it holds the websockets), the live layer's
-  pub/sub subscription (a ``PING`` on the subscription's own connection, read back by its
-  reader) all answer within ``READINESS_TIMEOUT`` seconds (1) together: 200 ``ok``, else 503
-  ``unavailable``.
+  is set (a ``PING`` on the live layer's client) and, in an ASGI process (daphne: it holds
+  the websockets), the live layer's pub/sub subscription (a ``PING`` on the subscription's own
+  connection, read back by its reader) all answer within ``READINESS_TIMEOUT`` seconds (1)
+  together: 200 ``ok``, else 503 ``unavailable``.
 
 Both sit in front of the Django application (``project.wsgi``, ``project.asgi``), so a health
 check is answered whatever the Host header (an orchestrator calls the container by its own

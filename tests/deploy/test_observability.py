@@ -28,11 +28,11 @@ from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from project.ops.harness import launcher
+from project.ops.harness.private_postgres import PrivateRedis
 from project.ops.prodshape import HOST, ROOT, Shape, free_port, running
 from project.scouting.models import Nomination, NominationStatus, Player
-from tests import launcher
 from tests.helpers import ApiClient, make_user, unless_available
-from tests.private_postgres import PrivateRedis
 from tests.realtime.servers import database_url
 
 pytestmark = [
