@@ -10,7 +10,7 @@ FRONTEND := frontend
 
 .PHONY: run test install install-dev frontend migrate seed serve lint typecheck test-backend \
         test-frontend test-e2e browser bench openapi types clean lock serve-prod nginx pgbackrest \
-        pgbouncer test-pgbouncer
+        pgbouncer test-pgbouncer prometheus
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -57,7 +57,7 @@ run: install frontend seed
 
 ## test: install what the tests need, then every check CI makes: lint, format, types, import
 ## contracts, the SPA's checks and Vitest, and the whole pytest suite (browser tests included)
-test: install-dev frontend browser nginx pgbackrest
+test: install-dev frontend browser nginx pgbackrest prometheus
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy project realtime tests
@@ -107,6 +107,13 @@ pgbouncer:
 
 # PGBOUNCER=1 make serve-prod: the app processes behind a PgBouncer in transaction mode.
 WITH_PGBOUNCER := $(filter 1 true yes on,$(PGBOUNCER))
+
+## prometheus: Debian's prometheus package for promtool (tests/deploy/test_prometheus_config.py
+## checks deploy/prometheus with it); only promtool is used
+prometheus:
+	@command -v promtool >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq --no-install-recommends prometheus >/dev/null; fi; }
 
 ## serve-prod: the production shape on this machine (needs DATABASE_URL and REDIS_URL): migrate,
 ## then nginx on PORT (8080) in front of the HTTP pool (gunicorn, 2 gthread workers) and two

@@ -116,6 +116,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: its count and time of a request include every other middleware's work.
+    "project.common.metrics.RequestMetricsMiddleware",
+    # The request's id (a trusted proxy's X-Request-ID, else a new one) on its log lines and
+    # its response (project/logs.py).
+    "project.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "project.middleware.ContentSecurityPolicyMiddleware",
@@ -317,6 +322,9 @@ REALTIME_SUMMARY_DELAY = float(os.environ.get("REALTIME_SUMMARY_DELAY", "0.1"))
 # vote.changed: the first count of a window goes out at once, the rest merged into one event
 # at the window's end (seconds, per sport, shared by every process).
 REALTIME_VOTE_WINDOW = float(os.environ.get("REALTIME_VOTE_WINDOW", "0.15"))
+# Each daphne process serving metrics publishes a delivery probe this often (seconds; 0: never;
+# realtime/probe.py).
+REALTIME_PROBE_INTERVAL = float(os.environ.get("REALTIME_PROBE_INTERVAL", "5"))
 # The feed's activity of a vote follows its count by this long (seconds, realtime/merge.py).
 REALTIME_ACTIVITY_DELAY = float(os.environ.get("REALTIME_ACTIVITY_DELAY", "0.05"))
 # ... and those that come during a window of this long go out together at its end (seconds, per
@@ -465,10 +473,20 @@ if PRODUCTION:
         "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
     }
 
+# json: one JSON object per line with the request's id (project/logs.py); text: plain lines.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "json" if PRODUCTION else "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "project.logs.RequestIdFilter"}},
+    "formatters": {"json": {"()": "project.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},

@@ -40,6 +40,12 @@ class Command(BaseCommand):
             help="PgBouncer's server connections per database (20): within max_connections",
         )
         parser.add_argument(
+            "--metrics-port",
+            type=int,
+            default=int(os.environ.get("METRICS_PORT") or 9490),
+            help="the HTTP pool's metrics port; each daphne process's follows it (9490)",
+        )
+        parser.add_argument(
             "--run-dir",
             default=str(settings.BASE_DIR / ".run" / "serve-prod"),
             help="where nginx's config, pid and temp files and the Procfile go",
@@ -58,6 +64,7 @@ class Command(BaseCommand):
             http_threads=options["http_threads"],
             ws_processes=options["ws_processes"],
             run_dir=Path(options["run_dir"]).resolve(),
+            metrics_port=options["metrics_port"],
         )
         via = ""
         if options["pgbouncer"]:
@@ -72,7 +79,10 @@ class Command(BaseCommand):
             self.style.SUCCESS(f"ScoutVote (production shape) on {shape.url}")
             + f"\nnginx -> HTTP pool ({options['http_server']}, {options['http_workers']} "
             f"workers) on {shape.http_ports}, /ws/ -> daphne on {shape.ws_ports}."
-            f"{via}\nConfig and Procfile in {shape.run_dir}. Ctrl-C stops everything."
+            f"{via}"
+            + "\nMetrics: "
+            + ", ".join(f"{name} {shape.metrics_url(name)}" for name in shape.metrics_ports)
+            + f"\nConfig and Procfile in {shape.run_dir}. Ctrl-C stops everything."
         )
         self.stdout.flush()
         # honcho takes this process's place: Ctrl-C and SIGTERM reach it directly, and it
