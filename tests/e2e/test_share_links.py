@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from project.accounts.models import ProfileVisibility, UserSettings
+from project.media.storage import get_storage
 from project.moderation.services import decisions, takedowns
 from project.scouting.models import Nomination
 from project.sharing.models import ShareCard
@@ -143,6 +144,8 @@ def test_a_takedown_drops_the_preview_and_the_card_at_once(e2e_server: Server) -
     assert card is not None
     image = f"{e2e_server.url}/media/{card.key}"
     assert fetch(image)[0] == 200
+    stored = get_storage()
+    assert stored.read(card.key, limit=8) == b"\x89PNG\r\n\x1a\n"
 
     takedowns.takedown_request_create(
         nomination_id=nomination.pk,
@@ -155,6 +158,7 @@ def test_a_takedown_drops_the_preview_and_the_card_at_once(e2e_server: Server) -
     assert_generic(crawl(e2e_server, f"/nominations/{nomination.pk}"), "Tia Takedown")
     assert fetch(image)[0] == 404
     assert not ShareCard.objects.filter(key=card.key).exists()
+    assert stored.read(card.key, limit=8) is None  # the stored file went with it
 
 
 def test_what_the_community_cannot_see_gets_the_generic_tags(e2e_server: Server) -> None:
