@@ -16,7 +16,7 @@ from project.scouting.models import Nomination, NominationStatus
 from project.scouting.services.follows import follow_player_create
 from realtime.summary_source import summary_source
 from tests.accounts.factories import nominate, vote
-from tests.helpers import ApiClient, assert_error, make_user
+from tests.helpers import ApiClient, assert_error, make_user, run_tasks
 
 # Real commits: the emails and live events leave only after one.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,6 +35,7 @@ def child(scout: User, other_scout: User) -> Nomination:
     Nomination.objects.filter(pk=nomination.pk).update(status=NominationStatus.APPROVED)
     vote(other_scout, nomination)
     follow_player_create(user=other_scout, player_id=nomination.player_id)
+    run_tasks()
     mail.outbox.clear()  # the vote's notification to the nominator
     return nomination
 
@@ -116,6 +117,7 @@ def test_a_takedown_hides_the_player_everywhere_at_once(
     again = scout_api.post("/api/nominations", {**edit, "age": 15, "skills": "Quick feet"})
     assert_code(again, 400, "player_taken_down")
     # The requester has the reference by email.
+    run_tasks()
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["parent@example.com"]
     assert reference in mail.outbox[0].subject and reference in mail.outbox[0].body
@@ -139,6 +141,7 @@ def test_restoring_puts_every_status_back(
 ) -> None:
     takedown(child.pk)
     request = TakedownRequest.objects.get()
+    run_tasks()
     mail.outbox.clear()
 
     response = admin_api.post(
@@ -151,6 +154,7 @@ def test_restoring_puts_every_status_back(
     assert Nomination.objects.get(pk=child.pk).status == NominationStatus.APPROVED
     for path in COMMUNITY_READS:
         assert shows_the_child(other_api, path), path
+    run_tasks()
     assert len(mail.outbox) == 1 and request.reference in mail.outbox[0].body
     assert "with consent" in mail.outbox[0].body
     entry = ModlogEntry.objects.get(action="takedown_decide")
@@ -174,6 +178,7 @@ def test_removed_stays_hidden_until_an_admin_restores_it(
     )
     assert decided.json()["status"] == TakedownStatus.REMOVED
     assert not shows_the_child(other_api, "/api/nominations")
+    run_tasks()
     assert "stays removed" in mail.outbox[-1].body
 
     restored = admin_api.post(

@@ -10,9 +10,9 @@ from project.accounts.models import User
 from project.common.addresses import address_key
 from project.common.budgets import budget_spend
 from project.common.errors import Conflict, NotFound
+from project.jobs.services import email_enqueue
 from project.moderation.models import TakedownRequest, TakedownStatus
 from project.moderation.selectors import takedown_data, takedown_queryset
-from project.moderation.services.emails import email_after_commit
 from project.modlog.models import ModlogAction, ModlogTarget
 from project.modlog.services import modlog_record
 from project.scouting.models import LIVE_STATUSES, Nomination, NominationStatus, Player
@@ -123,10 +123,11 @@ def takedown_request_create(
     )
     if player.hidden_at is None:
         _player_hide(player)
-    email_after_commit(
-        address=contact_email,
+    email_enqueue(
+        key=f"takedown-receipt:{request.pk}",
+        to=contact_email,
         subject=RECEIPT_SUBJECT.format(reference=request.reference),
-        message=RECEIPT_MESSAGE.format(reference=request.reference, player=player.name),
+        body=RECEIPT_MESSAGE.format(reference=request.reference, player=player.name),
     )
     publish(Event("takedown.created", takedown_data(request), admins=True))
     return request
@@ -166,10 +167,11 @@ def takedown_request_decide(
         changes={"status": [TakedownStatus.PENDING.value, str(status)]},
     )
     message = DECISION_MESSAGES[status].format(player=player.name)
-    email_after_commit(
-        address=request.contact_email,
+    email_enqueue(
+        key=f"takedown-decision:{request.pk}",
+        to=request.contact_email,
         subject=DECISION_SUBJECT.format(reference=request.reference),
-        message=(
+        body=(
             f"Reference: {request.reference}\n\n{message}\n\nReason: {reason}\n\nThe ScoutVote team"
         ),
     )
