@@ -31,8 +31,9 @@ def retry_delay(attempts: int) -> float:
 
 
 def _lease() -> timedelta:
-    """How long an attempt owns its delivery: the SMTP timeout covers each of its steps."""
-    return timedelta(seconds=settings.EMAIL_TIMEOUT * 3 + 5)
+    """How long an attempt owns its delivery: connecting, sending and quitting may each take
+    up to the SMTP timeout."""
+    return timedelta(seconds=settings.EMAIL_TIMEOUT * 3 + 1)
 
 
 def _claim(key: str, recipients: list[str], subject: str, body: str) -> Delivery | None:
@@ -58,7 +59,8 @@ def _claim(key: str, recipients: list[str], subject: str, body: str) -> Delivery
             # An attempt's task run again after its worker died: the retry it scheduled
             # comes at its time.
             return None
-        if delivery.status == DeliveryStatus.SENDING and delivery.lease_until > now:
+        leased = delivery.lease_until is not None and delivery.lease_until > now
+        if delivery.status == DeliveryStatus.SENDING and leased:
             _enqueue(delivery, run_after=delivery.lease_until)
             return None
         # PENDING (a retry), or SENDING by an attempt whose worker died: this one takes over.

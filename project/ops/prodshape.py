@@ -11,6 +11,7 @@ the shape all start it from here, so what is measured and tested is what is serv
   ASGI) and ``daphne`` (one daphne process per worker) stay selectable for the comparison;
 * the websocket pool: ``ws_processes`` daphne processes (the live layer writes frames through
   daphne's protocol, realtime/connection.py);
+* the background worker: exactly one ``manage.py run_worker`` (emails, periodic jobs);
 * honcho (a Procfile) supervises them all: Ctrl-C or SIGTERM stops every one, and one that
   exits stops the others.
 """
@@ -185,7 +186,13 @@ http {{
     def procfile(self) -> str:
         nginx = [nginx_binary(), "-e", "stderr", "-p", str(self.run_dir)]
         nginx += ["-c", str(self.run_dir / "nginx.conf")]
-        processes = {**self.http_commands(), **self.ws_commands(), "nginx": nginx}
+        worker = [sys.executable, "manage.py", "run_worker"]
+        processes = {
+            **self.http_commands(),
+            **self.ws_commands(),
+            "worker": worker,
+            "nginx": nginx,
+        }
         # exec: honcho's signal reaches the server itself, not a shell around it.
         return "".join(
             f"{name}: exec {shlex.join(command)}\n" for name, command in processes.items()
