@@ -20,6 +20,7 @@ class Periodic:
     name: str
     every: timedelta
     command: str
+    arguments: tuple[str, ...] = ()
 
 
 PERIODIC: tuple[Periodic, ...] = (
@@ -27,6 +28,8 @@ PERIODIC: tuple[Periodic, ...] = (
     Periodic("purge_vote_prefixes", DAY, "purge_vote_prefixes"),
     # Abandoned avatar uploads and deleted accounts' leftovers.
     Periodic("purge_uploads", HOUR, "purge_uploads"),
+    # Finished tasks' rows older than 14 days (django-tasks-db's command).
+    Periodic("prune_task_results", DAY, "prune_db_task_results", ("--queue-name", "*")),
 )
 
 

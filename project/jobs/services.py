@@ -59,7 +59,7 @@ def periodic_enqueue(
         try:
             with transaction.atomic():
                 PeriodicRun.objects.create(name=entry.name, period_start=start)
-                run_periodic.enqueue(entry.command)
+                run_periodic.enqueue(entry.command, list(entry.arguments))
         except IntegrityError:
             continue
         enqueued.append(entry.name)

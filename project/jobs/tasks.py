@@ -132,7 +132,7 @@ def send_email(key: str, recipients: list[str], subject: str, body: str) -> str:
 
 
 @task(queue_name=PERIODIC_QUEUE)
-def run_periodic(command: str) -> str:
+def run_periodic(command: str, arguments: list[str]) -> str:
     """Run one periodic job: a management command (project/jobs/schedule.py lists them)."""
-    call_command(command)
+    call_command(command, *arguments)
     return "done"

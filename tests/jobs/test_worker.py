@@ -143,16 +143,17 @@ def test_periodic_jobs_are_enqueued_once_per_period_by_racing_schedulers() -> No
     now = datetime(2026, 3, 4, 10, 30, tzinfo=UTC)
     results = _race(4, now)
     names = sorted(name for result in results for name in result)
-    assert names == ["purge_uploads", "purge_vote_prefixes"]
-    assert DBTaskResult.objects.filter(queue_name="periodic").count() == 2
+    assert names == ["prune_task_results", "purge_uploads", "purge_vote_prefixes"]
+    assert DBTaskResult.objects.filter(queue_name="periodic").count() == 3
     # Later in the same hour: nothing; the next hour: the hourly job only; the next day: both.
     assert _race(2, now + timedelta(minutes=20)) == [[], []]
     assert sorted(chain(*_race(2, now + timedelta(hours=1)))) == ["purge_uploads"]
     assert sorted(chain(*_race(2, now + timedelta(days=1)))) == [
+        "prune_task_results",
         "purge_uploads",
         "purge_vote_prefixes",
     ]
-    assert PeriodicRun.objects.count() == 5
+    assert PeriodicRun.objects.count() == 7
 
 
 def test_the_worker_runs_the_periodic_jobs(worker_process: MakeWorker) -> None:
@@ -166,7 +167,7 @@ def test_the_worker_runs_the_periodic_jobs(worker_process: MakeWorker) -> None:
             == len(PERIODIC)
         ),
         30,
-        "both periodic jobs run",
+        "the periodic jobs run",
         worker,
     )
     assert sorted(PeriodicRun.objects.values_list("name", flat=True)) == sorted(
