@@ -332,11 +332,15 @@ BUDGET_DEFAULTS = {
     "PLAYER_EDITS_PER_MINUTE": 10,
     # Takedown requests, made without an account, per client address.
     "TAKEDOWNS_PER_HOUR": 5,
+    # ... and about one player, from anyone (counted in the database, over the last 24 hours).
+    "TAKEDOWNS_PER_PLAYER_PER_DAY": 3,
 }
 BUDGETS = {
     name: int(os.environ.get(f"BUDGET_{name}", str(default)))
     for name, default in BUDGET_DEFAULTS.items()
 }
+# Hours a takedown request's confirmation link (emailed to its address) stays valid.
+TAKEDOWN_CONFIRM_HOURS = float(os.environ.get("TAKEDOWN_CONFIRM_HOURS", "24"))
 # Votes of accounts younger than this count in voteCount but not on the ranked boards nor in
 # the nominator's points (0 trusts every account).
 TRUST_ACCOUNT_AGE_HOURS = float(os.environ.get("TRUST_ACCOUNT_AGE_HOURS", "24"))
