@@ -64,7 +64,7 @@ def confirmation_token(reference: str) -> str:
     """The token of the link the worker emailed for the request ``reference``."""
     run_tasks()
     [email] = [m for m in mail.outbox if m.subject == f"Confirm your request {reference}"]
-    [link] = re.findall(r"http://testserver/takedown/confirm\?token=\S+", email.body)
+    [link] = re.findall(r"http://testserver/takedown/confirm\?token=\S+", str(email.body))
     return unquote(link.split("token=", 1)[1])
 
 
