@@ -43,11 +43,15 @@ class Handler:
     refuse_with: str | None = None
     # Seconds to wait before answering each RCPT TO (before any message data is sent).
     delay: float = 0.0
+    # RCPT TO commands begun: one more than the messages received while one is in flight.
+    recipients_begun: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def handle_RCPT(
         self, server: Any, session: Any, envelope: Any, address: str, options: Any
     ) -> str:
+        with self.lock:
+            self.recipients_begun += 1
         if self.delay:
             time.sleep(self.delay)  # the server's loop waits too: one client at a time
         if self.refuse_with:
@@ -72,6 +76,11 @@ class SmtpServer:
     def received(self) -> list[Received]:
         with self.handler.lock:
             return list(self.handler.received)
+
+    def sending(self) -> bool:
+        """Whether a client is in the middle of a message (past RCPT TO, before its data)."""
+        with self.handler.lock:
+            return self.handler.recipients_begun > len(self.handler.received)
 
     @property
     def url(self) -> str:

@@ -83,12 +83,17 @@ def test_a_worker_killed_mid_batch_loses_and_duplicates_nothing(
                 subject=f"Batch {number}",
                 body="B",
             )
-    # Each email takes a while (the server waits before taking its recipient), so the kill
-    # lands while the worker is in the middle of the batch.
-    smtp.handler.delay = 0.2
+    # Each email takes a while (the server waits before taking its recipient): the kill lands
+    # in the middle of the batch, while the worker is sending its fourth email.
+    smtp.handler.delay = 0.3
     first = worker_process(worker_env(smtp))
     first.start()
-    wait_for(lambda: len(smtp.received) >= 3, 30, "three emails arrive", first)
+    wait_for(
+        lambda: len(smtp.received) >= 3 and smtp.sending(),
+        30,
+        "three emails arrive and a fourth is under way",
+        first,
+    )
     first.kill()
     sent_before = len(smtp.received)
     assert sent_before < count, "the batch ended before the kill"
