@@ -10,8 +10,8 @@ from typing import IO, Any
 import pytest
 from django.db import connection
 
+from project.ops.harness.launcher import ROOT, spawn, stop_group
 from tests.jobs.smtp import SmtpServer
-from tests.launcher import ROOT, spawn, stop_group
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from typing import Any
 
 from aiosmtpd.controller import Controller
 
-from tests.launcher import HOST, free_port
+from project.ops.harness.launcher import HOST, free_port
 
 
 @dataclass
