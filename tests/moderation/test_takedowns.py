@@ -520,3 +520,6 @@ def test_admins_see_unconfirmed_requests_and_can_decide_them(
     assert not shows_the_child(other_api, "/api/nominations")
     entry = ModlogEntry.objects.get(action="takedown_decide")
     assert entry.changes == {"status": ["unconfirmed", "removed"]}
+    # The address never confirmed: it gets the link, not the decision (which names the player).
+    run_tasks()
+    assert [m.subject.split()[0] for m in mail.outbox] == ["Confirm"]

@@ -274,8 +274,8 @@ def takedown_request_decide(
 ) -> TakedownRequest:
     """Decide an open request (pending, or still unconfirmed): the profile is kept off the
     site (hidden now if it was not), or is shown again (corrected or declined) unless another
-    confirmed request about it is still pending. The requester is emailed
-    the decision with its reference; the decision goes to the moderation log."""
+    confirmed request about it is still pending. A requester who confirmed is emailed the
+    decision with its reference; the decision goes to the moderation log."""
     request = TakedownRequest.objects.select_for_update().filter(pk=request_id).first()
     if request is None:
         raise NotFound(TAKEDOWN_NOT_FOUND)
@@ -306,15 +306,18 @@ def takedown_request_decide(
         reason=reason,
         changes={"status": [str(before), str(status)]},
     )
-    message = DECISION_MESSAGES[status].format(player=player.name)
-    email_enqueue(
-        key=f"takedown-decision:{request.pk}",
-        to=request.contact_email,
-        subject=DECISION_SUBJECT.format(reference=request.reference),
-        body=(
-            f"Reference: {request.reference}\n\n{message}\n\nReason: {reason}\n\nThe ScoutVote team"
-        ),
-    )
+    if before != TakedownStatus.UNCONFIRMED:
+        # Only a confirmed address hears the decision (it names the player).
+        message = DECISION_MESSAGES[status].format(player=player.name)
+        email_enqueue(
+            key=f"takedown-decision:{request.pk}",
+            to=request.contact_email,
+            subject=DECISION_SUBJECT.format(reference=request.reference),
+            body=(
+                f"Reference: {request.reference}\n\n{message}\n\nReason: {reason}\n\n"
+                "The ScoutVote team"
+            ),
+        )
     return takedown_queryset().get(pk=request.pk)
 
 
