@@ -14,7 +14,7 @@ import secrets
 import tempfile
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -113,6 +113,9 @@ INSTALLED_APPS = [
     "project.media",
     "project.sharing",
     "project.ops",
+    "project.jobs",
+    "django_tasks",
+    "django_tasks_db",
     "realtime",
 ]
 
@@ -380,11 +383,15 @@ BUDGET_DEFAULTS = {
     "PLAYER_EDITS_PER_MINUTE": 10,
     # Takedown requests, made without an account, per client address.
     "TAKEDOWNS_PER_HOUR": 5,
+    # ... and about one player, from anyone (counted in the database, over the last 24 hours).
+    "TAKEDOWNS_PER_PLAYER_PER_DAY": 3,
 }
 BUDGETS = {
     name: int(os.environ.get(f"BUDGET_{name}", str(default)))
     for name, default in BUDGET_DEFAULTS.items()
 }
+# Hours a takedown request's confirmation link (emailed to its address) stays valid.
+TAKEDOWN_CONFIRM_HOURS = float(os.environ.get("TAKEDOWN_CONFIRM_HOURS", "24"))
 # Votes of accounts younger than this count in voteCount but not on the ranked boards nor in
 # the nominator's points (0 trusts every account).
 TRUST_ACCOUNT_AGE_HOURS = float(os.environ.get("TRUST_ACCOUNT_AGE_HOURS", "24"))
@@ -447,8 +454,59 @@ _S3_ORIGIN = (
 )
 
 # --- Email ----------------------------------------------------------------------------
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Sent by the background worker only (project/jobs), never inside a request. EMAIL_URL
+# (smtp://user:password@host:587?tls=1, or smtps://... for implicit TLS) or the separate
+# EMAIL_HOST / EMAIL_PORT / EMAIL_HOST_USER / EMAIL_HOST_PASSWORD / EMAIL_USE_TLS /
+# EMAIL_USE_SSL pick an SMTP server; with neither, emails are printed on the worker's console.
+EMAIL_URL = os.environ.get("EMAIL_URL", "")
+_email = urlsplit(EMAIL_URL) if EMAIL_URL else None
+if _email is not None and _email.scheme not in {"smtp", "smtps"}:
+    raise ImproperlyConfigured("EMAIL_URL must start with smtp:// or smtps://")
+_email_query = dict(parse_qsl(_email.query)) if _email is not None else {}
+_smtp_configured = _email is not None or bool(os.environ.get("EMAIL_HOST"))
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if _smtp_configured
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_HOST = (_email.hostname if _email else None) or os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = (_email.port if _email else None) or int(
+    os.environ.get("EMAIL_PORT", "465" if _email and _email.scheme == "smtps" else "25")
+)
+EMAIL_HOST_USER = (
+    unquote(_email.username or "") if _email else os.environ.get("EMAIL_HOST_USER", "")
+)
+EMAIL_HOST_PASSWORD = (
+    unquote(_email.password or "") if _email else os.environ.get("EMAIL_HOST_PASSWORD", "")
+)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False) or _email_query.get("tls", "") in {"1", "true"}
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False) or bool(_email and _email.scheme == "smtps")
+# Seconds an SMTP connection may block the worker before the attempt counts as failed.
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "ScoutVote <noreply@scoutvote.example>")
+
+# --- Background work (project/jobs, docs/decisions.md) ------------------------------------
+# Django's tasks API on its database backend: a task is a row written in the transaction
+# that causes it, run by `manage.py run_worker` (one process; `make run` starts one beside
+# the server). Nothing of it is kept in Redis.
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default", "email", "periodic"],
+    }
+}
+# An email is tried this many times, the n-th retry waiting JOBS_RETRY_DELAY * 2**(n-1)
+# seconds (at most JOBS_RETRY_MAX_DELAY), then parked for an admin or operator.
+JOBS_MAX_ATTEMPTS = int(os.environ.get("JOBS_MAX_ATTEMPTS", "6"))
+JOBS_RETRY_DELAY = float(os.environ.get("JOBS_RETRY_DELAY", "30"))
+JOBS_RETRY_MAX_DELAY = float(os.environ.get("JOBS_RETRY_MAX_DELAY", "3600"))
+# Seconds between the worker's heartbeats (and its scheduler's and reaper's rounds); a worker
+# silent for JOBS_WORKER_DEAD_AFTER is dead, and the tasks it was running are run again.
+JOBS_HEARTBEAT = float(os.environ.get("JOBS_HEARTBEAT", "5"))
+JOBS_WORKER_DEAD_AFTER = float(os.environ.get("JOBS_WORKER_DEAD_AFTER", "30"))
+# Seconds the worker waits between looks at an empty queue.
+JOBS_POLL_INTERVAL = float(os.environ.get("JOBS_POLL_INTERVAL", "1"))
 
 # --- Security headers ----------------------------------------------------------------
 X_FRAME_OPTIONS = "DENY"

@@ -34,6 +34,7 @@ CATALOGUE: dict[str, frozenset[Audience]] = {
     # The Reports and Log tabs: a member's report, a takedown request, a moderation log row.
     "report.created": frozenset({"admins"}),
     "takedown.created": frozenset({"admins"}),
+    "takedown.confirmed": frozenset({"admins"}),
     "modlog.created": frozenset({"admins"}),
     # The Integrity tab: a vote-ring flag raised or grown by live detection (project/integrity).
     "integrity.flagged": frozenset({"admins"}),

@@ -169,3 +169,25 @@ NOMINATION_KEYS = frozenset(
     {"id", "player", "nominatedBy", "createdAt", "status", "voteCount", "version", "hasVoted"}
 )
 BOARD_PLACE_KEYS = frozenset({"rank", "score", "movement"})
+
+
+def run_tasks() -> int:
+    """Run the background tasks that are ready now (emails, periodic jobs) in this process and
+    this test's transaction, claimed and run as the worker does (``manage.py run_worker``
+    runs django-tasks-db's loop, which also closes connections between tasks): emails land in
+    Django's test outbox. Returns how many ran."""
+    from django.db import transaction
+    from django_tasks_db.models import DBTaskResult
+
+    from project.jobs.worker import make_worker
+
+    worker = make_worker(worker_id="in-test", batch=True)
+    ran = 0
+    while True:
+        with transaction.atomic():
+            result = DBTaskResult.objects.ready().get_locked()
+            if result is None:
+                return ran
+            result.claim(worker.worker_id)
+        worker.run_task(result)
+        ran += 1

@@ -3,7 +3,8 @@
 Only the reads of a safe HTTP request (GET, HEAD, OPTIONS) may go to a replica; everything
 else reads the primary: writes, a transaction, the live layer (its boards and snapshots
 follow a commit at once), the worker and management commands. A client that wrote gets a
-cookie with the primary's WAL position after its write (``pg_current_wal_lsn()``); its later
+cookie with the primary's WAL position after its write (``pg_current_wal_insert_lsn()``: past
+its commit record even when commits do not wait for the WAL flush); its later
 reads go to a replica only once that replica has replayed past it (``pg_last_wal_replay_lsn()``),
 else to the primary, so a member always sees their own writes. Other people's reads may be as
 old as the replica's lag. A replica that cannot be reached is left out for a few seconds.
@@ -131,7 +132,7 @@ class ReplicaRouter:
 def _primary_position() -> str | None:
     try:
         with connections[PRIMARY].cursor() as cursor:
-            cursor.execute("SELECT pg_current_wal_lsn()::text")
+            cursor.execute("SELECT pg_current_wal_insert_lsn()::text")
             row = cursor.fetchone()
     except DatabaseError:
         return None

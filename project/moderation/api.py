@@ -29,6 +29,8 @@ from project.moderation.schemas import (
     ReportResolveIn,
     RestoreIn,
     RoleIn,
+    TakedownConfirmedOut,
+    TakedownConfirmIn,
     TakedownDecideIn,
     TakedownIn,
     TakedownListQuery,
@@ -44,6 +46,8 @@ from project.modlog.selectors import modlog_list
 from project.scouting.schemas import NominationOut, PlayerOut
 
 router = Router(tags=["admin"], auth=admin_auth)
+# The SPA's page a takedown request's email links to.
+CONFIRM_PAGE = "/takedown/confirm"
 
 PAGINATED = (
     "Paginated: `limit` (default 50, max 200) and `cursor`; the next page is in the "
@@ -187,7 +191,8 @@ def reports_resolve(request: HttpRequest, payload: ReportResolveIn) -> dict[str,
 @router.get(
     "/takedown-requests",
     response={200: list[TakedownOut], codes_4xx: ErrorOut},
-    summary="Takedown requests in one status (pending by default), the oldest first",
+    summary="Takedown requests in one status (open by default: unconfirmed and pending), "
+    "the oldest first",
     description=PAGINATED,
 )
 @paginate(ordering=selectors.TAKEDOWN_ORDERING)
@@ -273,9 +278,10 @@ def report_create(request: HttpRequest, payload: ReportIn) -> Status[object]:
     auth=csrf_only,
     response={201: TakedownReceivedOut, codes_4xx: ErrorOut},
     summary="Ask to remove or correct a player's profile (no account needed)",
-    description="For the athlete or a parent/guardian. The player is hidden from everyone "
-    "but admins at once, pending review; the reference is emailed to contactEmail. Limited "
-    "per client address (429 with Retry-After).",
+    description="For the athlete or a parent/guardian. Nothing changes until the request is "
+    "confirmed from the link emailed to contactEmail (status unconfirmed; admins see it). "
+    "404 for a player nobody can see. Limited per client address and per player (429 with "
+    "Retry-After).",
 )
 def takedown_create(request: HttpRequest, payload: TakedownIn) -> Status[object]:
     takedown = takedowns.takedown_request_create(
@@ -285,5 +291,18 @@ def takedown_create(request: HttpRequest, payload: TakedownIn) -> Status[object]
         contact_email=payload.contact_email,
         details=payload.details or "",
         client_address=client_ip(request),
+        confirm_url=request.build_absolute_uri(CONFIRM_PAGE),
     )
     return Status(201, takedown)
+
+
+@community_router.post(
+    "/takedown-requests/confirm",
+    auth=csrf_only,
+    response={200: TakedownConfirmedOut, codes_4xx: ErrorOut},
+    summary="Confirm a takedown request from the link of its email (no account needed)",
+    description="The player is hidden at once, unless admins already reviewed it and kept it "
+    "on the site (then the request waits for them). 400 `invalid_link` or `link_expired`.",
+)
+def takedown_confirm(request: HttpRequest, payload: TakedownConfirmIn) -> object:
+    return takedowns.takedown_request_confirm(token=payload.token)

@@ -19,5 +19,6 @@ class ModerationConfig(AppConfig):
                 "moderation.changed": ModerationChangedOut,
                 "report.created": ReportGroupOut,
                 "takedown.created": TakedownOut,
+                "takedown.confirmed": TakedownOut,
             }
         )

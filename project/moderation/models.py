@@ -97,6 +97,8 @@ class TakedownKind(models.TextChoices):
 
 
 class TakedownStatus(models.TextChoices):
+    # Sent, not yet confirmed from its email address: nothing is hidden.
+    UNCONFIRMED = "unconfirmed", "Unconfirmed"
     PENDING = "pending", "Pending review"
     REMOVED = "removed", "Removed"
     CORRECTED = "corrected", "Corrected and restored"
@@ -105,8 +107,8 @@ class TakedownStatus(models.TextChoices):
 
 class TakedownRequest(models.Model):
     """An athlete's or a parent's request, made without an account, to remove or correct a
-    player's profile. No address of the requester is stored (the per-IP budget lives in the
-    cache, keyed by a hash)."""
+    player's profile, acted on once confirmed from its email address. No address of the
+    requester is stored (the per-IP budget lives in the cache, keyed by a hash)."""
 
     reference = models.CharField(max_length=16, unique=True, default=new_takedown_reference)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="takedown_requests")
@@ -119,9 +121,10 @@ class TakedownRequest(models.Model):
     contact_email = models.EmailField()
     details = models.TextField(blank=True, default="")
     status = models.CharField(
-        max_length=16, choices=TakedownStatus.choices, default=TakedownStatus.PENDING
+        max_length=16, choices=TakedownStatus.choices, default=TakedownStatus.UNCONFIRMED
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
     decided_by = models.ForeignKey(
         USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -194,7 +194,22 @@ class TakedownIn(InputSchema):
 
 class TakedownReceivedOut(CamelSchema):
     reference: str
+    status: str = Field(description="unconfirmed: nothing happens until the emailed link")
+
+
+class TakedownConfirmIn(InputSchema):
+    token: Annotated[str, Field(min_length=1, max_length=200)] = Field(
+        description="The token of the emailed link (/takedown/confirm?token=...)"
+    )
+
+
+class TakedownConfirmedOut(CamelSchema):
+    reference: str
     status: str
+    player_hidden: bool = Field(
+        description="Whether the profile is off the site now (false when admins already "
+        "reviewed it and kept it: the request waits for them)"
+    )
 
 
 class TakedownOut(CamelSchema):
@@ -206,6 +221,7 @@ class TakedownOut(CamelSchema):
     contact_email: str
     details: str
     created_at: datetime
+    confirmed_at: datetime | None
     decided_at: datetime | None
     decided_by: UserRefOut | None
     decision_reason: str
@@ -214,7 +230,9 @@ class TakedownOut(CamelSchema):
 
 
 class TakedownListQuery(CamelSchema):
-    status: Literal["pending", "removed", "corrected", "restored"] = "pending"
+    status: Literal["open", "unconfirmed", "pending", "removed", "corrected", "restored"] = Field(
+        "open", description="open: unconfirmed and pending (those an admin can decide)"
+    )
 
 
 class TakedownDecideIn(InputSchema):

@@ -11,7 +11,7 @@ from django.db.models.functions import Coalesce
 from project.accounts.models import Role, User
 from project.common.pagination import Page, PageQuery, keyset_paginate
 from project.common.schemas import camel_keys, wire
-from project.moderation.models import Report, TakedownRequest
+from project.moderation.models import Report, TakedownRequest, TakedownStatus
 from project.moderation.schemas import ReportGroupOut, TakedownOut
 from project.scouting.models import (
     Nomination,
@@ -158,7 +158,12 @@ def takedown_queryset() -> QuerySet[TakedownRequest]:
 
 
 def takedown_list(*, status: str) -> QuerySet[TakedownRequest]:
-    """Takedown requests in one status. Unordered: paginate it in ``TAKEDOWN_ORDERING``."""
+    """Takedown requests in one status, or ``open`` (unconfirmed and pending). Unordered:
+    paginate it in ``TAKEDOWN_ORDERING``."""
+    if status == "open":
+        return takedown_queryset().filter(
+            status__in=(TakedownStatus.UNCONFIRMED, TakedownStatus.PENDING)
+        )
     return takedown_queryset().filter(status=status)
 
 

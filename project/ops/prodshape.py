@@ -12,6 +12,7 @@ the shape all start it from here, so what is measured and tested is what is serv
   for the comparison;
 * the websocket pool: ``ws_processes`` daphne processes (the live layer writes frames through
   daphne's protocol, realtime/connection.py);
+* the background worker: exactly one ``manage.py run_worker`` (emails, periodic jobs);
 * with ``with_pgbouncer``, a PgBouncer in transaction mode (project/ops/pgbouncer.py, its config
   in the run directory) between the app processes and PostgreSQL: their ``DATABASE_URL`` names
   it and ``DB_POOLER=transaction`` is set for them;
@@ -210,7 +211,13 @@ http {{
     def procfile(self) -> str:
         nginx = [nginx_binary(), "-e", "stderr", "-p", str(self.run_dir)]
         nginx += ["-c", str(self.run_dir / "nginx.conf")]
-        processes = {**self.http_commands(), **self.ws_commands(), "nginx": nginx}
+        worker = [sys.executable, "manage.py", "run_worker"]
+        processes = {
+            **self.http_commands(),
+            **self.ws_commands(),
+            "worker": worker,
+            "nginx": nginx,
+        }
         if self.bouncer is not None:
             processes["pgbouncer"] = self.bouncer.command()
         # exec: honcho's signal reaches the server itself, not a shell around it.

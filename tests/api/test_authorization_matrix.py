@@ -33,7 +33,10 @@ from django.utils import timezone
 from project.accounts.models import User, UserSettings
 from project.api import api
 from project.moderation.services.reports import report_create
-from project.moderation.services.takedowns import takedown_request_create
+from project.moderation.services.takedowns import (
+    takedown_confirm_token,
+    takedown_request_create,
+)
 from project.scouting.models import Nomination, Notification, Player, Vote
 from tests.api.conftest import World, build_world
 from tests.helpers import PASSWORD, ApiClient, Response
@@ -213,8 +216,9 @@ def _a_takedown_request(world: World, clients: dict[str, ApiClient]) -> dict[str
         kind="remove",
         contact_email="athlete@example.com",
         client_address="192.0.2.1",
+        confirm_url="http://testserver/takedown/confirm",
     )
-    return {"takedown": request.pk}
+    return {"takedown": request.pk, "token": takedown_confirm_token(request)}
 
 
 def _pending_player_taken_down(world: World, clients: dict[str, ApiClient]) -> None:
@@ -224,6 +228,10 @@ def _pending_player_taken_down(world: World, clients: dict[str, ApiClient]) -> N
 
 def _approved_hidden(actor: str, client: ApiClient, response: Response, world: World) -> None:
     assert Nomination.objects.get(pk=world.approved.pk).status == "hidden", actor
+
+
+def _approved_shown(actor: str, client: ApiClient, response: Response, world: World) -> None:
+    assert Nomination.objects.get(pk=world.approved.pk).status == "approved", actor
 
 
 def _own_export(actor: str, client: ApiClient, response: Response, world: World) -> None:
@@ -497,6 +505,28 @@ CALLS: list[Call] = [
             "kind": "remove",
             "contactEmail": "parent@example.com",
         },
+        # Nothing is hidden until the request is confirmed from its email.
+        check=_approved_shown,
+    ),
+    Call(
+        "ask for a takedown of a player nobody can see: not found",
+        "POST",
+        "/api/takedown-requests",
+        (404, 404, 404, 404, 404),
+        {
+            "nominationId": "{rejected}",
+            "relationship": "parent_or_guardian",
+            "kind": "remove",
+            "contactEmail": "parent@example.com",
+        },
+    ),
+    Call(
+        "confirm a takedown request from its email's link: no account needed",
+        "POST",
+        "/api/takedown-requests/confirm",
+        (200, 200, 200, 200, 200),
+        {"token": "{token}"},
+        setup=_a_takedown_request,
         check=_approved_hidden,
     ),
     Call("export my data", "GET", "/api/profile/export", EVERYONE_200, check=_own_export),

@@ -1,5 +1,6 @@
 """The production shape (project/ops/prodshape.py, what ``make serve-prod`` runs) booted for
-real: nginx, the HTTP pool (gunicorn, two workers), two daphne processes, PostgreSQL, Redis.
+real: nginx, the HTTP pool (gunicorn, two workers), two daphne processes, the background
+worker, PostgreSQL, Redis.
 
 A vote sent through nginx reaches a websocket client on each daphne process (and one that came
 in through nginx's ``/ws/``), and nginx serves the SPA's page and its assets. With a PgBouncer
@@ -14,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +29,7 @@ import redis
 from django.conf import settings
 from websockets.asyncio.client import ClientConnection, connect
 
+from project.jobs.models import WorkerHeartbeat
 from project.ops.prodshape import HOST, ROOT, Shape, running
 from project.scouting.models import Nomination, NominationStatus, Player
 from tests.helpers import ApiClient, make_user, unless_available
@@ -154,6 +157,13 @@ def test_the_shape_runs_nginx_two_http_workers_and_two_daphne_processes(shape: S
         if name == "gunicorn"
     }
     assert sorted(len(w) for w in workers.values()) == [0, 0, 2], running
+    # Exactly one background worker, and its heartbeat is seen.
+    commands = [Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") for pid in running]
+    assert sum(b"run_worker" in command for command in commands) == 1, commands
+    deadline = time.monotonic() + 30
+    while not WorkerHeartbeat.objects.exists():
+        assert time.monotonic() < deadline, "the worker never beat"
+        time.sleep(0.1)
 
 
 async def test_a_vote_through_nginx_reaches_a_socket_on_each_daphne_process(

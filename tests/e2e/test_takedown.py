@@ -1,12 +1,15 @@
-"""Browser test of a takedown: a parent, without an account, takes a child's profile off every
-open screen at once (list, search, leaderboard, feed, wall); the admin sees the request live
-with its age, decides it, and the profile comes back."""
+"""Browser test of a takedown: a parent, without an account, sends the request, is told to
+confirm it from the email, opens the emailed link and confirms, which takes a child's profile
+off every open screen at once (list, search, leaderboard, feed, wall); the admin sees the
+request live (unconfirmed, then confirmed) with its age, decides it, and the profile comes
+back."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+from django.core import mail
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.browsing import (
@@ -19,7 +22,7 @@ from tests.e2e.browsing import (
     vote_through_server,
 )
 from tests.e2e.conftest import Server
-from tests.helpers import make_user
+from tests.helpers import make_user, run_tasks
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -72,9 +75,25 @@ def test_a_parent_takes_a_profile_down_everywhere_at_once_and_the_admin_restores
     parent.get_by_label("Your email address").fill("parent@example.com")
     parent.get_by_label(re.compile("What should change")).fill("She is 12. Please remove it.")
     parent.get_by_role("button", name="Send request").click()
-    received = parent.get_by_role("status").filter(has_text="We received your request")
+    received = parent.get_by_role("status").filter(has_text="Confirm your request from your email")
     expect(received).to_contain_text(re.compile(r"TD-[0-9A-F]{8}"))
+    expect(received).to_contain_text("We have sent a link to parent@example.com")
+    expect(parent.get_by_text("Check your email", exact=True)).to_be_visible()
     screenshot(parent, "takedown-received-1280x800")
+
+    # Nothing is hidden until the parent confirms; the admin sees the request, unconfirmed.
+    request = admin.get_by_role("listitem").filter(has_text="Takedown TD-")
+    expect(request).to_contain_text("Unconfirmed")
+    expect(card(listing, CHILD)).to_be_visible()
+
+    # The worker mails the link; the parent opens it and confirms with the button.
+    run_tasks()
+    [email] = [m for m in mail.outbox if m.to == ["parent@example.com"]]
+    [link] = re.findall(r"http://\S+/takedown/confirm\?token=\S+", str(email.body))
+    parent.goto(link)
+    parent.get_by_role("button", name="Confirm request").click()
+    expect(parent.get_by_text("Your request is confirmed")).to_be_visible()
+    screenshot(parent, "takedown-confirmed-1280x800")
 
     # No reload anywhere: every open screen drops the child at once.
     expect(card(listing, CHILD)).to_have_count(0)
@@ -88,8 +107,8 @@ def test_a_parent_takes_a_profile_down_everywhere_at_once_and_the_admin_restores
     detail.reload()
     expect(detail.get_by_text("Nomination Not Found")).to_be_visible()
 
-    # The admin sees the request live, with its age, and decides it.
-    request = admin.get_by_role("listitem").filter(has_text="Takedown TD-")
+    # The admin sees the request live, confirmed now, with its age, and decides it.
+    expect(request).not_to_contain_text("Unconfirmed")
     expect(request).to_contain_text(CHILD)
     expect(request).to_contain_text(re.compile("waiting"))
     screenshot(admin, "takedown-reports-tab-1280x800")

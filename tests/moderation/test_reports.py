@@ -13,7 +13,7 @@ from project.moderation.models import Report
 from project.modlog.models import ModlogEntry
 from project.scouting.models import Nomination, NominationStatus, Notification
 from tests.accounts.factories import nominate
-from tests.helpers import ApiClient, assert_error, make_user
+from tests.helpers import ApiClient, assert_error, make_user, run_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -101,6 +101,7 @@ def test_hiding_a_reported_nomination_tells_its_nominator_why(
     assert own.status_code == 200 and own.json()["status"] == "removed"
     notification = Notification.objects.get(user=scout, type="nomination_removed")
     assert reason in notification.message
+    run_tasks()
     assert any(reason in message.body for message in mail.outbox)
     entry = ModlogEntry.objects.get(action="report_resolve")
     assert (entry.actor_id, entry.target_type, entry.target_id) == (
@@ -138,6 +139,7 @@ def test_removing_the_user_deletes_them_and_logs_both(
         "report_resolve",
         "user_delete",
     }
+    run_tasks()
     assert any(m.to == [email] and "Fake accounts" in m.body for m in mail.outbox)
 
 

@@ -1,13 +1,20 @@
-"""Takedown requests without an account: the player leaves every community read at once,
-the requester gets emails with a reference, admins decide and can restore."""
+"""Takedown requests without an account: nothing changes until the request is confirmed from
+the link emailed to its address; then the player leaves every community read at once, the
+requester gets emails with a reference, admins decide and can restore."""
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
+import time_machine
 from django.core import mail
+from django.core.signing import TimestampSigner
 from django.test import Client
+from django.utils import timezone
 
 from project.accounts.models import User
 from project.moderation.models import TakedownRequest, TakedownStatus
@@ -16,7 +23,7 @@ from project.scouting.models import Nomination, NominationStatus
 from project.scouting.services.follows import follow_player_create
 from realtime.summary_source import summary_source
 from tests.accounts.factories import nominate, vote
-from tests.helpers import ApiClient, assert_error, make_user
+from tests.helpers import ApiClient, EventRecorder, assert_error, make_user, run_tasks
 
 # Real commits: the emails and live events leave only after one.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,6 +42,7 @@ def child(scout: User, other_scout: User) -> Nomination:
     Nomination.objects.filter(pk=nomination.pk).update(status=NominationStatus.APPROVED)
     vote(other_scout, nomination)
     follow_player_create(user=other_scout, player_id=nomination.player_id)
+    run_tasks()
     mail.outbox.clear()  # the vote's notification to the nominator
     return nomination
 
@@ -50,6 +58,28 @@ def takedown(nomination_id: int, **overrides: Any) -> tuple[ApiClient, Any]:
         **overrides,
     }
     return anonymous, anonymous.post("/api/takedown-requests", body)
+
+
+def confirmation_token(reference: str) -> str:
+    """The token of the link the worker emailed for the request ``reference``."""
+    run_tasks()
+    [email] = [m for m in mail.outbox if m.subject == f"Confirm your request {reference}"]
+    [link] = re.findall(r"http://testserver/takedown/confirm\?token=\S+", str(email.body))
+    return unquote(link.split("token=", 1)[1])
+
+
+def confirm(token: str) -> Any:
+    return ApiClient().post("/api/takedown-requests/confirm", {"token": token})
+
+
+def confirmed_takedown(nomination_id: int, **overrides: Any) -> str:
+    """A request sent and confirmed from its email; its reference."""
+    _, response = takedown(nomination_id, **overrides)
+    assert response.status_code == 201, response.content
+    reference = str(response.json()["reference"])
+    answer = confirm(confirmation_token(reference))
+    assert answer.status_code == 200, answer.content
+    return reference
 
 
 COMMUNITY_READS = (
@@ -90,7 +120,22 @@ def test_a_takedown_hides_the_player_everywhere_at_once(
 
     assert response.status_code == 201, response.content
     reference = response.json()["reference"]
-    assert response.json()["status"] == "pending"
+    assert response.json()["status"] == "unconfirmed"
+    # Nothing is hidden until the request is confirmed from its email address.
+    for path in COMMUNITY_READS:
+        assert shows_the_child(other_api, path), path
+    assert NAME in wall("soccer")
+    token = confirmation_token(reference)
+    assert NAME not in mail.outbox[0].body  # the name is not mailed before a confirmation
+
+    confirmed = confirm(token)
+
+    assert confirmed.status_code == 200, confirmed.content
+    assert confirmed.json() == {
+        "reference": reference,
+        "status": "pending",
+        "playerHidden": True,
+    }
     for path in COMMUNITY_READS:
         assert not shows_the_child(other_api, path), path
     # Not even its nominator sees it any more: only admins.
@@ -115,14 +160,21 @@ def test_a_takedown_hides_the_player_everywhere_at_once(
     assert scout_api.put(f"/api/players/{child.player_id}", edit).status_code == 404
     again = scout_api.post("/api/nominations", {**edit, "age": 15, "skills": "Quick feet"})
     assert_code(again, 400, "player_taken_down")
-    # The requester has the reference by email.
-    assert len(mail.outbox) == 1
-    assert mail.outbox[0].to == ["parent@example.com"]
-    assert reference in mail.outbox[0].subject and reference in mail.outbox[0].body
+    # The requester has the reference by email, twice: the link, then the receipt.
+    run_tasks()
+    assert len(mail.outbox) == 2
+    assert [m.to for m in mail.outbox] == [["parent@example.com"]] * 2
+    receipt = mail.outbox[1]
+    assert reference in receipt.subject and reference in receipt.body
+    assert "hidden from the site" in receipt.body
+    # The link again (a second click): the same answer, nothing more.
+    assert confirm(token).json() == confirmed.json()
+    run_tasks()
+    assert len(mail.outbox) == 2
 
 
 def test_admins_still_see_the_hidden_player(child: Nomination, admin_api: ApiClient) -> None:
-    takedown(child.pk)
+    confirmed_takedown(child.pk)
     detail = admin_api.get(f"/api/nominations/{child.pk}")
     assert detail.status_code == 200 and detail.json()["status"] == "hidden"
     hidden = admin_api.get("/api/nominations?status=hidden").json()
@@ -137,8 +189,9 @@ def test_admins_still_see_the_hidden_player(child: Nomination, admin_api: ApiCli
 def test_restoring_puts_every_status_back(
     child: Nomination, admin_api: ApiClient, other_api: ApiClient, admin_user: User
 ) -> None:
-    takedown(child.pk)
+    confirmed_takedown(child.pk)
     request = TakedownRequest.objects.get()
+    run_tasks()
     mail.outbox.clear()
 
     response = admin_api.post(
@@ -151,6 +204,7 @@ def test_restoring_puts_every_status_back(
     assert Nomination.objects.get(pk=child.pk).status == NominationStatus.APPROVED
     for path in COMMUNITY_READS:
         assert shows_the_child(other_api, path), path
+    run_tasks()
     assert len(mail.outbox) == 1 and request.reference in mail.outbox[0].body
     assert "with consent" in mail.outbox[0].body
     entry = ModlogEntry.objects.get(action="takedown_decide")
@@ -166,7 +220,7 @@ def test_restoring_puts_every_status_back(
 def test_removed_stays_hidden_until_an_admin_restores_it(
     child: Nomination, admin_api: ApiClient, other_api: ApiClient
 ) -> None:
-    takedown(child.pk)
+    confirmed_takedown(child.pk)
     request = TakedownRequest.objects.get()
     decided = admin_api.post(
         f"/api/admin/takedown-requests/{request.pk}/decide",
@@ -174,6 +228,7 @@ def test_removed_stays_hidden_until_an_admin_restores_it(
     )
     assert decided.json()["status"] == TakedownStatus.REMOVED
     assert not shows_the_child(other_api, "/api/nominations")
+    run_tasks()
     assert "stays removed" in mail.outbox[-1].body
 
     restored = admin_api.post(
@@ -190,8 +245,8 @@ def test_removed_stays_hidden_until_an_admin_restores_it(
 def test_a_second_pending_request_keeps_the_player_hidden(
     child: Nomination, admin_api: ApiClient, other_api: ApiClient
 ) -> None:
-    takedown(child.pk)
-    takedown(child.pk, relationship="athlete", contactEmail="mia@example.com")
+    confirmed_takedown(child.pk)
+    confirmed_takedown(child.pk, relationship="athlete", contactEmail="mia@example.com")
     first, _ = TakedownRequest.objects.order_by("pk")
     admin_api.post(
         f"/api/admin/takedown-requests/{first.pk}/decide", {"decision": "restore", "reason": "ok"}
@@ -259,7 +314,7 @@ def test_a_rejected_nomination_of_the_player_comes_back_rejected(
     Nomination.objects.filter(pk=rejected.pk).update(
         status=NominationStatus.REJECTED, player=child.player
     )
-    takedown(child.pk)
+    confirmed_takedown(child.pk)
     assert Nomination.objects.get(pk=rejected.pk).status_before_hidden == "rejected"
     request = TakedownRequest.objects.get()
     admin_api.post(
@@ -298,3 +353,173 @@ def test_members_get_no_more_than_the_spec_player_fields(
     assert len(players) == 4
     for player in players:
         assert set(player) == SPEC_PLAYER_FIELDS, player
+
+
+def test_a_forged_or_altered_link_is_refused_and_hides_nothing(
+    child: Nomination, other_api: ApiClient
+) -> None:
+    _, response = takedown(child.pk)
+    token = confirmation_token(response.json()["reference"])
+    request = TakedownRequest.objects.get()
+    forged = TimestampSigner(salt="another.salt").sign(str(request.pk))
+    pk, stamp, signature = token.split(":")
+    for bad in (forged, f"{pk}:{stamp}:{signature[:-2]}xx", f"{pk + '0'}:{stamp}:{signature}"):
+        refused = confirm(bad)
+        assert (
+            assert_error(
+                refused,
+                400,
+                "This confirmation link is not valid. Open the link from our email again.",
+            )["code"]
+            == "invalid_link"
+        )
+    assert TakedownRequest.objects.get().status == TakedownStatus.UNCONFIRMED
+    assert shows_the_child(other_api, "/api/nominations")
+
+
+def test_an_expired_link_is_refused_with_a_clear_message(
+    child: Nomination, other_api: ApiClient
+) -> None:
+    _, response = takedown(child.pk)
+    token = confirmation_token(response.json()["reference"])
+    with time_machine.travel(timezone.now() + timedelta(hours=24, minutes=1)):
+        expired = confirm(token)
+    assert_code(expired, 400, "link_expired")
+    assert expired.json()["message"] == (
+        "This confirmation link has expired. Please send your request again."
+    )
+    assert shows_the_child(other_api, "/api/nominations")
+    # Within the time it works.
+    with time_machine.travel(timezone.now() + timedelta(hours=23)):
+        assert confirm(token).status_code == 200
+    assert not shows_the_child(other_api, "/api/nominations")
+
+
+def test_confirming_hides_at_once_with_the_live_events_of_a_takedown(
+    child: Nomination, events: EventRecorder
+) -> None:
+    _, response = takedown(child.pk)
+    token = confirmation_token(response.json()["reference"])
+    created = events.one("takedown.created")
+    assert created.admins and created.data["status"] == "unconfirmed"
+    assert not events.of_type("nomination.removed")
+    confirm(token)
+    events.settle()
+    removed = events.one("nomination.removed")
+    assert removed.data == {"id": child.pk}
+    assert events.one("takedown.confirmed").data["status"] == "pending"
+
+
+def _restored_by_an_admin(child: Nomination, admin_api: ApiClient, how: str) -> None:
+    confirmed_takedown(child.pk)
+    request = TakedownRequest.objects.get()
+    if how == "declined":
+        admin_api.post(
+            f"/api/admin/takedown-requests/{request.pk}/decide",
+            {"decision": "restore", "reason": "The athlete is 19"},
+        )
+    else:
+        admin_api.post(
+            f"/api/admin/takedown-requests/{request.pk}/decide",
+            {"decision": "remove", "reason": "For now"},
+        )
+        admin_api.post(f"/api/admin/players/{child.player_id}/restore", {"reason": "Asked back"})
+
+
+@pytest.mark.parametrize("how", ["declined", "restored"])
+def test_a_player_an_admin_kept_stays_up_until_an_admin_decides_again(
+    child: Nomination, admin_api: ApiClient, other_api: ApiClient, how: str
+) -> None:
+    _restored_by_an_admin(child, admin_api, how)
+    assert shows_the_child(other_api, "/api/nominations")
+    run_tasks()
+    mail.outbox.clear()
+
+    _, response = takedown(child.pk, contactEmail="again@example.com")
+    answer = confirm(confirmation_token(response.json()["reference"]))
+
+    assert answer.json()["status"] == "pending" and answer.json()["playerHidden"] is False
+    for path in COMMUNITY_READS:
+        assert shows_the_child(other_api, path), path
+    run_tasks()
+    link, receipt = mail.outbox
+    assert "kept it on the site: once you confirm" in link.body
+    assert "stays there until they decide" in receipt.body
+    # It waits for the admins, who can keep it off the site this time.
+    [waiting] = admin_api.get("/api/admin/takedown-requests").json()
+    assert waiting["status"] == "pending" and waiting["contactEmail"] == "again@example.com"
+    decided = admin_api.post(
+        f"/api/admin/takedown-requests/{waiting['id']}/decide",
+        {"decision": "remove", "reason": "Confirmed with the family"},
+    )
+    assert decided.status_code == 200, decided.content
+    assert not shows_the_child(other_api, "/api/nominations")
+
+
+def test_requests_are_bounded_per_player_whoever_sends_them(
+    child: Nomination, scout: User, settings: Any
+) -> None:
+    settings.BUDGETS_ENABLED = True
+    settings.BUDGETS = {**settings.BUDGETS, "TAKEDOWNS_PER_PLAYER_PER_DAY": 2}
+
+    def from_address(address: str, nomination_id: int) -> Any:
+        client = Client(enforce_csrf_checks=True, REMOTE_ADDR=address)
+        client.get("/api/auth/csrf")
+        return client.post(
+            "/api/takedown-requests",
+            {
+                "nominationId": nomination_id,
+                "relationship": "athlete",
+                "kind": "remove",
+                "contactEmail": f"{address}@example.com",
+            },
+            content_type="application/json",
+            HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value,
+        )
+
+    assert from_address("198.51.100.1", child.pk).status_code == 201
+    assert from_address("198.51.100.2", child.pk).status_code == 201
+    refused = from_address("203.0.113.9", child.pk)
+    assert_code(refused, 429, "throttled")
+    assert refused.json()["message"].startswith("We already received several requests")
+    assert 0 < int(refused["Retry-After"]) <= 86400
+    assert TakedownRequest.objects.count() == 2
+    # Another player is not held back.
+    other = nominate(scout, sport="soccer", name="Other Player")
+    assert from_address("203.0.113.9", other.pk).status_code == 201
+
+
+@pytest.mark.parametrize("status", [NominationStatus.REJECTED, NominationStatus.REMOVED])
+def test_a_player_nobody_can_see_is_not_found_and_nothing_is_sent(scout: User, status: str) -> None:
+    hidden_from_all = nominate(scout, sport="soccer", name="Rita Rejected")
+    Nomination.objects.filter(pk=hidden_from_all.pk).update(status=status)
+    _, response = takedown(hidden_from_all.pk)
+    _, missing = takedown(999999)
+    assert response.status_code == missing.status_code == 404
+    assert response.json() == missing.json()
+    assert not TakedownRequest.objects.exists()
+    run_tasks()
+    assert mail.outbox == []
+
+
+def test_admins_see_unconfirmed_requests_and_can_decide_them(
+    child: Nomination, admin_api: ApiClient, other_api: ApiClient
+) -> None:
+    _, response = takedown(child.pk)
+    listed = admin_api.get("/api/admin/takedown-requests").json()
+    assert [(r["reference"], r["status"], r["confirmedAt"]) for r in listed] == [
+        (response.json()["reference"], "unconfirmed", None)
+    ]
+    assert admin_api.get("/api/admin/takedown-requests?status=pending").json() == []
+    assert len(admin_api.get("/api/admin/takedown-requests?status=unconfirmed").json()) == 1
+    decided = admin_api.post(
+        f"/api/admin/takedown-requests/{listed[0]['id']}/decide",
+        {"decision": "remove", "reason": "The family called us"},
+    )
+    assert decided.json()["status"] == "removed"
+    assert not shows_the_child(other_api, "/api/nominations")
+    entry = ModlogEntry.objects.get(action="takedown_decide")
+    assert entry.changes == {"status": ["unconfirmed", "removed"]}
+    # The address never confirmed: it gets the link, not the decision (which names the player).
+    run_tasks()
+    assert [m.subject.split()[0] for m in mail.outbox] == ["Confirm"]

@@ -36,7 +36,7 @@ def sql(url: str, statement: str) -> object:
 
 def replayed(standby: str, primary: str) -> bool:
     """Whether the standby has replayed everything the primary has written."""
-    target = lsn_value(str(sql(primary, "SELECT pg_current_wal_lsn()::text")))
+    target = lsn_value(str(sql(primary, "SELECT pg_current_wal_insert_lsn()::text")))
     return lsn_value(str(sql(standby, "SELECT pg_last_wal_replay_lsn()::text"))) >= target
 
 

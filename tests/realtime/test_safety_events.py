@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
+from project.moderation.models import TakedownRequest
+from project.moderation.services.takedowns import takedown_confirm_token
 from project.scouting.models import Nomination
 from tests.accounts.factories import nominate
 from tests.helpers import ApiClient
@@ -67,7 +69,14 @@ async def test_reports_takedowns_and_log_rows_reach_admins_only(
     takedown = await next_of(admin_socket, "takedown.created")
     assert takedown["reference"] == requested.json()["reference"]
     assert takedown["player"]["name"] == "Live Minor"
-    # The sport's sockets drop the nomination at once.
+    assert takedown["status"] == "unconfirmed"
+    # Confirmed from its email's link: the sport's sockets drop the nomination at once.
+    request = await TakedownRequest.objects.aget(pk=takedown["id"])
+    confirmed = await sync_to_async(anonymous.post)(
+        "/api/takedown-requests/confirm", {"token": takedown_confirm_token(request)}
+    )
+    assert confirmed.status_code == 200, confirmed.content
+    assert (await next_of(admin_socket, "takedown.confirmed"))["status"] == "pending"
     removed = await next_of(scout_socket, "nomination.removed")
     assert removed == {"id": nomination.pk}
 
@@ -79,7 +88,7 @@ async def test_reports_takedowns_and_log_rows_reach_admins_only(
     row = await next_of(admin_socket, "modlog.created")
     assert (row["action"], row["reason"]) == ("takedown_decide", "A parent asked")
 
-    assert not {"report.created", "takedown.created", "modlog.created"} & (
+    assert not {"report.created", "takedown.created", "takedown.confirmed", "modlog.created"} & (
         await types_until_quiet(scout_socket)
     )
     await admin_socket.close()

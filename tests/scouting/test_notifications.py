@@ -9,7 +9,7 @@ from project.accounts.models import User
 from project.scouting import selectors
 from project.scouting.models import Notification
 from project.scouting.services import activity
-from tests.helpers import ApiClient, EventRecorder, assert_error, make_user
+from tests.helpers import ApiClient, EventRecorder, assert_error, make_user, run_tasks
 from tests.scouting.conftest import make_nomination
 
 pytestmark = pytest.mark.django_db
@@ -116,6 +116,8 @@ def test_create_publishes_and_emails_after_commit(
     assert event.user_ids == (scout.pk,) and event.sport is None and not event.admins
     assert event.data["relatedNominationId"] == nomination.pk
     assert event.data["type"] == "nomination_approved"
+    assert mail.outbox == []  # the worker sends it
+    run_tasks()
     assert len(mail.outbox) == 1
     assert mail.outbox[0].subject == "Your nomination was approved"
     assert mail.outbox[0].to == [scout.email]

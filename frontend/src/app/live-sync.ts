@@ -104,6 +104,7 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent) {
     case 'moderation.changed':
     case 'report.created':
     case 'takedown.created':
+    case 'takedown.confirmed':
     case 'modlog.created':
       // Only the admin dashboard shows them; it listens on the live bus.
       break;

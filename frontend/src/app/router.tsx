@@ -32,6 +32,7 @@ const DiscoverPage = lazy(() => import('./routes/scouts/discover'));
 const ScoutPage = lazy(() => import('./routes/scouts/scout'));
 const WallPage = lazy(() => import('./routes/wall'));
 const TakedownPage = lazy(() => import('./routes/takedown'));
+const TakedownConfirmPage = lazy(() => import('./routes/takedown-confirm'));
 const NotFoundPage = lazy(() => import('./routes/not-found'));
 
 const signedIn = (Page: ComponentType): ReactNode => (
@@ -76,6 +77,7 @@ export const routes: RouteObject[] = [
       { path: 'terms', element: <TermsPage /> },
       { path: 'sports', element: <SportsPage /> },
       { path: 'takedown', element: <TakedownPage /> },
+      { path: 'takedown/confirm', element: <TakedownConfirmPage /> },
       { path: 'profile', element: <ProfilePage /> },
       { path: 'settings', element: signedIn(SettingsPage) },
       { path: 'discover', element: signedIn(DiscoverPage) },

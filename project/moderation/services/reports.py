@@ -8,10 +8,10 @@ from django.utils import timezone
 from project.accounts.models import User
 from project.accounts.selectors import scout_get
 from project.common.errors import Conflict, NotFound, ValidationFailed
+from project.jobs.services import email_enqueue
 from project.moderation.models import Report, ReportResolution
 from project.moderation.schemas import ONE_REPORT_TARGET
 from project.moderation.selectors import report_group_data
-from project.moderation.services.emails import email_after_commit
 from project.moderation.services.users import USER_NOT_FOUND, admin_user_delete
 from project.modlog.models import ModlogAction, ModlogTarget
 from project.modlog.services import modlog_record
@@ -175,10 +175,11 @@ def reports_resolve(
             related_nomination=nomination,
         )
     elif action == ReportResolution.REMOVE_USER:
-        email_after_commit(
-            address=target_user.email,
+        email_enqueue(
+            key=f"account-removed:{target_user.pk}",
+            to=target_user.email,
             subject=ACCOUNT_REMOVED_SUBJECT,
-            message=ACCOUNT_REMOVED_MESSAGE.format(reason=reason),
+            body=ACCOUNT_REMOVED_MESSAGE.format(reason=reason),
         )
         admin_user_delete(admin=admin, user_id=target_user.pk, reason=reason)
     return resolved

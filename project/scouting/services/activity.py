@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.core.mail import send_mail
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 
 from project.accounts.models import User, UserSettings
 from project.common.db import insert_row, loaded
 from project.common.errors import ValidationFailed
+from project.jobs.services import email_enqueue
 from project.scouting import selectors
 from project.scouting.models import (
     Activity,
@@ -99,19 +99,6 @@ def activity_create(new: NewActivity) -> Activity:
     return activity_published(new, pk=insert_row(Activity, connection, **new.columns).pk)
 
 
-def _email_on_commit(*, user: User, subject: str, message: str) -> None:
-    address = user.email
-
-    def send() -> None:
-        try:
-            send_mail(subject, message, None, [address])
-        except Exception:
-            # A notification email must never fail the write that caused it.
-            logger.exception("Could not email user %s", user.pk)
-
-    transaction.on_commit(send)
-
-
 def notification_wanted(settings: UserSettings | None, type: str) -> bool:
     """Whether the user's settings let this type through (voteNotifications for
     vote_received, nominationNotifications for nomination_approved/rejected; others always;
@@ -144,7 +131,8 @@ def notification_put(
 ) -> Notification:
     """Write a notification and publish notification.created. With ``unread_id`` (a row to
     coalesce into) that row gets the new message and time, if it is still unread; otherwise
-    a new row is made, and emailed after commit when emailNotifications is on."""
+    a new row is made, and its email enqueued (sent by the worker after commit) when
+    emailNotifications is on."""
     now = timezone.now()
     values: dict[str, Any] = {
         "user_id": user.pk,
@@ -160,7 +148,14 @@ def notification_put(
         notification = insert_row(Notification, connection, **values)
         if settings is None or settings.email_notifications:
             subject = EMAIL_SUBJECTS.get(NotificationType(type), "ScoutVote notification")
-            _email_on_commit(user=user, subject=subject, message=message)
+            if user.email:
+                # Sent by the worker once this transaction commits (not if it rolls back).
+                email_enqueue(
+                    key=f"notification:{notification.pk}",
+                    to=user.email,
+                    subject=subject,
+                    body=message,
+                )
     publish(
         Event(
             "notification.created",

@@ -14,7 +14,7 @@ export default function TakedownPage() {
     <div className="mx-auto max-w-2xl">
       <PageHeader
         title="Remove or correct a player profile"
-        description="Athletes cannot create their own profiles here: members nominate them. If a profile is about you or your child, you can ask us to remove or correct it. No account is needed. The profile is hidden from the site as soon as you send this form, while our moderators review it."
+        description="Athletes cannot create their own profiles here: members nominate them. If a profile is about you or your child, you can ask us to remove or correct it. No account is needed. We email you a link to confirm your request: the profile is hidden from the site as soon as you confirm, while our moderators review it."
       />
       <TakedownRequestForm nominationId={parseId(searchParams.get('nomination'))} />
     </div>

@@ -303,7 +303,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Takedown requests in one status (pending by default), the oldest first
+         * Takedown requests in one status (open by default: unconfirmed and pending), the oldest first
          * @description Paginated: `limit` (default 50, max 200) and `cursor`; the next page is in the `Link: <url>; rel="next"` header.
          */
         get: operations["project_moderation_api_takedown_requests"];
@@ -1158,9 +1158,29 @@ export interface paths {
         put?: never;
         /**
          * Ask to remove or correct a player's profile (no account needed)
-         * @description For the athlete or a parent/guardian. The player is hidden from everyone but admins at once, pending review; the reference is emailed to contactEmail. Limited per client address (429 with Retry-After).
+         * @description For the athlete or a parent/guardian. Nothing changes until the request is confirmed from the link emailed to contactEmail (status unconfirmed; admins see it). 404 for a player nobody can see. Limited per client address and per player (429 with Retry-After).
          */
         post: operations["project_moderation_api_takedown_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/takedown-requests/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a takedown request from the link of its email (no account needed)
+         * @description The player is hidden at once, unless admins already reviewed it and kept it on the site (then the request waits for them). 400 `invalid_link` or `link_expired`.
+         */
+        post: operations["project_moderation_api_takedown_confirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1831,9 +1851,9 @@ export interface components {
         /** LiveControlMessage */
         LiveControlMessage: components["schemas"]["HelloMessage"] | components["schemas"]["SubscribedMessage"] | components["schemas"]["ResumedMessage"] | components["schemas"]["ResyncMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["SkippedMessage"] | components["schemas"]["PresenceChangedMessage"] | components["schemas"]["ReviewChangedMessage"] | components["schemas"]["PongMessage"] | components["schemas"]["ErrorMessage"];
         /** LiveEvent */
-        LiveEvent: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["IntegrityFlaggedEvent"];
+        LiveEvent: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["TakedownConfirmedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["IntegrityFlaggedEvent"];
         /** LiveServerMessage */
-        LiveServerMessage: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["IntegrityFlaggedEvent"] | components["schemas"]["HelloMessage"] | components["schemas"]["SubscribedMessage"] | components["schemas"]["ResumedMessage"] | components["schemas"]["ResyncMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["SkippedMessage"] | components["schemas"]["PresenceChangedMessage"] | components["schemas"]["ReviewChangedMessage"] | components["schemas"]["PongMessage"] | components["schemas"]["ErrorMessage"];
+        LiveServerMessage: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["TakedownConfirmedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["IntegrityFlaggedEvent"] | components["schemas"]["HelloMessage"] | components["schemas"]["SubscribedMessage"] | components["schemas"]["ResumedMessage"] | components["schemas"]["ResyncMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["SkippedMessage"] | components["schemas"]["PresenceChangedMessage"] | components["schemas"]["ReviewChangedMessage"] | components["schemas"]["PongMessage"] | components["schemas"]["ErrorMessage"];
         /** LoginIn */
         LoginIn: {
             /**
@@ -2839,6 +2859,41 @@ export interface components {
              */
             type: "subscribed";
         };
+        /** TakedownConfirmIn */
+        TakedownConfirmIn: {
+            /**
+             * Token
+             * @description The token of the emailed link (/takedown/confirm?token=...)
+             */
+            token: string;
+        };
+        /** TakedownConfirmedEvent */
+        TakedownConfirmedEvent: {
+            data: components["schemas"]["TakedownOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "takedown.confirmed";
+        };
+        /** TakedownConfirmedOut */
+        TakedownConfirmedOut: {
+            /**
+             * Playerhidden
+             * @description Whether the profile is off the site now (false when admins already reviewed it and kept it: the request waits for them)
+             */
+            playerHidden: boolean;
+            /** Reference */
+            reference: string;
+            /** Status */
+            status: string;
+        };
         /** TakedownCreatedEvent */
         TakedownCreatedEvent: {
             data: components["schemas"]["TakedownOut"];
@@ -2895,13 +2950,16 @@ export interface components {
         TakedownListQuery: {
             /**
              * Status
-             * @default pending
+             * @description open: unconfirmed and pending (those an admin can decide)
+             * @default open
              * @enum {string}
              */
-            status: "pending" | "removed" | "corrected" | "restored";
+            status: "open" | "unconfirmed" | "pending" | "removed" | "corrected" | "restored";
         };
         /** TakedownOut */
         TakedownOut: {
+            /** Confirmedat */
+            confirmedAt: string | null;
             /** Contactemail */
             contactEmail: string;
             /**
@@ -2934,7 +2992,10 @@ export interface components {
         TakedownReceivedOut: {
             /** Reference */
             reference: string;
-            /** Status */
+            /**
+             * Status
+             * @description unconfirmed: nothing happens until the emailed link
+             */
             status: string;
         };
         /**
@@ -6080,7 +6141,8 @@ export interface operations {
     project_moderation_api_takedown_requests: {
         parameters: {
             query?: {
-                status?: "pending" | "removed" | "corrected" | "restored";
+                /** @description open: unconfirmed and pending (those an admin can decide) */
+                status?: "open" | "unconfirmed" | "pending" | "removed" | "corrected" | "restored";
                 /** @description Page size (default 50; above 200 is capped) */
                 limit?: number;
                 /** @description Opaque position from the previous page's Link rel="next" header */
@@ -14314,6 +14376,192 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TakedownReceivedOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_moderation_api_takedown_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TakedownConfirmIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TakedownConfirmedOut"];
                 };
             };
             /** @description Bad Request */

@@ -1,5 +1,6 @@
-"""``manage.py serve``: the embedded product on one daphne process (``make run``), announced
-once it listens, so a new user sees where to go and how to sign in."""
+"""``manage.py serve``: the embedded product on one daphne process (``make run``) and the
+background worker beside it (emails, periodic jobs), announced once it listens, so a new user
+sees where to go and how to sign in."""
 
 from __future__ import annotations
 
@@ -35,7 +36,13 @@ class Command(BaseCommand):
             raise CommandError(f"Port {port} is already in use: try PORT=9000 make run")
         command = [sys.executable, "-m", "daphne", "-b", host, "-p", str(port)]
         server = subprocess.Popen([*command, "project.asgi:application"])  # noqa: S603
-        signal.signal(signal.SIGTERM, lambda *_: server.terminate())
+        worker = subprocess.Popen([sys.executable, "manage.py", "run_worker"])
+
+        def stop(*_: Any) -> None:
+            server.terminate()
+            worker.terminate()
+
+        signal.signal(signal.SIGTERM, stop)
         try:
             while server.poll() is None and not _listening(host, port):
                 time.sleep(0.1)
@@ -48,5 +55,8 @@ class Command(BaseCommand):
         except KeyboardInterrupt:
             server.terminate()
             server.wait()
+        finally:
+            worker.terminate()
+            worker.wait()
         if server.returncode not in (0, -signal.SIGTERM, -signal.SIGINT, None):
             raise CommandError(f"daphne exited with {server.returncode}")

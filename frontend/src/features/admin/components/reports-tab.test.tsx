@@ -23,6 +23,7 @@ const takedown: Takedown = {
   contactEmail: 'parent@example.com',
   details: 'She is 12.',
   createdAt: minutesAgo(5),
+  confirmedAt: minutesAgo(4),
   decidedAt: null,
   decidedBy: null,
   decisionReason: '',
@@ -115,6 +116,26 @@ describe('Reports tab', () => {
     groups = [group(2)];
     live('report.created', group(2));
     expect(await screen.findByLabelText('2 reports')).toBeVisible();
+  }, 20_000);
+
+  it('marks a request not yet confirmed from its email, and follows its confirmation live', async () => {
+    let requests: Takedown[] = [{ ...takedown, status: 'unconfirmed', confirmedAt: null }];
+    api({ 'GET /api/admin/takedown-requests': () => ({ body: requests }) });
+    await openTab('/admin/dashboard?tab=reports');
+
+    const item = (await screen.findByText(/Takedown TD-0A1B2C3D/)).closest('li');
+    expect(item).not.toBeNull();
+    expect(within(item!).getByText('Unconfirmed')).toBeVisible();
+    const user = userEvent.setup();
+    await user.click(within(item!).getByRole('button', { name: 'Decide' }));
+    expect(screen.getByRole('dialog')).toHaveTextContent(
+      'The requester has not confirmed this request from their email yet',
+    );
+    await user.keyboard('{Escape}');
+
+    requests = [takedown];
+    live('takedown.confirmed', takedown);
+    await waitFor(() => expect(screen.queryByText('Unconfirmed')).toBeNull());
   }, 20_000);
 
   it('resolves an item with an action and a reason', async () => {

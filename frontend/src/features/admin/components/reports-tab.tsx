@@ -48,13 +48,15 @@ const TAKEDOWN_DECISIONS: { value: TakedownDecision; label: string }[] = [
 function TakedownItem({ request }: { request: Takedown }) {
   const [open, setOpen] = useState(false);
   const decide = useDecideTakedown();
+  const unconfirmed = request.status === 'unconfirmed';
   return (
     <li className="rounded-xl border border-warning/40 bg-surface p-4">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <p className="font-semibold">
             <ShieldAlert className="mr-1 inline size-4 text-warning" aria-hidden="true" />
-            Takedown {request.reference}: {request.player.name}
+            Takedown {request.reference}: {request.player.name}{' '}
+            {unconfirmed && <Badge variant="neutral">Unconfirmed</Badge>}
           </p>
           <p className="text-sm text-muted-foreground">
             {request.relationship === 'athlete' ? 'The athlete' : 'A parent or guardian'} asks to{' '}
@@ -77,7 +79,11 @@ function TakedownItem({ request }: { request: Takedown }) {
       </div>
       <ReasonDialog
         title={`Decide ${request.reference}`}
-        description={`The profile of ${request.player.name} is hidden until you decide. The requester is emailed your decision and reason.`}
+        description={
+          unconfirmed
+            ? `The requester has not confirmed this request from their email yet: the profile of ${request.player.name} is still on the site. The requester is emailed your decision and reason.`
+            : `The profile of ${request.player.name} is hidden until you decide, unless you already kept it on the site. The requester is emailed your decision and reason.`
+        }
         choices={TAKEDOWN_DECISIONS}
         submitLabel="Decide"
         open={open}

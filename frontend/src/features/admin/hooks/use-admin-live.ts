@@ -80,7 +80,8 @@ export function useAdminLive(viewerId: number | undefined) {
         refreshStatsSoon();
       }),
       subscribeLiveEvents('report.created', () => refreshReports(queryClient)),
-      subscribeLiveEvents('takedown.created', () => {
+      subscribeLiveEvents('takedown.created', () => refreshReports(queryClient)),
+      subscribeLiveEvents('takedown.confirmed', () => {
         refreshReports(queryClient);
         // The player's nominations left the pending and approved counts.
         refreshStats(queryClient);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { api, unwrap } from '@/lib/api-client';
 
-import type { TakedownInput } from './types';
+import type { TakedownConfirmInput, TakedownInput } from './types';
 
 /** A player's page address (…/nominations/12) or its number. */
 export function nominationIdOf(text: string): number | null {
@@ -38,5 +38,13 @@ export function useTakedownRequest() {
   return useMutation({
     mutationFn: (input: TakedownInput) =>
       unwrap(api.POST('/api/takedown-requests', { body: input })),
+  });
+}
+
+/** POST /api/takedown-requests/confirm: the token of the link in the request's email. */
+export function useConfirmTakedown() {
+  return useMutation({
+    mutationFn: (input: TakedownConfirmInput) =>
+      unwrap(api.POST('/api/takedown-requests/confirm', { body: input })),
   });
 }

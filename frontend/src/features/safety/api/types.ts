@@ -6,6 +6,8 @@ export type ReportInput = Schemas['ReportIn'];
 export type ReportReason = ReportInput['reason'];
 export type TakedownInput = Schemas['TakedownIn'];
 export type TakedownReceived = Schemas['TakedownReceivedOut'];
+export type TakedownConfirmInput = Schemas['TakedownConfirmIn'];
+export type TakedownConfirmed = Schemas['TakedownConfirmedOut'];
 
 /** The reasons a member picks from, in the words of the issue. */
 export const REPORT_REASONS: { value: ReportReason; label: string }[] = [

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 
@@ -28,7 +28,7 @@ describe('takedown request', () => {
       },
       'POST /api/takedown-requests': {
         status: 201,
-        body: { reference: 'TD-12AB34CD', status: 'pending' },
+        body: { reference: 'TD-12AB34CD', status: 'unconfirmed' },
       },
     });
     renderRoutes(routes, { path: '/takedown?nomination=12', user: null });
@@ -52,6 +52,10 @@ describe('takedown request', () => {
     await user.click(screen.getByRole('button', { name: 'Send request' }));
 
     expect(await screen.findByText('TD-12AB34CD')).toBeVisible();
+    const status = screen.getByText('Confirm your request from your email').closest('div');
+    expect(status).toHaveAttribute('role', 'status');
+    expect(status).toHaveTextContent('We have sent a link to parent@example.com');
+    expect(await screen.findByText('Check your email')).toBeVisible();
     const sent = requests.find((request) => request.method === 'POST');
     expect(sent?.body).toEqual({
       nominationId: 12,
@@ -61,5 +65,58 @@ describe('takedown request', () => {
       details: 'Wrong club',
     });
     await waitFor(() => expect(sent?.headers['x-csrftoken']).toBeTruthy());
+  }, 20_000);
+
+  it('confirms from the emailed link with one button, not by the visit', async () => {
+    const { requests } = mockFetch({
+      'GET /api/auth/csrf': {
+        body: { csrfToken: 'abc' },
+        headers: { 'Set-Cookie': 'csrftoken=abc' },
+      },
+      'POST /api/takedown-requests/confirm': {
+        body: { reference: 'TD-12AB34CD', status: 'pending', playerHidden: true },
+      },
+    });
+    renderRoutes(routes, { path: '/takedown/confirm?token=12:stamp:sig', user: null });
+    const button = await screen.findByRole(
+      'button',
+      { name: 'Confirm request' },
+      { timeout: 10_000 },
+    );
+    expect(requests.some((request) => request.method === 'POST')).toBe(false);
+    await userEvent.setup().click(button);
+
+    expect(await screen.findByText('Your request is confirmed')).toBeVisible();
+    expect(screen.getByText(/The profile is hidden from the site/)).toBeVisible();
+    const sent = requests.find((request) => request.method === 'POST');
+    expect(sent?.body).toEqual({ token: '12:stamp:sig' });
+  }, 20_000);
+
+  it('says why an expired link is refused', async () => {
+    const expired = 'This confirmation link has expired. Please send your request again.';
+    mockFetch({
+      'GET /api/auth/csrf': {
+        body: { csrfToken: 'abc' },
+        headers: { 'Set-Cookie': 'csrftoken=abc' },
+      },
+      'POST /api/takedown-requests/confirm': {
+        status: 400,
+        body: { message: expired, code: 'link_expired' },
+      },
+    });
+    renderRoutes(routes, { path: '/takedown/confirm?token=old', user: null });
+    const button = await screen.findByRole(
+      'button',
+      { name: 'Confirm request' },
+      { timeout: 10_000 },
+    );
+    await userEvent.setup().click(button);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(expired);
+    expect(within(alert).getByRole('link', { name: 'Send a new request' })).toHaveAttribute(
+      'href',
+      '/takedown',
+    );
   }, 20_000);
 });

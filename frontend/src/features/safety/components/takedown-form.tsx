@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CircleCheck } from 'lucide-react';
+import { MailCheck } from 'lucide-react';
 import { Controller, useForm } from 'react-hook-form';
 
 import { Button } from '@/components/ui/button';
@@ -27,8 +27,9 @@ const KINDS = [
 ] as const;
 
 /**
- * The public takedown request: no account needed. Sending it takes the profile off the site at
- * once, until our moderators decide; the reference comes by email.
+ * The public takedown request: no account needed. Nothing changes until the request is
+ * confirmed from the link we email; confirming takes the profile off the site at once, until
+ * our moderators decide.
  */
 export function TakedownRequestForm({ nominationId }: { nominationId: number | null }) {
   const takedown = useTakedownRequest();
@@ -50,6 +51,11 @@ export function TakedownRequestForm({ nominationId }: { nominationId: number | n
 
   const onSubmit = handleSubmit((form) =>
     takedown.mutate(toTakedownInput(form), {
+      onSuccess: () =>
+        toast({
+          title: 'Check your email',
+          description: 'Open the link we sent you to confirm your request.',
+        }),
       onError: (error) => {
         if (error instanceof ApiError && error.status === 404) {
           setError('page', { type: 'server', message: 'We could not find this player page' });
@@ -68,12 +74,13 @@ export function TakedownRequestForm({ nominationId }: { nominationId: number | n
   if (takedown.data) {
     return (
       <div role="status" className="rounded-xl border border-border bg-surface p-6">
-        <CircleCheck className="size-8 text-success" aria-hidden="true" />
-        <h2 className="mt-3 text-lg font-semibold">We received your request</h2>
+        <MailCheck className="size-8 text-success" aria-hidden="true" />
+        <h2 className="mt-3 text-lg font-semibold">Confirm your request from your email</h2>
         <p className="mt-2 text-sm">
-          Your reference is <strong>{takedown.data.reference}</strong>. The profile is hidden from
-          the site while our moderators review your request. We have sent the reference to your
-          email address and will write to you again when it is decided.
+          Your reference is <strong>{takedown.data.reference}</strong>. We have sent a link to{' '}
+          <strong>{takedown.variables.contactEmail}</strong>: open it within 24 hours to confirm
+          your request. The profile is hidden from the site as soon as you confirm, while our
+          moderators review your request.
         </p>
       </div>
     );

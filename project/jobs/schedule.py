@@ -1,0 +1,39 @@
+"""The periodic jobs: one entry each (a management command and how often it runs). The worker
+enqueues each once per period (``services.periodic_enqueue``); a new job (a weekly digest) is
+one more entry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+HOUR = timedelta(hours=1)
+DAY = timedelta(days=1)
+WEEK = timedelta(weeks=1)
+
+# Periods are counted from a Monday 00:00 UTC, so a weekly job's period starts on Mondays.
+_EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Periodic:
+    name: str
+    every: timedelta
+    command: str
+    arguments: tuple[str, ...] = ()
+
+
+PERIODIC: tuple[Periodic, ...] = (
+    # Votes' IP-prefix keys past VOTE_PREFIX_RETENTION_DAYS.
+    Periodic("purge_vote_prefixes", DAY, "purge_vote_prefixes"),
+    # Abandoned avatar uploads and deleted accounts' leftovers.
+    Periodic("purge_uploads", HOUR, "purge_uploads"),
+    # Finished tasks' rows older than 14 days (django-tasks-db's command).
+    Periodic("prune_task_results", DAY, "prune_db_task_results", ("--queue-name", "*")),
+)
+
+
+def period_start(now: datetime, every: timedelta) -> datetime:
+    """The start of the period of length ``every`` that ``now`` falls in."""
+    periods = (now - _EPOCH) // every
+    return _EPOCH + periods * every

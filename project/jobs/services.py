@@ -1,0 +1,107 @@
+"""Background work's writes: an email enqueued in the caller's transaction, a parked delivery
+given another round, the periodic jobs enqueued once per period, dead workers' tasks freed."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django_tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from project.jobs.models import Delivery, DeliveryStatus, PeriodicRun, WorkerHeartbeat
+from project.jobs.schedule import PERIODIC, Periodic, period_start
+from project.jobs.tasks import run_periodic, send_email
+
+logger = logging.getLogger(__name__)
+
+
+def email_enqueue(*, key: str, to: str | Iterable[str], subject: str, body: str) -> None:
+    """Enqueue an email in the current transaction (one row: its task): a rolled-back write
+    sends nothing, a committed one is sent by the worker (``tasks.send_email``). ``key`` names
+    what is delivered (a notification, a takedown's confirmation): the worker sends one
+    email per key, whatever runs its task again (``Delivery``)."""
+    recipients = [to] if isinstance(to, str) else list(to)
+    send_email.enqueue(key, recipients, subject, body)
+
+
+def deliveries_retry(deliveries: Iterable[Delivery]) -> int:
+    """Give parked deliveries a new round of attempts, sent at once; returns how many."""
+    count = 0
+    with transaction.atomic():
+        for delivery in deliveries:
+            updated = Delivery.objects.filter(pk=delivery.pk, status=DeliveryStatus.PARKED).update(
+                status=DeliveryStatus.PENDING, attempts=0, next_attempt_at=None, lease_until=None
+            )
+            if updated:
+                send_email.enqueue(
+                    delivery.key, delivery.recipients, delivery.subject, delivery.body
+                )
+                count += 1
+    return count
+
+
+def periodic_enqueue(
+    now: datetime | None = None, entries: Iterable[Periodic] = PERIODIC
+) -> list[str]:
+    """Enqueue each periodic job whose current period has no run yet; returns their names.
+    The run row is unique per job and period, so schedulers racing enqueue each job once."""
+    now = now or timezone.now()
+    enqueued = []
+    for entry in entries:
+        start = period_start(now, entry.every)
+        try:
+            with transaction.atomic():
+                PeriodicRun.objects.create(name=entry.name, period_start=start)
+                run_periodic.enqueue(entry.command, list(entry.arguments))
+        except IntegrityError:
+            continue
+        enqueued.append(entry.name)
+    return enqueued
+
+
+def heartbeat(worker_id: str, started_at: datetime) -> None:
+    """Record that the worker is alive now."""
+    WorkerHeartbeat.objects.update_or_create(
+        worker_id=worker_id,
+        defaults={
+            "hostname": socket.gethostname()[:255],
+            "pid": os.getpid(),
+            "started_at": started_at,
+            "last_seen": timezone.now(),
+        },
+    )
+
+
+def orphans_requeue(now: datetime | None = None) -> int:
+    """Put back in the queue the tasks claimed by workers that stopped beating (killed, or
+    their machine gone); a task is idempotent (``send_delivery`` checks its delivery), so
+    running one again loses and duplicates nothing. Returns how many."""
+    now = now or timezone.now()
+    dead_after = timedelta(seconds=settings.JOBS_WORKER_DEAD_AFTER)
+    alive = set(
+        WorkerHeartbeat.objects.filter(last_seen__gte=now - dead_after).values_list(
+            "worker_id", flat=True
+        )
+    )
+    count = 0
+    running = DBTaskResult.objects.filter(
+        status=TaskResultStatus.RUNNING, started_at__lt=now - dead_after
+    ).only("id", "worker_ids")
+    for result in running:
+        owner = result.worker_ids[-1] if result.worker_ids else None
+        if owner in alive:
+            continue
+        count += DBTaskResult.objects.filter(pk=result.pk, status=TaskResultStatus.RUNNING).update(
+            status=TaskResultStatus.READY, started_at=None
+        )
+        logger.warning("Task %s of dead worker %s queued again", result.pk, owner)
+    # Workers silent for a day are forgotten.
+    WorkerHeartbeat.objects.filter(last_seen__lt=now - timedelta(days=1)).delete()
+    return count

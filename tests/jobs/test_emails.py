@@ -1,0 +1,181 @@
+"""Emails go through the worker: enqueued in the transaction that causes them, sent once per
+key to a real SMTP server, retried with a doubling delay and parked after the last attempt."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from io import StringIO
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.core.management import call_command
+from django.db import transaction
+from django.test import Client
+from django.utils import timezone
+from django_tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from project.accounts.models import User
+from project.jobs.models import Delivery, DeliveryStatus
+from project.jobs.selectors import worker_health
+from project.jobs.services import email_enqueue
+from project.jobs.tasks import retry_delay
+from project.scouting.services import votes
+from tests.helpers import ApiClient, run_tasks
+from tests.jobs.smtp import SmtpServer
+from tests.scouting.conftest import make_nomination
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_vote_s_email_reaches_the_smtp_server_through_the_worker(
+    scout_api: ApiClient, other_scout: User, smtp_settings: SmtpServer
+) -> None:
+    nomination = make_nomination(other_scout, name="Vera Voted")
+    response = scout_api.post("/api/votes", {"nominationId": nomination.pk})
+    assert response.status_code in (200, 201), response.content
+    # The request sent nothing: the email waits for the worker.
+    assert smtp_settings.received == []
+    assert Delivery.objects.count() == 0
+    assert run_tasks() == 1
+    [received] = smtp_settings.received
+    assert received.recipients == [other_scout.email]
+    assert received.subject == "Your nomination received a vote"
+    assert received.body.strip() == "Sam Scout voted for Vera Voted. It now has 1 vote."
+    delivery = Delivery.objects.get()
+    assert delivery.status == DeliveryStatus.SENT and delivery.attempts == 1
+    assert received.message_id == delivery.message_id
+
+
+def test_a_rolled_back_vote_enqueues_and_sends_nothing(
+    scout: User, other_scout: User, smtp_settings: SmtpServer
+) -> None:
+    nomination = make_nomination(other_scout)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        votes.vote_cast(user=scout, nomination_id=nomination.pk)
+        assert DBTaskResult.objects.count() == 1  # enqueued inside the vote's transaction
+        raise RuntimeError("the vote fails after its notification")
+    assert DBTaskResult.objects.count() == 0
+    assert run_tasks() == 0
+    assert smtp_settings.received == [] and Delivery.objects.count() == 0
+
+
+def test_one_key_is_sent_once_however_often_its_task_runs(smtp_settings: SmtpServer) -> None:
+    with transaction.atomic():
+        email_enqueue(key="test:once", to="a@example.com", subject="Hello", body="Once")
+        email_enqueue(key="test:once", to="a@example.com", subject="Hello", body="Once")
+    assert run_tasks() == 2
+    assert [r.subject for r in smtp_settings.received] == ["Hello"]
+    assert Delivery.objects.get().attempts == 1
+
+
+def _attempt_until_parked(smtp: SmtpServer) -> list[float]:
+    """Run the email's attempts as their time comes; returns the delays the worker chose."""
+    delays: list[float] = []
+    for _ in range(10):
+        run_tasks()
+        delivery = Delivery.objects.get()
+        if delivery.status == DeliveryStatus.PARKED:
+            return delays
+        assert delivery.status == DeliveryStatus.PENDING and delivery.next_attempt_at
+        waiting = DBTaskResult.objects.get(status=TaskResultStatus.READY)
+        delays.append(round((waiting.run_after - timezone.now()).total_seconds(), 1))
+        # Not before its time: the worker finds nothing ready yet.
+        assert run_tasks() == 0
+        time.sleep(max((delivery.next_attempt_at - timezone.now()).total_seconds(), 0) + 0.05)
+    raise AssertionError("never parked")
+
+
+@pytest.mark.parametrize("failure", ["451 4.3.0 Try again later", "550 5.1.1 No such user"])
+def test_an_smtp_error_is_retried_with_backoff_then_parked(
+    smtp_settings: SmtpServer, failure: str
+) -> None:
+    smtp_settings.handler.refuse_with = failure
+    with transaction.atomic():
+        email_enqueue(key="test:refused", to="a@example.com", subject="S", body="B")
+    delays = _attempt_until_parked(smtp_settings)
+    # JOBS_RETRY_DELAY 0.2 s doubling, three attempts: two waits.
+    assert delays == [pytest.approx(0.2, abs=0.1), pytest.approx(0.4, abs=0.1)]
+    delivery = Delivery.objects.get()
+    assert delivery.attempts == 3 and failure.split()[0] in delivery.last_error
+    assert smtp_settings.received == []
+    assert worker_health()["parked"] == 1
+
+
+def test_an_unreachable_server_is_retried_and_the_email_goes_once_it_answers(
+    settings: Any, smtp_settings: SmtpServer
+) -> None:
+    settings.EMAIL_PORT = 1  # nothing listens there
+    with transaction.atomic():
+        email_enqueue(key="test:later", to="a@example.com", subject="Later", body="B")
+    run_tasks()
+    delivery = Delivery.objects.get()
+    assert (delivery.status, delivery.attempts) == (DeliveryStatus.PENDING, 1)
+    assert "Connection" in delivery.last_error or "refused" in delivery.last_error.lower()
+    settings.EMAIL_PORT = smtp_settings.port
+    time.sleep(settings.JOBS_RETRY_DELAY + 0.05)
+    run_tasks()
+    assert [r.subject for r in smtp_settings.received] == ["Later"]
+    assert Delivery.objects.get().status == DeliveryStatus.SENT
+
+
+def test_the_operator_lists_and_retries_parked_emails(smtp_settings: SmtpServer) -> None:
+    smtp_settings.handler.refuse_with = "554 5.7.1 Rejected"
+    with transaction.atomic():
+        email_enqueue(key="test:parked", to="p@example.com", subject="Parked", body="B")
+    _attempt_until_parked(smtp_settings)
+    listing = StringIO()
+    call_command("deliveries", stdout=listing)
+    assert "test:parked" in listing.getvalue() and "554" in listing.getvalue()
+
+    smtp_settings.handler.refuse_with = None
+    out = StringIO()
+    call_command("deliveries", "--retry-all", stdout=out)
+    assert "Queued again: 1" in out.getvalue()
+    run_tasks()
+    assert [r.subject for r in smtp_settings.received] == ["Parked"]
+    assert Delivery.objects.get().status == DeliveryStatus.SENT
+    empty = StringIO()
+    call_command("deliveries", stdout=empty)
+    assert "No parked deliveries." in empty.getvalue()
+
+
+def test_the_admin_sees_parked_emails_and_sends_them_again(
+    smtp_settings: SmtpServer, admin_user: User
+) -> None:
+    smtp_settings.handler.refuse_with = "554 5.7.1 Rejected"
+    with transaction.atomic():
+        email_enqueue(key="test:admin", to="p@example.com", subject="Admin", body="B")
+    _attempt_until_parked(smtp_settings)
+    admin_user.is_staff = admin_user.is_superuser = True
+    admin_user.save()
+    client = Client()
+    client.force_login(admin_user)
+    listing = client.get("/admin-django/jobs/delivery/?status__exact=parked")
+    assert listing.status_code == 200 and b"test:admin" in listing.content
+    smtp_settings.handler.refuse_with = None
+    delivery = Delivery.objects.get()
+    answer = client.post(
+        "/admin-django/jobs/delivery/",
+        {"action": "retry_parked", "_selected_action": [delivery.pk]},
+    )
+    assert answer.status_code == 302
+    run_tasks()
+    assert [r.subject for r in smtp_settings.received] == ["Admin"]
+
+
+def test_retry_delays_double_up_to_the_cap(settings: Any) -> None:
+    settings.JOBS_RETRY_DELAY, settings.JOBS_RETRY_MAX_DELAY = 30, 3600
+    assert [retry_delay(n) for n in range(1, 9)] == [30, 60, 120, 240, 480, 960, 1920, 3600]
+
+
+def test_health_shows_queue_depth_and_the_oldest_task_s_age(settings: Any) -> None:
+    with transaction.atomic():
+        email_enqueue(key="test:waiting", to="a@example.com", subject="S", body="B")
+    DBTaskResult.objects.update(enqueued_at=timezone.now() - timedelta(minutes=5))
+    health = worker_health()
+    assert health["queue_depth"] == 1 and health["last_heartbeat"] is None
+    assert health["oldest_ready_age_seconds"] == pytest.approx(300, abs=5)
+    assert mail.outbox == []
