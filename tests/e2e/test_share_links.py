@@ -147,13 +147,16 @@ def test_a_takedown_drops_the_preview_and_the_card_at_once(e2e_server: Server) -
     stored = get_storage()
     assert stored.read(card.key, limit=8) == b"\x89PNG\r\n\x1a\n"
 
-    takedowns.takedown_request_create(
+    request = takedowns.takedown_request_create(
         nomination_id=nomination.pk,
         relationship="parent_or_guardian",
         kind="remove",
         contact_email="parent@example.com",
         client_address="203.0.113.9",
+        confirm_url=f"{e2e_server.url}/takedown/confirm",
     )
+    assert fetch(image)[0] == 200  # nothing changes until the request is confirmed
+    takedowns.takedown_request_confirm(token=takedowns.takedown_confirm_token(request))
 
     assert_generic(crawl(e2e_server, f"/nominations/{nomination.pk}"), "Tia Takedown")
     assert fetch(image)[0] == 404
