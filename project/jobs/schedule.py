@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+MINUTE = timedelta(minutes=1)
 HOUR = timedelta(hours=1)
 DAY = timedelta(days=1)
 WEEK = timedelta(weeks=1)
@@ -28,6 +29,8 @@ PERIODIC: tuple[Periodic, ...] = (
     Periodic("purge_vote_prefixes", DAY, "purge_vote_prefixes"),
     # Abandoned avatar uploads and deleted accounts' leftovers.
     Periodic("purge_uploads", HOUR, "purge_uploads"),
+    # Share cards missing or showing an old vote count or points (project/sharing).
+    Periodic("share_cards", MINUTE, "share_cards", ("--changed",)),
     # Finished tasks' rows older than 14 days (django-tasks-db's command).
     Periodic("prune_task_results", DAY, "prune_db_task_results", ("--queue-name", "*")),
 )

@@ -24,6 +24,9 @@ class ShareCard(models.Model):
     key = models.CharField(max_length=200, unique=True)
     # Hash of what the card shows: an unchanged subject is not drawn again.
     inputs = models.CharField(max_length=64)
+    # The nomination's vote count or the scout's points drawn: the periodic job redraws a
+    # card whose subject's count moved since.
+    count = models.PositiveIntegerField(default=0)
     width = models.PositiveSmallIntegerField()
     height = models.PositiveSmallIntegerField()
     rendered_at = models.DateTimeField(auto_now=True)

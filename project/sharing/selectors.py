@@ -4,7 +4,7 @@ the link preview of an address is the same for every client."""
 
 from __future__ import annotations
 
-from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from project.accounts.models import ProfileVisibility, User
@@ -72,3 +72,16 @@ def card_is_public(key: str) -> bool:
     """Whether the card stored under ``key`` is the current card of a public subject."""
     subject = Q(nomination__in=public_nominations()) | Q(scout__in=public_scouts())
     return ShareCard.objects.filter(subject, key=key).exists()
+
+
+def cards_to_draw(*, limit: int) -> tuple[list[int], list[int]]:
+    """The nominations and scouts whose card is missing or shows another count than theirs
+    now (votes, points), at most ``limit`` of each, oldest first (two queries)."""
+    nominations = public_nominations().filter(
+        Q(share_card__isnull=True) | ~Q(share_card__count=F("vote_count"))
+    )
+    scouts = public_scouts().filter(Q(share_card__isnull=True) | ~Q(share_card__count=F("points")))
+    return (
+        list(nominations.order_by("pk").values_list("pk", flat=True)[:limit]),
+        list(scouts.order_by("pk").values_list("pk", flat=True)[:limit]),
+    )

@@ -94,7 +94,13 @@ def _digest(value: Any) -> str:
 
 
 def _store(
-    *, subject: dict[str, int], inputs: str, png: bytes, name: str, still_public: Any
+    *,
+    subject: dict[str, int],
+    inputs: str,
+    count: int,
+    png: bytes,
+    name: str,
+    still_public: Any,
 ) -> ShareCard | None:
     """Write the image, then keep it as the subject's card if the subject is still public
     (checked under its lock); the replaced file goes at commit."""
@@ -119,6 +125,7 @@ def _store(
                 card = ShareCard(**subject)
             card.key = key
             card.inputs = inputs
+            card.count = count
             card.width, card.height = cards.WIDTH, cards.HEIGHT
             card.save()
             return card
@@ -172,6 +179,7 @@ def _render_nomination(nomination_id: int) -> ShareCard | None:
     return _store(
         subject={"nomination_id": nomination_id},
         inputs=inputs,
+        count=nomination.vote_count,
         png=png,
         name=f"nomination-{nomination_id}",
         still_public=still_public,
@@ -204,6 +212,7 @@ def _render_scout(scout_id: int) -> ShareCard | None:
     return _store(
         subject={"scout_id": scout_id},
         inputs=inputs,
+        count=scout.points,
         png=png,
         name=f"scout-{scout_id}",
         still_public=still_public,

@@ -32,6 +32,7 @@ from project.scouting.services.activity import (
     summaries_changed,
 )
 from project.scouting.services.audience import nomination_event
+from project.sharing.services import share_cards_drop_for_player
 from realtime.publish import Event, publish
 
 logger = logging.getLogger(__name__)
@@ -226,6 +227,8 @@ def player_update(
         player.video_link = video_link
     player.normalized_identity = identity
     player.save()
+    # Its cards show the old details: dropped now, drawn again by the worker's next round.
+    share_cards_drop_for_player(player.pk)
     if user.is_admin:
         after = {field: getattr(player, field) for field in PLAYER_EDIT_FIELDS}
         modlog_record(

@@ -1,5 +1,6 @@
-"""Render share cards on demand: ``share_cards --nomination 12 --scout 3``, or ``--all`` for
-every public nomination and scout (the background worker calls the same function)."""
+"""Render share cards: ``share_cards --nomination 12 --scout 3``, ``--all`` for every public
+nomination and scout, ``--changed`` for the cards missing or showing an old count (the
+worker's periodic job, every minute: at most one redraw of a card a minute)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from project.sharing.selectors import public_nominations, public_scouts
+from project.sharing.selectors import cards_to_draw, public_nominations, public_scouts
 from project.sharing.services import share_card_render
 
 
@@ -18,10 +19,18 @@ class Command(BaseCommand):
         parser.add_argument("--nomination", type=int, action="append", default=[])
         parser.add_argument("--scout", type=int, action="append", default=[])
         parser.add_argument("--all", action="store_true", help="Every public subject.")
+        parser.add_argument(
+            "--changed", action="store_true", help="Cards missing or showing an old count."
+        )
+        parser.add_argument("--limit", type=int, default=200, help="With --changed, per kind.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         nominations: list[int] = list(options["nomination"])
         scouts: list[int] = list(options["scout"])
+        if options["changed"]:
+            changed_nominations, changed_scouts = cards_to_draw(limit=options["limit"])
+            nominations += changed_nominations
+            scouts += changed_scouts
         if options["all"]:
             nominations += list(public_nominations().values_list("pk", flat=True))
             scouts += list(public_scouts().values_list("pk", flat=True))
