@@ -148,17 +148,19 @@ def test_periodic_jobs_are_enqueued_once_per_period_by_racing_schedulers() -> No
     now = datetime(2026, 3, 4, 10, 30, tzinfo=UTC)
     results = _race(4, now)
     names = sorted(name for result in results for name in result)
-    assert names == ["prune_task_results", "purge_uploads", "purge_vote_prefixes"]
-    assert DBTaskResult.objects.filter(queue_name="periodic").count() == 3
-    # Later in the same hour: nothing; the next hour: the hourly job only; the next day: both.
-    assert _race(2, now + timedelta(minutes=20)) == [[], []]
-    assert sorted(chain(*_race(2, now + timedelta(hours=1)))) == ["purge_uploads"]
+    assert names == ["prune_task_results", "purge_uploads", "purge_vote_prefixes", "share_cards"]
+    assert DBTaskResult.objects.filter(queue_name="periodic").count() == 4
+    # Later in the same hour: the minute's job only; the next hour: the hourly one too; the
+    # next day: every job.
+    assert sorted(chain(*_race(2, now + timedelta(minutes=20)))) == ["share_cards"]
+    assert sorted(chain(*_race(2, now + timedelta(hours=1)))) == ["purge_uploads", "share_cards"]
     assert sorted(chain(*_race(2, now + timedelta(days=1)))) == [
         "prune_task_results",
         "purge_uploads",
         "purge_vote_prefixes",
+        "share_cards",
     ]
-    assert PeriodicRun.objects.count() == 7
+    assert PeriodicRun.objects.count() == 11
 
 
 def test_the_worker_runs_the_periodic_jobs(worker_process: MakeWorker) -> None:
