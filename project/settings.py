@@ -380,6 +380,10 @@ S3_PUBLIC_ENDPOINT_URL = os.environ.get("S3_PUBLIC_ENDPOINT_URL", "") or S3_ENDP
 S3_ADDRESSING_STYLE = os.environ.get("S3_ADDRESSING_STYLE", "path" if S3_ENDPOINT_URL else "auto")
 AVATAR_MAX_BYTES = 5_242_880
 AVATAR_MAX_DIMENSION = 4096
+# Pixels (width x height) an avatar may have: a decoded frame takes 4 bytes a pixel.
+AVATAR_MAX_PIXELS = int(os.environ.get("AVATAR_MAX_PIXELS", "16000000"))
+# Avatars decoded at once per process (project/media/images.py); the others wait their turn.
+AVATAR_DECODE_CONCURRENCY = int(os.environ.get("AVATAR_DECODE_CONCURRENCY", "2"))
 AVATAR_UPLOAD_LIFETIME = 600  # seconds an upload form (S3 presigned POST) is accepted
 AVATAR_CONFIRM_GRACE = 300  # seconds after that to confirm an upload that started in time
 AVATAR_URL_LIFETIME = 3600  # presigned GET behind /media/avatars/... (S3)
