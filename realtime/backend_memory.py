@@ -11,13 +11,13 @@ import time
 import uuid
 import weakref
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from realtime.backend_base import (
     Backend,
     Config,
     MergeEntry,
     Outbound,
+    Receiver,
     Replay,
     Source,
     copies,
@@ -26,9 +26,6 @@ from realtime.backend_base import (
     state_of,
     unlogged,
 )
-
-if TYPE_CHECKING:
-    from realtime.hub import Hub
 
 logger = logging.getLogger(__name__)
 
@@ -122,10 +119,10 @@ class MemorySource(Source):
         if not self.loop.is_closed():
             self.loop.call_soon_threadsafe(self.inbox.put_nowait, (group, payload))
 
-    def start(self, hub: Hub) -> None:
+    def start(self, hub: Receiver) -> None:
         self._reader = asyncio.create_task(self._read(hub), name="realtime-memory-reader")
 
-    async def _read(self, hub: Hub) -> None:
+    async def _read(self, hub: Receiver) -> None:
         while True:
             group, payload = await self.inbox.get()
             await hub.receive(group, payload)

@@ -10,7 +10,7 @@ import logging
 import time
 import uuid
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import redis
 from redis import asyncio as aioredis
@@ -23,6 +23,7 @@ from realtime.backend_base import (
     Config,
     MergeEntry,
     Outbound,
+    Receiver,
     Replay,
     Source,
     copies,
@@ -30,9 +31,6 @@ from realtime.backend_base import (
     state_of,
     unlogged,
 )
-
-if TYPE_CHECKING:
-    from realtime.hub import Hub
 
 logger = logging.getLogger(__name__)
 
@@ -276,10 +274,10 @@ class RedisSource(Source):
         self._reader: asyncio.Task[None] | None = None
         self._closed = False
 
-    def start(self, hub: Hub) -> None:
+    def start(self, hub: Receiver) -> None:
         self._reader = asyncio.create_task(self._read(hub), name="realtime-redis-reader")
 
-    async def _read(self, hub: Hub) -> None:
+    async def _read(self, hub: Receiver) -> None:
         prefix_length = len(self.backend.channel_prefix)
         try:
             # A subscription that lasts as long as the source keeps listen() listening.

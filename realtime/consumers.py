@@ -24,7 +24,7 @@ from realtime.backend import get_backend
 from realtime.connection import SCOPE_KEY, Outgoing, SocketQueue, open_socket
 from realtime.control import get_layer, user_sockets_group
 from realtime.events import ADMINS_GROUP, sport_group, user_group
-from realtime.hub import Hub
+from realtime.hub import Hub, hub_of
 from realtime.presence import new_presence_id
 
 logger = logging.getLogger(__name__)
@@ -91,7 +91,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self._close(CLOSE_UNAUTHENTICATED)
             return
-        self.hub = get_backend().hub()
+        self.hub = hub_of(get_backend())
         protocol = self.scope.get(SCOPE_KEY)
         if protocol is not None:
             direct = open_socket(protocol)

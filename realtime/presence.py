@@ -19,20 +19,30 @@ import json
 import logging
 import time
 import uuid
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from django.conf import settings
 
 from realtime.connection import Outgoing
-
-if TYPE_CHECKING:
-    from realtime.hub import Hub
 
 logger = logging.getLogger(__name__)
 
 TICK = 0.5  # seconds between reads of the counts
 PUSH_EVERY = 1.0  # at most one presence.changed per set per this many seconds
 REVIEWS = "review"
+
+
+class PresenceStore(Protocol):
+    """Where the entries live: the backend's source (realtime/backend_base.py)."""
+
+    async def presence_touch(self, entries: Sequence[tuple[str, str]], ttl: float) -> None: ...
+
+    async def presence_remove(self, entries: Sequence[tuple[str, str]]) -> None: ...
+
+    async def presence_members(self, names: Sequence[str]) -> dict[str, list[str]]: ...
+
+    async def presence_counts(self, names: Sequence[str]) -> dict[str, int]: ...
 
 
 class Watcher(Protocol):
@@ -56,8 +66,9 @@ def changed(name: str, watching: int) -> Outgoing:
 
 
 class Presence:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, store: Callable[[], PresenceStore]) -> None:
+        # Asked each time: the hub opens a new source after it lost one.
+        self.store = store
         self.watchers: dict[str, set[Watcher]] = {}
         self.entries: dict[Watcher, set[str]] = {}  # socket -> the set members it holds
         self.reviewing: dict[Watcher, str] = {}  # admin socket -> its review member
@@ -78,7 +89,7 @@ class Presence:
         """Add the socket to a set and tell it the set's count."""
         self.watchers.setdefault(name, set()).add(watcher)
         self.entries.setdefault(watcher, set()).add(name)
-        source = self.hub.source
+        source = self.store()
         await source.presence_touch([(name, watcher.presence_id)], self.ttl)
         count = (await source.presence_counts([name]))[name]
         await watcher.tell(changed(name, count))
@@ -95,17 +106,17 @@ class Presence:
         held = self.entries.get(watcher)
         if held is not None:
             held.discard(name)
-        await self.hub.source.presence_remove([(name, watcher.presence_id)])
+        await self.store().presence_remove([(name, watcher.presence_id)])
 
     async def review(self, reviewer: Reviewer, nomination_id: int | None, name: str) -> None:
         """Mark (or, with None, clear) the nomination an admin's socket has open."""
         previous = self.reviewing.pop(reviewer, None)
         if previous is not None:
-            await self.hub.source.presence_remove([(REVIEWS, previous)])
+            await self.store().presence_remove([(REVIEWS, previous)])
         if nomination_id is not None:
             member = json.dumps([reviewer.presence_id, nomination_id, reviewer.user_id, name])
             self.reviewing[reviewer] = member
-            await self.hub.source.presence_touch([(REVIEWS, member)], self.ttl)
+            await self.store().presence_touch([(REVIEWS, member)], self.ttl)
         self._run()
 
     async def add_admin(self, admin: Reviewer) -> None:
@@ -128,7 +139,7 @@ class Presence:
         self.reviews_told.pop(watcher, None)
         if held:
             try:
-                await self.hub.source.presence_remove(held)
+                await self.store().presence_remove(held)
             except Exception:
                 logger.info("Could not remove presence entries (they expire)", exc_info=True)
 
@@ -147,7 +158,7 @@ class Presence:
             await asyncio.sleep(TICK)
 
     async def tick(self) -> None:
-        source = self.hub.source
+        source = self.store()
         now = time.monotonic()
         if now - self.touched_at >= self.ttl / 3:
             self.touched_at = now
