@@ -427,10 +427,19 @@ if PRODUCTION:
         "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
     }
 
+# Seconds within which a repeated record (same logger, level and message) is counted, not
+# written; the next one after carries the count (project/common/logrepeat.py). 0: write all.
+LOG_REPEAT_INTERVAL = float(os.environ.get("LOG_REPEAT_INTERVAL", "10"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "repeats": {
+            "()": "project.common.logrepeat.RepeatFilter",
+            "interval": LOG_REPEAT_INTERVAL,
+        }
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["repeats"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},

@@ -47,7 +47,9 @@ def _ended_in_pipeline(statement: int, ended: list[int]) -> Callable[..., Any]:
     flight."""
     sent = 0
 
-    def wrapper(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+    def wrapper(
+        execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
+    ) -> Any:
         nonlocal sent
         raw = connection.connection
         if not ended and raw.pgconn.pipeline_status != pq.PipelineStatus.OFF:
