@@ -254,6 +254,16 @@ REALTIME_REPLAY_BYTES = int(os.environ.get("REALTIME_REPLAY_BYTES", str(64 << 20
 REALTIME_REPLAY_TTL = int(os.environ.get("REALTIME_REPLAY_TTL", "86400"))
 # Bytes of replay one socket may be sent over its life; a resume past it answers resync.
 REALTIME_RESUME_MAX_BYTES = int(os.environ.get("REALTIME_RESUME_MAX_BYTES", str(32 << 20)))
+# Bytes of replay one user's sockets together may get per REALTIME_RESUME_USER_WINDOW
+# seconds, across every process (then resync): sockets opened again start with a fresh budget
+# of their own, not of their user's.
+REALTIME_RESUME_USER_MAX_BYTES = int(
+    os.environ.get("REALTIME_RESUME_USER_MAX_BYTES", str(32 << 20))
+)
+REALTIME_RESUME_USER_WINDOW = float(os.environ.get("REALTIME_RESUME_USER_WINDOW", "60"))
+# Sockets one session may hold open at once, across every process (more: closed with 4429);
+# 0: no limit.
+REALTIME_SOCKETS_PER_SESSION = int(os.environ.get("REALTIME_SOCKETS_PER_SESSION", "20"))
 # Client messages per socket: a burst, then this many a second; more closes it (4429).
 REALTIME_CLIENT_MESSAGE_BURST = int(os.environ.get("REALTIME_CLIENT_MESSAGE_BURST", "30"))
 REALTIME_CLIENT_MESSAGE_RATE = float(os.environ.get("REALTIME_CLIENT_MESSAGE_RATE", "2"))

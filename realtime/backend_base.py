@@ -132,6 +132,11 @@ class Source(ABC):
     @abstractmethod
     async def close(self) -> None: ...
 
+    @abstractmethod
+    async def charge(self, name: str, amount: int, window: float) -> int:
+        """Add ``amount`` to the counter ``name``, shared by every process, which starts at 0
+        and lives ``window`` seconds from its first charge; answer its total."""
+
     # Presence: sets of members, each entry expiring unless touched again (a process that
     # dies stops touching its entries; they are gone after the ttl).
 

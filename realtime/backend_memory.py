@@ -46,6 +46,7 @@ class MemoryBackend(Backend):
         self.windows: dict[str, float] = {}
         self.merging: dict[str, dict[int, tuple[int, str]]] = {}
         self.presence: dict[str, dict[str, float]] = {}
+        self.charges: dict[str, tuple[float, int]] = {}  # name -> (window's end, total)
         self.sources: weakref.WeakSet[MemorySource] = weakref.WeakSet()
         self.epoch = uuid.uuid4().hex
 
@@ -143,6 +144,18 @@ class MemorySource(Source):
             log = self.backend.logs.get(group)
             events = log.after(after, limit) if log is not None else []
         return replay_after(after, current, events)
+
+    async def charge(self, name: str, amount: int, window: float) -> int:
+        now = time.monotonic()
+        with self.backend.lock:
+            until, total = self.backend.charges.get(name, (0.0, 0))
+            if until <= now:
+                until, total = now + window, 0
+                for stale in [key for key, (end, _) in self.backend.charges.items() if end <= now]:
+                    del self.backend.charges[stale]
+            total += amount
+            self.backend.charges[name] = (until, total)
+            return total
 
     async def presence_touch(self, entries: Sequence[tuple[str, str]], ttl: float) -> None:
         until = time.time() + ttl

@@ -354,6 +354,14 @@ class RedisSource(Source):
         events = [(int(score), unlogged(member.decode())) for member, score in rows]
         return replay_after(after, int(current or 0), events)
 
+    async def charge(self, name: str, amount: int, window: float) -> int:
+        key = self.backend.key("charge", name)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.set(key, 0, px=max(1, int(window * 1000)), nx=True)
+            pipe.incrby(key, amount)
+            _, total = await pipe.execute()
+        return int(total)
+
     async def presence_touch(self, entries: Sequence[tuple[str, str]], ttl: float) -> None:
         until = (time.time() + ttl) * 1000
         # One ZADD and one PEXPIRE per set, whatever its number of members: a sport's set has
