@@ -80,7 +80,7 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "project.accounts.admin_apps.ScoutAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -136,13 +136,13 @@ if DATABASE_URL:
     _db: dict[str, Any] = dict(dj_database_url.parse(DATABASE_URL))
     if _db["ENGINE"] == "django.db.backends.postgresql":
         # Under ASGI a persistent connection leaks one per worker thread; psycopg's pool
-        # is the one that reuses connections (DESIGN.md section 10).
+        # is the one that reuses connections.
         _db["CONN_MAX_AGE"] = 0
         # After a PostgreSQL restart every pooled connection is dead: the pool checks each
         # one it hands out, by its socket rather than a round trip (this backend: project/
         # common/postgresql/base.py), so a request gets a live one or a new one rather than
-        # "server closed the connection" (issues 12, 13). CONN_HEALTH_CHECKS would put
-        # psycopg's round-trip check in its place.
+        # "server closed the connection". CONN_HEALTH_CHECKS would put psycopg's round-trip
+        # check in its place.
         _db["ENGINE"] = "project.common.postgresql"
         _db["CONN_HEALTH_CHECKS"] = False
         _db["OPTIONS"] = {
@@ -154,9 +154,9 @@ if DATABASE_URL:
             # Values sent apart from the statement, and a statement a pooled connection has
             # run DB_PREPARE_THRESHOLD times prepared on it (psycopg's prepare_threshold; an
             # empty value: never), so PostgreSQL parses and plans a vote's statements once per
-            # connection rather than on every vote: PostgreSQL's CPU per vote -35-45%, votes/s
-            # +15-34% (bench/RESULTS.md, issue 13). Django's default (client-side binding, no
-            # prepared statements) suits a pooler in transaction mode, which this does not use.
+            # connection rather than on every vote (docs/decisions.md#prepared-statements).
+            # Django's default (client-side binding, no prepared statements) suits a pooler in
+            # transaction mode, which this does not use.
             "server_side_binding": True,
             "prepare_threshold": _prepare_threshold(os.environ.get("DB_PREPARE_THRESHOLD", "5")),
         }
@@ -195,11 +195,11 @@ if REDIS_URL:
     _redis_host = {
         "address": REDIS_URL,
         # The pub/sub layer holds two connections per process (a subscriber and one to
-        # publish); the bound only keeps a storm of commands from failing (DESIGN.md
-        # section 10: redis-py's async pool raises past it).
+        # publish); the bound only keeps a storm of commands from failing (redis-py's async
+        # pool raises past it).
         "max_connections": 1000,
         # The subscriber reads with its own timeout; redis-py's 5 s default would end idle
-        # reads (DESIGN.md section 10). A command that cannot be sent is given up after
+        # reads. A command that cannot be sent is given up after
         # realtime.control.SEND_TIMEOUT instead.
         "socket_timeout": None,
         "socket_connect_timeout": 2,
@@ -320,6 +320,10 @@ AUTH_PASSWORD_VALIDATORS: list[dict[str, Any]] = []
 
 LOGIN_THROTTLE_LIMIT = int(os.environ.get("LOGIN_THROTTLE_LIMIT", "10"))
 LOGIN_THROTTLE_WINDOW = int(os.environ.get("LOGIN_THROTTLE_WINDOW", "300"))
+# Admins use the admin tools (API, Django admin, the live moderation queue) only from a session
+# that passed two-factor sign-in; without a second factor they can only enrol one.
+ADMIN_2FA_REQUIRED = env_bool("ADMIN_2FA_REQUIRED", PRODUCTION)
+TWO_FACTOR_ISSUER = os.environ.get("TWO_FACTOR_ISSUER", "ScoutVote")
 # Addresses (or networks, CIDR) of the reverse proxies in front of the app. X-Forwarded-For
 # and X-Real-IP are read only from these; the client is the right-most address in
 # X-Forwarded-For that is not one of them. Empty: the peer address is the client.

@@ -18,7 +18,7 @@ def fill_username_skeletons(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("accounts", "0003_username_key"),
+        ("accounts", "0004_two_factor"),
     ]
 
     operations = [
