@@ -8,6 +8,7 @@ services; ``DJANGO_ENV=production`` turns on the hardened profile.
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import secrets
 import tempfile
@@ -39,6 +40,12 @@ def env_list(name: str, default: list[str]) -> list[str]:
 def _redis_db(url: str) -> int:
     """The database number of a Redis URL, as redis-py reads it (path or ``?db=``)."""
     return int(parse_redis_url(url).get("db", 0))
+
+
+def _db_location(config: Any) -> dict[str, Any]:
+    return {
+        key: config[key] for key in ("NAME", "USER", "PASSWORD", "HOST", "PORT") if key in config
+    }
 
 
 def _prepare_threshold(value: str) -> int | None:
@@ -103,6 +110,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "project.middleware.ContentSecurityPolicyMiddleware",
     "project.middleware.ApiErrorBodyMiddleware",
+    "project.common.replicas.ReplicaMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -161,6 +169,15 @@ if DATABASE_URL:
             "prepare_threshold": _prepare_threshold(os.environ.get("DB_PREPARE_THRESHOLD", "5")),
         }
     DATABASES = {"default": _db}
+    # Streaming replicas for the reads of safe requests (project/common/replicas.py): each
+    # with the primary's options, its own pool, and the primary as its test database.
+    for _index, _url in enumerate(env_list("DATABASE_REPLICA_URLS", []), 1):
+        _replica = {**_db, **_db_location(dj_database_url.parse(_url))}
+        _replica["OPTIONS"] = copy.deepcopy(_db.get("OPTIONS", {}))
+        _replica["TEST"] = {"MIRROR": "default"}
+        DATABASES[f"replica{_index}"] = _replica
+    if len(DATABASES) > 1:
+        DATABASE_ROUTERS = ["project.common.replicas.ReplicaRouter"]
 else:
     DATABASES = {
         "default": {
@@ -181,6 +198,10 @@ else:
             },
         }
     }
+
+# A client that wrote reads from the primary until a replica has replayed its write, for at
+# most this long (its cookie's age).
+REPLICA_STICKY_SECONDS = int(os.environ.get("REPLICA_STICKY_SECONDS", "300"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
