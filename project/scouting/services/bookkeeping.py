@@ -121,15 +121,15 @@ def _points(book: Bookkeeping, user_id: int, points: int, today: date | None) ->
 # the scalar MAX on SQLite; LN and EXP exist on both (Django registers them on SQLite builds
 # without the math functions).
 
-# The trend column with terms of log-sum-exp ``term`` added: log(exp(trend) + exp(term)),
-# written so that nothing overflows.
+# The trend column with votes added whose terms' log-sum-exp is ``term`` (the term itself for
+# one vote): log(exp(trend) + exp(term)), written so that nothing overflows.
 _TREND_WITH = (
     "CASE WHEN trend IS NULL THEN %s "
     "ELSE {greatest}(trend, %s) + LN(1.0 + EXP(-ABS(trend - %s))) END"
 )
-# The trend column with terms of log-sum-exp ``term`` taken out (``count`` of them):
-# log(exp(trend) - exp(term)), NULL once no counted vote remains (``counted_votes`` before
-# this update) or when rounding left the terms no smaller than the sum they belong to
+# The trend column with votes taken out (their number first) whose terms' log-sum-exp is
+# ``term``: log(exp(trend) - exp(term)), NULL once no counted vote remains (``counted_votes``
+# before this update) or when rounding left the terms no smaller than the sum they belong to
 # (``boards.trend_remove``).
 _TREND_WITHOUT = (
     "CASE WHEN counted_votes <= %s OR trend IS NULL OR trend <= %s THEN NULL "
