@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from project.accounts.models import User
 from project.accounts.progress import progress_published
+from project.common import metrics
 from project.common.db import Pending
 from project.common.errors import NotFound, ValidationFailed
 from project.integrity.models import FlagRule, FlagStatus, IntegrityFlag, VoterListView
@@ -82,6 +83,7 @@ def _flag_raise(
             except IntegrityError:  # another process opened it meanwhile
                 flag = open_flag.get()
             else:
+                transaction.on_commit(metrics.INTEGRITY_FLAGS.labels(rule).inc)
                 publish(Event("integrity.flagged", flag_data(flag), admins=True))
                 return flag
         merged = sorted(set(flag.accounts) | set(accounts))[:FLAG_ACCOUNTS_MAX]
