@@ -85,7 +85,8 @@ def test_long_names_keep_vote_on_a_phone_screen(
     page.goto("/nominations")
     for name in LONG_NAMES:
         article = page.get_by_role("article", name=name)
-        for part in (article.get_by_test_id("vote-count"), article.get_by_role("button", name="VOTE")):
+        count = article.get_by_test_id("vote-count")
+        for part in (count, article.get_by_role("button", name="VOTE")):
             part.scroll_into_view_if_needed()
             expect(part).to_be_in_viewport(ratio=1)
     assert page.evaluate("() => window.scrollX") == 0
