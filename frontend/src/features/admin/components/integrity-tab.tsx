@@ -65,9 +65,10 @@ function AccountLinks({ ids }: { ids: number[] }) {
       {index > 0 && ', '}
       <Link
         to={`/scout/${id}`}
+        aria-label={`Account #${id}`}
         className="font-medium text-primary underline-offset-2 hover:underline"
       >
-        <span className="sr-only">Account </span>#{id}
+        #{id}
       </Link>
     </Fragment>
   ));
