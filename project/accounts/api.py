@@ -19,6 +19,7 @@ from project.accounts.schemas import (
     RegisterIn,
     ScoutCardOut,
     ScoutOut,
+    SessionOut,
     SettingsOut,
 )
 from project.accounts.throttle import client_ip
@@ -70,6 +71,18 @@ def logout(request: HttpRequest) -> Status[None]:
 @router.get("/me", response={200: MeOut, codes_4xx: ErrorOut}, summary="The signed-in user")
 def me(request: HttpRequest) -> object:
     return current_user(request)
+
+
+@router.get(
+    "/session",
+    response=SessionOut,
+    auth=None,
+    summary="Who is signed in, if anyone",
+    description="Always 200: `user` is the signed-in user as `GET /api/auth/me` returns it, or "
+    "null when signed out. The SPA asks this on start, so a signed-out visit is no error.",
+)
+def session(request: HttpRequest) -> dict[str, object]:
+    return {"user": selectors.session_user(request)}
 
 
 users_router = Router(tags=["users"])
