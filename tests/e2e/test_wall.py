@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from project.accounts.models import User
 from project.scouting.services.votes import vote_cast
 from tests.e2e.browsing import (
+    PHONE,
     card,
     live,
     log_in,
@@ -186,9 +187,6 @@ def test_the_wall_recovers_after_the_server_restarts(e2e_server: Server, browser
     shows_votes(wall, "Sid Second", 5)
 
 
-PHONE_WALL = {"width": 390, "height": 844}
-
-
 def clipped(page: Page, selector: str) -> list[str]:
     """Texts under ``selector`` that do not fit their box (cut off or ellipsed), or that lie
     outside the screen's width."""
@@ -227,7 +225,7 @@ def test_the_wall_fits_a_phones_width(e2e_server: Server, browser: Browser) -> N
         votes(12 - index, nomination.pk)
     last = nomination
 
-    page = new_page(browser, e2e_server, viewport=PHONE_WALL)
+    page = new_page(browser, e2e_server, viewport=PHONE)
     log_in(page, "pia", to="/results")
     for board in ("all", "trending", "weekly"):
         page.goto(f"/wall?sport=football&board={board}")
