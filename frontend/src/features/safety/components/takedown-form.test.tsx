@@ -52,6 +52,10 @@ describe('takedown request', () => {
     await user.click(screen.getByRole('button', { name: 'Send request' }));
 
     expect(await screen.findByText('TD-12AB34CD')).toBeVisible();
+    // The confirmation takes the form's place: it is brought into view and focused.
+    const received = screen.getByRole('status');
+    expect(received).toHaveFocus();
+    expect(received.scrollIntoView).toHaveBeenCalled();
     const sent = requests.find((request) => request.method === 'POST');
     expect(sent?.body).toEqual({
       nominationId: 12,

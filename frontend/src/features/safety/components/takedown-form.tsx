@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CircleCheck } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 
 import { Button } from '@/components/ui/button';
@@ -65,19 +66,7 @@ export function TakedownRequestForm({ nominationId }: { nominationId: number | n
     }),
   );
 
-  if (takedown.data) {
-    return (
-      <div role="status" className="rounded-xl border border-border bg-surface p-6">
-        <CircleCheck className="size-8 text-success" aria-hidden="true" />
-        <h2 className="mt-3 text-lg font-semibold">We received your request</h2>
-        <p className="mt-2 text-sm">
-          Your reference is <strong>{takedown.data.reference}</strong>. The profile is hidden from
-          the site while our moderators review your request. We have sent the reference to your
-          email address and will write to you again when it is decided.
-        </p>
-      </div>
-    );
-  }
+  if (takedown.data) return <TakedownReceived reference={takedown.data.reference} />;
 
   return (
     <form
@@ -139,5 +128,35 @@ export function TakedownRequestForm({ nominationId }: { nominationId: number | n
         Send request
       </Button>
     </form>
+  );
+}
+
+/**
+ * The request received, with its reference. It takes the form's place, where the reader had
+ * scrolled to the send button: it scrolls itself into view below the sticky header
+ * (scroll-margin) and takes the focus, so it is seen and read whole.
+ */
+function TakedownReceived({ reference }: { reference: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    ref.current?.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
+    ref.current?.focus({ preventScroll: true });
+  }, []);
+  return (
+    <div
+      ref={ref}
+      role="status"
+      tabIndex={-1}
+      className="scroll-mt-24 rounded-xl border border-border bg-surface p-6 outline-none"
+    >
+      <CircleCheck className="size-8 text-success" aria-hidden="true" />
+      <h2 className="mt-3 text-lg font-semibold">We received your request</h2>
+      <p className="mt-2 text-sm">
+        Your reference is <strong>{reference}</strong>. The profile is hidden from the site while
+        our moderators review your request. We have sent the reference to your email address and
+        will write to you again when it is decided.
+      </p>
+    </div>
   );
 }
