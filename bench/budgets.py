@@ -1,4 +1,4 @@
-"""The cost of a budget gate on the vote path (issue 15): one pipelined Redis round trip.
+"""The cost of a budget gate on the vote path: one pipelined Redis round trip.
 
 Times ``budget_spend("VOTES", user, "MINUTE", "DAY")`` (an INCR and an EXPIRE per window, one
 pipeline) against a baseline measured in the same run: one plain cache read (one round trip)

@@ -47,7 +47,7 @@ api.add_router("/settings", settings_router)
 api.add_router("/admin", moderation_router)
 api.add_router("/admin", integrity_router)  # /integrity/..., voter lists
 api.add_router("", media_router)  # /objects/upload, /profile/avatar
-api.add_router("", safety_router)  # /reports, /takedown-requests, /profile/export
+api.add_router("", safety_router)  # /reports, /takedown-requests
 api.add_router("", scouting_router)  # nominations, players, votes, leaderboard, feed, follow...
 
 
@@ -157,7 +157,7 @@ def on_suspicious_request(request: HttpRequest, exc: SuspiciousOperation) -> Htt
 @api.exception_handler(Exception)
 def on_unexpected_error(request: HttpRequest, exc: Exception) -> HttpResponse:
     if is_database_unavailable(exc):
-        # A restart or failover: the client may retry in a few seconds (DESIGN.md section 9).
+        # A restart or failover: the client may retry in a few seconds.
         logger.warning("Database unavailable on %s %s: %s", request.method, request.path, exc)
         response = error_response(request, 503, SERVICE_UNAVAILABLE, "service_unavailable")
         response["Retry-After"] = str(DATABASE_RETRY_AFTER)

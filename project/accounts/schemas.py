@@ -63,6 +63,37 @@ class LoginIn(InputSchema):
     password: Annotated[
         str, Field(max_length=256), AfterValidator(min_length(1, "Password is required"))
     ]
+    # The authenticator's current code or a recovery code, when the account asks for one.
+    code: Annotated[str, Field(max_length=32)] = ""
+
+
+class TwoFactorSetupOut(CamelSchema):
+    secret: str
+    otpauth_uri: str
+    qr_svg: str
+
+
+class TwoFactorCodeIn(InputSchema):
+    code: Annotated[str, Field(max_length=32), AfterValidator(min_length(1, "Code is required"))]
+
+
+class RecoveryCodesOut(CamelSchema):
+    recovery_codes: list[str]
+
+
+class TwoFactorDisableIn(InputSchema):
+    current_password: Annotated[
+        str,
+        Field(max_length=256),
+        AfterValidator(min_length(1, "Current password is required")),
+    ]
+    code: Annotated[str, Field(max_length=32), AfterValidator(min_length(1, "Code is required"))]
+
+
+class TwoFactorStatusOut(CamelSchema):
+    enabled: bool
+    recovery_codes_left: int
+    required: bool
 
 
 class WithAvatar(CamelSchema):
@@ -256,3 +287,16 @@ class PrivacySettingsIn(SingleSettingIn):
     allow_discoverability: Annotated[
         bool | None, BeforeValidator(_strict_bool("allowDiscoverability"))
     ] = None
+
+
+class ProfileExportOut(CamelSchema):
+    exported_at: datetime
+    account: dict[str, Any]
+    settings: dict[str, Any] | None
+    nominations: list[dict[str, Any]]
+    votes: list[dict[str, Any]]
+    follows: list[dict[str, Any]]
+    followers: int
+    activity: list[dict[str, Any]]
+    notifications: list[dict[str, Any]]
+    reports: list[dict[str, Any]]

@@ -1,4 +1,4 @@
-"""Issue 12 (hardening): each finding of the fault and abuse drill that concerns accounts, the
+"""Hardening: each finding of the fault and abuse drill that concerns accounts, the
 API's input and its headers, reproduced against the real code path."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from project.accounts.hashers import Argon2idPasswordHasher
 from project.accounts.models import Role, User, UserSettings
 from project.accounts.throttle import client_ip
 from project.common.errors import PermissionDenied
-from project.moderation.services import admin_user_delete, user_role_change
+from project.moderation.services.users import admin_user_delete, user_role_change
 from tests.accounts.factories import nominate
 from tests.helpers import PASSWORD, ApiClient, assert_error, make_user
 

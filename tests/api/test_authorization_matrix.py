@@ -1,4 +1,4 @@
-"""The authorization matrix (DESIGN.md sections 5, 6 and 9): every operation of the OpenAPI
+"""The authorization matrix: every operation of the OpenAPI
 schema, called as anonymous, a scout, the owner, another scout and an admin.
 
 Rules: signed out is 401 everywhere but the public auth calls; every /api/admin/* call is 401
@@ -32,7 +32,8 @@ from django.utils import timezone
 
 from project.accounts.models import User, UserSettings
 from project.api import api
-from project.moderation.services import report_create, takedown_request_create
+from project.moderation.services.reports import report_create
+from project.moderation.services.takedowns import takedown_request_create
 from project.scouting.models import Nomination, Notification, Player, Vote
 from tests.api.conftest import World, build_world
 from tests.helpers import PASSWORD, ApiClient, Response
@@ -287,6 +288,30 @@ CALLS: list[Call] = [
     ),
     Call("me", "GET", "/api/auth/me", EVERYONE_200, check=_own_identity),
     Call("session", "GET", "/api/auth/session", PUBLIC_200, check=_session_identity),
+    # Two-factor sign-in: each signed-in member's own, none of them has one yet.
+    Call("two-factor status", "GET", "/api/auth/2fa", EVERYONE_200),
+    Call("two-factor setup", "POST", "/api/auth/2fa/setup", EVERYONE_200),
+    Call(
+        "two-factor confirm without a setup",
+        "POST",
+        "/api/auth/2fa/confirm",
+        (401, 409, 409, 409, 409),
+        {"code": "123456"},
+    ),
+    Call(
+        "new recovery codes while it is off",
+        "POST",
+        "/api/auth/2fa/recovery-codes",
+        (401, 409, 409, 409, 409),
+        {"code": "123456"},
+    ),
+    Call(
+        "two-factor off while it is off",
+        "POST",
+        "/api/auth/2fa/disable",
+        (401, 409, 409, 409, 409),
+        {"currentPassword": PASSWORD, "code": "123456"},
+    ),
     # Scouts and profiles.
     Call(
         "discover",
@@ -406,7 +431,7 @@ CALLS: list[Call] = [
         {"role": "admin"},
         check=_owner_role_changed_only_by_admin,
     ),
-    # Reports, takedown requests, the moderation log (issue 16).
+    # Reports, takedown requests, the moderation log.
     Call("open reports", "GET", "/api/admin/reports", ADMIN_ONLY_200),
     Call(
         "resolve the reports of an item",
@@ -434,7 +459,7 @@ CALLS: list[Call] = [
         setup=_pending_player_taken_down,
     ),
     Call("the moderation log", "GET", "/api/admin/modlog", ADMIN_ONLY_200),
-    # Vote integrity (issue 15).
+    # Vote integrity.
     Call("vote-integrity flags", "GET", "/api/admin/integrity/flags", ADMIN_ONLY_200),
     Call("who opened voter lists", "GET", "/api/admin/integrity/views", ADMIN_ONLY_200),
     Call(
