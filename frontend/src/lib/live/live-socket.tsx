@@ -39,7 +39,7 @@ export type LiveSocketProps = {
  * Heartbeat: a ping after 10 s of silence; no message for 20 s (the pong is 10 s late) means the
  * socket is dead, as when the network is there but leads nowhere.
  */
-export const HEARTBEAT = { message: PING, returnMessage: PONG, interval: 10_000, timeout: 20_000 };
+const HEARTBEAT = { message: PING, returnMessage: PONG, interval: 10_000, timeout: 20_000 };
 
 /**
  * The tab's one live socket (shared by any other user of the same address). Every message goes
