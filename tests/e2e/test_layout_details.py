@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, FloatRect, Locator, expect
 
 from project.accounts.models import Role
-from project.moderation import services as moderation
+from project.moderation.services import decisions as moderation
 from tests.e2e.browsing import (
     DESKTOP,
     PHONE,

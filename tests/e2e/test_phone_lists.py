@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from project.accounts.models import Role
-from project.moderation import services as moderation
+from project.moderation.services import decisions as moderation
 from tests.e2e.browsing import PHONE, log_in, new_page, nominate, screenshot
 from tests.e2e.conftest import Server
 from tests.helpers import make_user

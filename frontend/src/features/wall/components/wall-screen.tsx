@@ -98,7 +98,7 @@ export function WallScreen({
   );
 
   return (
-    <div className="fixed inset-0 flex flex-col gap-[2vh] overflow-hidden bg-slate-950 px-[2.5vw] py-[2.5vh] text-white max-sm:overflow-y-auto max-sm:px-3">
+    <div className="fixed inset-0 flex flex-col gap-[2vh] overflow-hidden bg-slate-950 px-[2.5vw] py-[2.5vh] text-white max-sm:relative max-sm:min-h-dvh max-sm:overflow-visible max-sm:px-3">
       <header className="flex shrink-0 flex-col gap-[2vh]">
         <div className="flex flex-wrap items-center justify-between gap-[2vw]">
           <h1 className="flex min-w-0 items-center gap-[1vw] text-[clamp(1.25rem,min(5.5vh,6.5vw),5rem)] leading-none font-black tracking-tight">
@@ -137,7 +137,7 @@ export function WallScreen({
       {offline && (
         <div
           role="alert"
-          className="absolute top-1/2 left-1/2 z-10 flex -translate-x-1/2 -translate-y-1/2 items-center gap-[1vw] rounded-full bg-amber-400 px-[3vw] py-[2vh] text-[clamp(1.25rem,5vh,4.5rem)] font-black text-amber-950 shadow-2xl"
+          className="absolute top-1/2 left-1/2 z-10 flex -translate-x-1/2 -translate-y-1/2 items-center gap-[1vw] rounded-full bg-amber-400 px-[3vw] py-[2vh] text-[clamp(1.25rem,5vh,4.5rem)] font-black text-amber-950 shadow-2xl max-sm:fixed"
         >
           <WifiOff className="size-[1.1em]" aria-hidden="true" />
           {loaded ? 'Reconnecting…' : 'Connecting…'}
