@@ -18,6 +18,7 @@ from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
 from django.core.cache.backends.redis import RedisCache
 
+from project.common import metrics
 from project.common.errors import Throttled
 
 logger = logging.getLogger(__name__)
@@ -118,6 +119,7 @@ def budget_spend(what: str, subject: str | int, *windows: str) -> None:
         if value > limit
     ]
     if exhausted:
+        metrics.BUDGET_REFUSALS.labels(what).inc()
         retry_after = max(1, max(exhausted) - 1)
         raise Throttled(
             MESSAGES[what].format(wait=_wait_words(retry_after)), retry_after=retry_after
