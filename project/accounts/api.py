@@ -21,6 +21,7 @@ from project.accounts.schemas import (
     RegisterIn,
     ScoutCardOut,
     ScoutOut,
+    SessionOut,
     SettingsOut,
     TwoFactorCodeIn,
     TwoFactorDisableIn,
@@ -140,6 +141,18 @@ def two_factor_disable(request: HttpRequest, payload: TwoFactorDisableIn) -> Sta
 @router.get("/me", response={200: MeOut, codes_4xx: ErrorOut}, summary="The signed-in user")
 def me(request: HttpRequest) -> object:
     return current_user(request)
+
+
+@router.get(
+    "/session",
+    response=SessionOut,
+    auth=None,
+    summary="Who is signed in, if anyone",
+    description="Always 200: `user` is the signed-in user as `GET /api/auth/me` returns it, or "
+    "null when signed out. The SPA asks this on start, so a signed-out visit is no error.",
+)
+def session(request: HttpRequest) -> dict[str, object]:
+    return {"user": selectors.session_user(request)}
 
 
 users_router = Router(tags=["users"])

@@ -13,6 +13,7 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Coalesce
+from django.http import HttpRequest
 
 from project.accounts.models import ProfileVisibility, User, UserSettings
 from project.common.errors import NotFound
@@ -33,6 +34,15 @@ SCOUT_CARD_FIELDS = (
     "avatar_url",
     "created_at",
 )
+
+
+def session_user(request: HttpRequest) -> User | None:
+    """The request's signed-in, active user, or None (the API's session auth accepts the same
+    users)."""
+    user = request.user
+    if isinstance(user, User) and user.is_authenticated and user.is_active:
+        return user
+    return None
 
 
 def scout_list(*, page: PageQuery) -> Page[User]:

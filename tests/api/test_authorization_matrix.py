@@ -151,6 +151,16 @@ def _own_identity(actor: str, client: ApiClient, response: Response, world: Worl
     assert user is not None and response.json()["id"] == user.pk
 
 
+def _session_identity(actor: str, client: ApiClient, response: Response, world: World) -> None:
+    """Signed out is no error: the user is null; signed in, the same user as /me."""
+    user = _user_of(actor, world)
+    body = response.json()
+    if user is None:
+        assert body == {"user": None}
+    else:
+        assert body["user"] == client.get("/api/auth/me").json()
+
+
 def _private_scout_not_listed(
     actor: str, client: ApiClient, response: Response, world: World
 ) -> None:
@@ -285,6 +295,7 @@ CALLS: list[Call] = [
         check=_signed_out_after,
     ),
     Call("me", "GET", "/api/auth/me", EVERYONE_200, check=_own_identity),
+    Call("session", "GET", "/api/auth/session", PUBLIC_200, check=_session_identity),
     # Two-factor sign-in: each signed-in member's own, none of them has one yet.
     Call("two-factor status", "GET", "/api/auth/2fa", EVERYONE_200),
     Call("two-factor setup", "POST", "/api/auth/2fa/setup", EVERYONE_200),

@@ -600,6 +600,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in, if anyone
+         * @description Always 200: `user` is the signed-in user as `GET /api/auth/me` returns it, or null when signed out. The SPA asks this on start, so a signed-out visit is no error.
+         */
+        get: operations["project_accounts_api_session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/feed": {
         parameters: {
             query?: never;
@@ -2736,6 +2756,10 @@ export interface components {
             nominationCount: number;
             /** Username */
             username: string;
+        };
+        /** SessionOut */
+        SessionOut: {
+            user: components["schemas"]["MeOut"] | null;
         };
         /** SettingsOut */
         SettingsOut: {
@@ -8931,6 +8955,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionOut"];
                 };
             };
         };

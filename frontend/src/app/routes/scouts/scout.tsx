@@ -13,14 +13,11 @@ export default function ScoutPage() {
   const { id } = useParams();
   const { user } = useUser();
   const userId = parseId(id);
-  return (
-    <>
-      <ScoutProfile key={id} userId={userId} viewerId={user?.id ?? 0} />
-      {userId !== null && userId !== user?.id && (
-        <div className="mt-6 flex justify-end border-t border-border pt-4">
-          <ReportButton userId={userId} what="this scout's profile" />
-        </div>
-      )}
-    </>
+  // Report only a profile there is: none under "Scout Not Found" or one's own.
+  const footer = userId !== null && userId !== user?.id && (
+    <div className="mt-6 flex justify-end border-t border-border pt-4">
+      <ReportButton userId={userId} what="this scout's profile" />
+    </div>
   );
+  return <ScoutProfile key={id} userId={userId} viewerId={user?.id ?? 0} footer={footer} />;
 }
