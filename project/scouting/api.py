@@ -223,7 +223,10 @@ def leaderboard_scouts(request: HttpRequest, query: Query[SportQuery]) -> list:
     summary="Top 10 community nominations of the sport on a board",
     description="`board=all` (default): by votes, then oldest first. `trending`: by votes "
     "decayed with their age (half-life 24 hours); `score` is the votes of the last 24 hours. "
-    "`weekly`: by votes cast this week (see /api/leaderboard/week); `score` is those votes.",
+    "`weekly`: by votes cast this week (see /api/leaderboard/week); `score` is those votes. "
+    "Entries side by side with equal scores share a rank on every board. Trending and weekly "
+    "count only votes that are not voided, from accounts at least `TRUST_ACCOUNT_AGE_HOURS` "
+    "old when they voted; all time counts every vote.",
 )
 def leaderboard_players(request: HttpRequest, query: Query[BoardQuery]) -> list:
     return board_selectors.board_nominations(

@@ -646,7 +646,7 @@ export interface paths {
         };
         /**
          * Top 10 community nominations of the sport on a board
-         * @description `board=all` (default): by votes, then oldest first. `trending`: by votes decayed with their age (half-life 24 hours); `score` is the votes of the last 24 hours. `weekly`: by votes cast this week (see /api/leaderboard/week); `score` is those votes.
+         * @description `board=all` (default): by votes, then oldest first. `trending`: by votes decayed with their age (half-life 24 hours); `score` is the votes of the last 24 hours. `weekly`: by votes cast this week (see /api/leaderboard/week); `score` is those votes. Entries side by side with equal scores share a rank on every board. Trending and weekly count only votes that are not voided, from accounts at least `TRUST_ACCOUNT_AGE_HOURS` old when they voted; all time counts every vote.
          */
         get: operations["project_scouting_api_leaderboard_players"];
         put?: never;
@@ -1397,7 +1397,7 @@ export interface components {
             player: components["schemas"]["PlayerOut"];
             /**
              * Rank
-             * @description 1 for the first; equal scores share a rank (1, 2, 2, 4)
+             * @description 1 for the first; on every board, entries side by side with equal scores share a rank (1, 2, 2, 4)
              */
             rank: number;
             /**
@@ -1435,7 +1435,7 @@ export interface components {
             player: components["schemas"]["PlayerOut"];
             /**
              * Rank
-             * @description 1 for the first; equal scores share a rank (1, 2, 2, 4)
+             * @description 1 for the first; on every board, entries side by side with equal scores share a rank (1, 2, 2, 4)
              */
             rank: number;
             /**
@@ -3072,7 +3072,7 @@ export interface components {
             player: components["schemas"]["PlayerOut"];
             /**
              * Rank
-             * @description 1 for the first; equal scores share a rank (1, 2, 2, 4)
+             * @description 1 for the first; on every board, entries side by side with equal scores share a rank (1, 2, 2, 4)
              */
             rank: number;
             /**
