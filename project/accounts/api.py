@@ -23,7 +23,7 @@ from project.accounts.schemas import (
 )
 from project.accounts.throttle import client_ip
 from project.common.addresses import address_key
-from project.common.budgets import budget_spend
+from project.common.budgets import budget_for
 from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
@@ -42,11 +42,13 @@ def csrf(request: HttpRequest) -> dict[str, str]:
     auth=csrf_only,
     summary="Create an account",
     description="429 `throttled` with `Retry-After` when too many accounts were created from "
-    "the caller's address this hour (`BUDGET_REGISTRATIONS_PER_HOUR`); nothing is written.",
+    "the caller's address (an IPv6 /64 counts as one) in the last hour "
+    "(`BUDGET_REGISTRATIONS_PER_HOUR`); nothing is written. 503 `service_unavailable` with "
+    "`Retry-After` while the shared counters (Redis) cannot be reached.",
 )
 def register(request: HttpRequest, payload: RegisterIn) -> Status[object]:
-    budget_spend("REGISTRATIONS", address_key(client_ip(request)), "HOUR")
-    user = services.user_register(request=request, **payload.dict())
+    with budget_for("REGISTRATIONS", address_key(client_ip(request)), "HOUR"):
+        user = services.user_register(request=request, **payload.dict())
     return Status(201, user)
 
 

@@ -14,7 +14,7 @@ from ninja.responses import codes_4xx
 from project.accounts.auth import current_user
 from project.accounts.throttle import client_ip
 from project.common.addresses import address_key, prefix_key
-from project.common.budgets import budget_spend
+from project.common.budgets import budget_for
 from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
@@ -59,7 +59,8 @@ PAGED = (
 )
 BUDGETED = (
     " 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent "
-    "(`BUDGET_<WHAT>_PER_<WINDOW>`); nothing is written."
+    "(`BUDGET_<WHAT>_PER_<WINDOW>`, sliding windows); nothing is written. Only what is "
+    "written spends the budget: a refused call does not."
 )
 
 
@@ -78,9 +79,11 @@ BUDGETED = (
 )
 def nomination_create(request: HttpRequest, payload: NominationIn) -> Status[Any]:
     user = current_user(request)
-    budget_spend("NOMINATIONS", user.pk, "DAY")
-    budget_spend("IP_NOMINATIONS", address_key(client_ip(request)), "HOUR")
-    return Status(201, nominations.nomination_create(user=user, **payload.dict()))
+    with (
+        budget_for("NOMINATIONS", user.pk, "DAY"),
+        budget_for("IP_NOMINATIONS", address_key(client_ip(request)), "HOUR"),
+    ):
+        return Status(201, nominations.nomination_create(user=user, **payload.dict()))
 
 
 @router.get(
@@ -155,8 +158,8 @@ def user_nomination_list(request: HttpRequest, user_id: int) -> QuerySet:
 )
 def player_update(request: HttpRequest, player_id: int, payload: PlayerUpdateIn) -> Any:
     user = current_user(request)
-    budget_spend("PLAYER_EDITS", user.pk, "MINUTE")
-    return nominations.player_update(user=user, player_id=player_id, **payload.dict())
+    with budget_for("PLAYER_EDITS", user.pk, "MINUTE"):
+        return nominations.player_update(user=user, player_id=player_id, **payload.dict())
 
 
 # --- Votes --------------------------------------------------------------------------------
@@ -181,12 +184,12 @@ def _vote_state(nomination: Any, *, has_voted: bool) -> dict[str, Any]:
 )
 def vote_cast(request: HttpRequest, payload: VoteIn) -> Status[dict[str, Any]]:
     user = current_user(request)
-    budget_spend("VOTES", user.pk, "MINUTE", "DAY")
-    cast = votes.vote_cast(
-        user=user,
-        nomination_id=payload.nomination_id,
-        ip_prefix=prefix_key(client_ip(request)),
-    )
+    with budget_for("VOTES", user.pk, "MINUTE", "DAY"):
+        cast = votes.vote_cast(
+            user=user,
+            nomination_id=payload.nomination_id,
+            ip_prefix=prefix_key(client_ip(request)),
+        )
     integrity.vote_inspect(voter_id=user.pk, nomination_id=cast.nomination.pk, cast=cast)
     return Status(201, _vote_state(cast.nomination, has_voted=True))
 
@@ -308,8 +311,10 @@ def follow_status(request: HttpRequest, target: Query[FollowTargetIn]) -> dict[s
 )
 def follow_player(request: HttpRequest, player_id: int) -> Status[dict[str, bool]]:
     user = current_user(request)
-    budget_spend("FOLLOWS", user.pk, "MINUTE")
-    created = follows.follow_player_create(user=user, player_id=player_id)
+    with budget_for("FOLLOWS", user.pk, "MINUTE") as spend:
+        created = follows.follow_player_create(user=user, player_id=player_id)
+    if not created:
+        spend.refund()
     return Status(201 if created else 200, {"is_following": True})
 
 
@@ -323,8 +328,10 @@ def follow_player(request: HttpRequest, player_id: int) -> Status[dict[str, bool
 )
 def follow_user(request: HttpRequest, user_id: int) -> Status[dict[str, bool]]:
     user = current_user(request)
-    budget_spend("FOLLOWS", user.pk, "MINUTE")
-    created = follows.follow_user_create(user=user, target_id=user_id)
+    with budget_for("FOLLOWS", user.pk, "MINUTE") as spend:
+        created = follows.follow_user_create(user=user, target_id=user_id)
+    if not created:
+        spend.refund()
     return Status(201 if created else 200, {"is_following": True})
 
 

@@ -14,7 +14,7 @@ from project.accounts.models import User
 from project.scouting import board_selectors
 from tests.helpers import ApiClient
 from tests.scouting.conftest import make_nomination
-from tests.scouting.test_boards import board, places, votes_at, week_votes, with_votes
+from tests.scouting.test_boards import board, places, votes_at, week_votes
 
 pytestmark = pytest.mark.django_db
 
@@ -52,9 +52,10 @@ def test_every_board_numbers_ties_alike(
     scout_api: ApiClient, other_scout: User, at_now: Any
 ) -> None:
     first, second, third, fourth = (make_nomination(other_scout) for _ in range(4))
-    for nomination, votes in zip((first, second, third, fourth), (3, 2, 2, 1), strict=True):
-        with_votes(nomination, votes)
+    tallies = zip((first, second, third, fourth), (3, 2, 2, 1), strict=True)
+    for index, (nomination, votes) in enumerate(tallies):
         week_votes(nomination, THIS_WEEK, votes)
-        votes_at(nomination, *(NOW - timedelta(hours=h + nomination.pk) for h in range(votes)))
+        # Cast at different hours: each trend differs, the votes in 24 hours tie.
+        votes_at(nomination, *(NOW - timedelta(hours=index + h) for h in range(votes)))
     for kind in ("all", "trending", "weekly"):
         assert [entry[1] for entry in places(board(scout_api, kind))] == [1, 2, 2, 4], kind
