@@ -48,7 +48,7 @@ api.add_router("/settings", settings_router)
 api.add_router("/admin", moderation_router)
 api.add_router("/admin", integrity_router)  # /integrity/..., voter lists
 api.add_router("", media_router)  # /objects/upload, /profile/avatar
-api.add_router("", safety_router)  # /reports, /takedown-requests, /profile/export
+api.add_router("", safety_router)  # /reports, /takedown-requests
 api.add_router("", scouting_router)  # nominations, players, votes, leaderboard, feed, follow...
 
 

@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from ninja import Status
 from ninja.responses import codes_4xx
 
-from project.accounts import selectors, services
+from project.accounts import export, selectors, services
 from project.accounts.auth import csrf_only, current_user
 from project.accounts.schemas import (
     CsrfOut,
@@ -14,6 +14,7 @@ from project.accounts.schemas import (
     NotificationSettingsIn,
     PasswordChangeIn,
     PrivacySettingsIn,
+    ProfileExportOut,
     ProfileIn,
     ProfileOut,
     RegisterIn,
@@ -125,6 +126,18 @@ def profile(request: HttpRequest) -> object:
 )
 def profile_update(request: HttpRequest, payload: ProfileIn) -> object:
     return services.profile_update(user=current_user(request), changes=payload.dict())
+
+
+@profile_router.get(
+    "/export",
+    response={200: ProfileExportOut, codes_4xx: ErrorOut},
+    summary="Download everything the product holds about me",
+    description="Account, settings, nominations, votes, follows, activity, notifications and "
+    "reports, as one JSON document. At most once an hour: 429 with Retry-After.",
+)
+def profile_export(request: HttpRequest, response: HttpResponse) -> dict[str, object]:
+    response["Content-Disposition"] = 'attachment; filename="scoutvote-my-data.json"'
+    return export.profile_export_take(user=current_user(request))
 
 
 settings_router = Router(tags=["settings"])

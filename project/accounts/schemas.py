@@ -251,3 +251,16 @@ class PrivacySettingsIn(SingleSettingIn):
     allow_discoverability: Annotated[
         bool | None, BeforeValidator(_strict_bool("allowDiscoverability"))
     ] = None
+
+
+class ProfileExportOut(CamelSchema):
+    exported_at: datetime
+    account: dict[str, Any]
+    settings: dict[str, Any] | None
+    nominations: list[dict[str, Any]]
+    votes: list[dict[str, Any]]
+    follows: list[dict[str, Any]]
+    followers: int
+    activity: list[dict[str, Any]]
+    notifications: list[dict[str, Any]]
+    reports: list[dict[str, Any]]

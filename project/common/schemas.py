@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
+import json
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Union, get_args, get_origin
 
 from ninja import Schema
+from ninja.responses import NinjaJSONEncoder
 from pydantic import ConfigDict, ValidationInfo, field_validator
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
+
+
+def camel_keys(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A row's keys in the API's camelCase."""
+    return {to_camel(key): value for key, value in row.items()}
+
+
+def wire(value: Schema) -> dict[str, Any]:
+    """A schema as the JSON-ready dict the API would send (aliases, dates as strings)."""
+    encoded = json.dumps(value.model_dump(by_alias=True), cls=NinjaJSONEncoder)
+    data: dict[str, Any] = json.loads(encoded)
+    return data
 
 
 class CamelSchema(Schema):

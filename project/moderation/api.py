@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from ninja import Query, Status
 from ninja.responses import codes_4xx
 
@@ -14,14 +14,13 @@ from project.accounts.throttle import client_ip
 from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
-from project.moderation import selectors, services
+from project.moderation import selectors
 from project.moderation.schemas import (
     AdminLeaderboardOut,
     AdminStatsOut,
     AdminUserOut,
     DecisionConflictOut,
     LeaderboardQuery,
-    ProfileExportOut,
     RejectIn,
     ReportCreatedOut,
     ReportGroupOut,
@@ -37,6 +36,9 @@ from project.moderation.schemas import (
     TakedownReceivedOut,
     VerifiedIn,
 )
+from project.moderation.services import decisions, takedowns
+from project.moderation.services import reports as report_services
+from project.moderation.services import users as user_services
 from project.modlog.schemas import ModlogEntryOut, ModlogQuery
 from project.modlog.selectors import modlog_list
 from project.scouting.schemas import NominationOut, PlayerOut
@@ -96,7 +98,7 @@ def users(request: HttpRequest) -> Pager:
     ),
 )
 def approve(request: HttpRequest, nomination_id: int) -> object:
-    return services.nomination_approve(admin=current_user(request), nomination_id=nomination_id)
+    return decisions.nomination_approve(admin=current_user(request), nomination_id=nomination_id)
 
 
 @router.post(
@@ -110,7 +112,7 @@ def approve(request: HttpRequest, nomination_id: int) -> object:
 )
 def reject(request: HttpRequest, nomination_id: int, payload: RejectIn | None = None) -> object:
     reason = payload.reason if payload is not None else ""
-    return services.nomination_reject(
+    return decisions.nomination_reject(
         admin=current_user(request), nomination_id=nomination_id, reason=reason or ""
     )
 
@@ -121,7 +123,7 @@ def reject(request: HttpRequest, nomination_id: int, payload: RejectIn | None = 
     summary="Verify a player or remove the verification",
 )
 def player_verified(request: HttpRequest, player_id: int, payload: VerifiedIn) -> object:
-    return services.player_verified_set(
+    return decisions.player_verified_set(
         admin=current_user(request), player_id=player_id, verified=payload.verified
     )
 
@@ -133,7 +135,7 @@ def player_verified(request: HttpRequest, player_id: int, payload: VerifiedIn) -
     description="Never oneself (400). Same cascade as deleting one's own account.",
 )
 def user_delete(request: HttpRequest, user_id: int) -> Status[None]:
-    services.admin_user_delete(admin=current_user(request), user_id=user_id)
+    user_services.admin_user_delete(admin=current_user(request), user_id=user_id)
     return Status(204, None)
 
 
@@ -144,7 +146,7 @@ def user_delete(request: HttpRequest, user_id: int) -> Status[None]:
     description="Never oneself (400). The user's live sockets close to pick up the new rights.",
 )
 def user_role(request: HttpRequest, user_id: int, payload: RoleIn) -> object:
-    return services.user_role_change(
+    return user_services.user_role_change(
         admin=current_user(request), user_id=user_id, role=payload.role
     )
 
@@ -172,7 +174,7 @@ def reports(request: HttpRequest) -> list[dict[str, object]]:
     "told to the member it affects. 409 `already_resolved` when none is open.",
 )
 def reports_resolve(request: HttpRequest, payload: ReportResolveIn) -> dict[str, object]:
-    resolved = services.reports_resolve(
+    resolved = report_services.reports_resolve(
         admin=current_user(request),
         action=payload.action,
         reason=payload.reason,
@@ -202,7 +204,7 @@ def takedown_requests(request: HttpRequest, query: Query[TakedownListQuery]) -> 
     "`already_decided`.",
 )
 def takedown_decide(request: HttpRequest, request_id: int, payload: TakedownDecideIn) -> object:
-    return services.takedown_request_decide(
+    return takedowns.takedown_request_decide(
         admin=current_user(request),
         request_id=request_id,
         decision=payload.decision,
@@ -218,7 +220,7 @@ def takedown_decide(request: HttpRequest, request_id: int, payload: TakedownDeci
     "request about it waits for a decision.",
 )
 def player_restore(request: HttpRequest, player_id: int, payload: RestoreIn) -> object:
-    return services.player_restore(
+    return takedowns.player_restore(
         admin=current_user(request), player_id=player_id, reason=payload.reason
     )
 
@@ -256,7 +258,7 @@ community_router = Router(tags=["safety"])
     "member and item: 409 `already_reported` the second time.",
 )
 def report_create(request: HttpRequest, payload: ReportIn) -> Status[object]:
-    report = services.report_create(
+    report = report_services.report_create(
         reporter=current_user(request),
         reason=payload.reason,
         text=payload.text or "",
@@ -276,7 +278,7 @@ def report_create(request: HttpRequest, payload: ReportIn) -> Status[object]:
     "per client address (429 with Retry-After).",
 )
 def takedown_create(request: HttpRequest, payload: TakedownIn) -> Status[object]:
-    takedown = services.takedown_request_create(
+    takedown = takedowns.takedown_request_create(
         nomination_id=payload.nomination_id,
         relationship=payload.relationship,
         kind=payload.kind,
@@ -285,15 +287,3 @@ def takedown_create(request: HttpRequest, payload: TakedownIn) -> Status[object]
         client_address=client_ip(request),
     )
     return Status(201, takedown)
-
-
-@community_router.get(
-    "/profile/export",
-    response={200: ProfileExportOut, codes_4xx: ErrorOut},
-    summary="Download everything the product holds about me",
-    description="Account, settings, nominations, votes, follows, activity, notifications and "
-    "reports, as one JSON document. At most once an hour: 429 with Retry-After.",
-)
-def profile_export(request: HttpRequest, response: HttpResponse) -> dict[str, object]:
-    response["Content-Disposition"] = 'attachment; filename="scoutvote-my-data.json"'
-    return services.profile_export_take(user=current_user(request))

@@ -227,16 +227,3 @@ class TakedownDecideIn(InputSchema):
 
 class RestoreIn(InputSchema):
     reason: RequiredReason
-
-
-class ProfileExportOut(CamelSchema):
-    exported_at: datetime
-    account: dict[str, Any]
-    settings: dict[str, Any] | None
-    nominations: list[dict[str, Any]]
-    votes: list[dict[str, Any]]
-    follows: list[dict[str, Any]]
-    followers: int
-    activity: list[dict[str, Any]]
-    notifications: list[dict[str, Any]]
-    reports: list[dict[str, Any]]

@@ -1,32 +1,22 @@
-"""Reads for the admin dashboard (each a few queries whatever the data size) and a user's
-export of their own data."""
+"""Reads for the admin dashboard (each a few queries whatever the data size), and the
+reports a member made for their export of their own data."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
-from django.utils import timezone
-from ninja import Schema
-from ninja.responses import NinjaJSONEncoder
-from pydantic.alias_generators import to_camel
 
-from project.accounts.models import Role, User, UserSettings
+from project.accounts.models import Role, User
 from project.common.pagination import Page, PageQuery, keyset_paginate
+from project.common.schemas import camel_keys, wire
 from project.moderation.models import Report, TakedownRequest
 from project.moderation.schemas import ReportGroupOut, TakedownOut
 from project.scouting.models import (
-    Activity,
-    Follow,
     Nomination,
     NominationStatus,
-    Notification,
-    Vote,
 )
-from project.scouting.schemas import NominationEventOut
 from project.scouting.selectors import NEWEST_FIRST, nomination_queryset
 
 LEADERBOARD_MAX = 100
@@ -160,7 +150,7 @@ def _report_key(nomination_id: int | None, user_id: int | None) -> tuple[str, in
 def report_group_data(*, nomination_id: int | None, user_id: int | None) -> dict[str, Any] | None:
     """One item's group as the REST response encodes it, for report.created."""
     groups = report_groups(nomination_id=nomination_id, user_id=user_id)
-    return _wire(ReportGroupOut.from_orm(groups[0])) if groups else None
+    return wire(ReportGroupOut.from_orm(groups[0])) if groups else None
 
 
 def takedown_queryset() -> QuerySet[TakedownRequest]:
@@ -173,94 +163,11 @@ def takedown_list(*, status: str) -> QuerySet[TakedownRequest]:
 
 
 def takedown_data(request: TakedownRequest) -> dict[str, Any]:
-    return _wire(TakedownOut.from_orm(request))
+    return wire(TakedownOut.from_orm(request))
 
 
-def _wire(value: Schema) -> dict[str, Any]:
-    encoded = json.dumps(value.model_dump(by_alias=True), cls=NinjaJSONEncoder)
-    data: dict[str, Any] = json.loads(encoded)
-    return data
-
-
-# --- Export of one's own data -------------------------------------------------------------
-
-_ACCOUNT_FIELDS = (
-    "id",
-    "username",
-    "email",
-    "name",
-    "role",
-    "points",
-    "referral_code",
-    "current_streak",
-    "longest_streak",
-    "last_activity_date",
-    "avatar_url",
-    "bio",
-    "location",
-    "favorite_sport",
-    "phone_number",
-    "created_at",
-    "last_login",
-)
-_SETTINGS_FIELDS = (
-    "email_notifications",
-    "vote_notifications",
-    "nomination_notifications",
-    "profile_visibility",
-    "allow_discoverability",
-    "two_factor_enabled",
-    "password_changed_at",
-    "created_at",
-    "updated_at",
-)
-
-
-def _camel(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {to_camel(key): value for key, value in row.items()}
-
-
-def profile_export(*, user: User) -> dict[str, Any]:
-    """Everything the product holds about ``user``: account, settings, nominations, votes,
-    follows, activity, notifications and the reports they made. The nominations of a
-    taken-down player are listed without the player (only admins see it)."""
-    account = User.objects.filter(pk=user.pk).values(*_ACCOUNT_FIELDS).get()
-    settings = UserSettings.objects.filter(user_id=user.pk).values(*_SETTINGS_FIELDS).first()
-    nominations = []
-    for nomination in nomination_queryset().filter(nominated_by_id=user.pk).order_by("id"):
-        if nomination.status == NominationStatus.HIDDEN:
-            nominations.append(
-                {"id": nomination.pk, "status": "hidden", "createdAt": nomination.created_at}
-            )
-        else:
-            nominations.append(_wire(NominationEventOut.from_orm(nomination)))
-    votes = (
-        Vote.objects.filter(user_id=user.pk).order_by("id").values("nomination_id", "created_at")
-    )
-    follows = (
-        Follow.objects.filter(follower_id=user.pk)
-        .order_by("id")
-        .values("followed_user_id", "followed_player_id", "followed_club_id", "created_at")
-    )
-    activity = (
-        Activity.objects.filter(user_id=user.pk)
-        .order_by("id")
-        .values(
-            "id",
-            "activity_type",
-            "sport",
-            "related_user_id",
-            "related_player_id",
-            "related_nomination_id",
-            "metadata",
-            "created_at",
-        )
-    )
-    notifications = (
-        Notification.objects.filter(user_id=user.pk)
-        .order_by("id")
-        .values("id", "type", "message", "read", "related_nomination_id", "created_at")
-    )
+def report_export(user: User) -> dict[str, Any]:
+    """The reports ``user`` made, for their export of their own data."""
     reports = (
         Report.objects.filter(reporter_id=user.pk)
         .order_by("id")
@@ -275,15 +182,4 @@ def profile_export(*, user: User) -> dict[str, Any]:
             "resolution",
         )
     )
-    return {
-        "exported_at": timezone.now(),
-        "account": _camel(account),
-        "settings": _camel(settings) if settings is not None else None,
-        "nominations": nominations,
-        "votes": [_camel(row) for row in votes],
-        "follows": [_camel(row) for row in follows],
-        "followers": Follow.objects.filter(followed_user_id=user.pk).count(),
-        "activity": [_camel(row) for row in activity],
-        "notifications": [_camel(row) for row in notifications],
-        "reports": [_camel(row) for row in reports],
-    }
+    return {"reports": [camel_keys(row) for row in reports]}

@@ -7,9 +7,11 @@ class ScoutingConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from project.accounts.export import register_export_section
         from project.accounts.services import register_user_deletion_step
         from project.scouting.board_schemas import LeaderboardEventOut
         from project.scouting.board_selectors import SUMMARIES
+        from project.scouting.export import scouting_export
         from project.scouting.schemas import (
             ActivityBatchOut,
             ActivityOut,
@@ -22,6 +24,7 @@ class ScoutingConfig(AppConfig):
         from realtime.summary_source import register_summary_source
 
         register_user_deletion_step(user_scouting_data_delete)
+        register_export_section(scouting_export)
 
         # The live layer pushes the boards and stats this app computes, without importing it.
         register_summary_source(SUMMARIES)

@@ -17,7 +17,7 @@ from project.accounts.hashers import Argon2idPasswordHasher
 from project.accounts.models import Role, User, UserSettings
 from project.accounts.throttle import client_ip
 from project.common.errors import PermissionDenied
-from project.moderation.services import admin_user_delete, user_role_change
+from project.moderation.services.users import admin_user_delete, user_role_change
 from tests.accounts.factories import nominate
 from tests.helpers import PASSWORD, ApiClient, assert_error, make_user
 

@@ -32,7 +32,8 @@ from django.utils import timezone
 
 from project.accounts.models import User, UserSettings
 from project.api import api
-from project.moderation.services import report_create, takedown_request_create
+from project.moderation.services.reports import report_create
+from project.moderation.services.takedowns import takedown_request_create
 from project.scouting.models import Nomination, Notification, Player, Vote
 from tests.api.conftest import World, build_world
 from tests.helpers import PASSWORD, ApiClient, Response

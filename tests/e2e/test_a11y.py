@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from project.accounts.models import Role, User
-from project.moderation import services as moderation
+from project.moderation.services import decisions as moderation
 from project.scouting.services import follows
 from project.scouting.services.votes import vote_cast
 from tests.e2e.browsing import DESKTOP, PHONE, ROOT, TIMEOUT_MS, log_in, nominate

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from project.accounts.models import Role, User
-from project.moderation import services as moderation
+from project.moderation.services import decisions as moderation
 from tests.e2e.browsing import DESKTOP, TIMEOUT_MS, card, live, log_in, nominate
 from tests.e2e.conftest import Server
 from tests.helpers import make_user

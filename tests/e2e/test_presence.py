@@ -67,7 +67,7 @@ def test_watchers_of_a_nomination_see_how_many_watch(e2e_server: Server, browser
     scout = make_user(username="wes", name="Wes Watcher")
     make_user(username="val", name="Val Viewer")
     nomination = nominate(scout, name="Will Watched", sport="football")
-    from project.moderation import services as moderation
+    from project.moderation.services import decisions as moderation
 
     moderation.nomination_approve(admin=make_user(role=Role.ADMIN), nomination_id=nomination.pk)
     page = f"/nominations/{nomination.pk}"

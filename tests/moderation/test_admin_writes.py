@@ -24,7 +24,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def events(monkeypatch: pytest.MonkeyPatch) -> list[Event]:
     published: list[Event] = []
-    monkeypatch.setattr("project.moderation.services.publish", published.append)
+    for subject in ("decisions", "takedowns", "reports"):
+        monkeypatch.setattr(f"project.moderation.services.{subject}.publish", published.append)
     return published
 
 
@@ -32,7 +33,7 @@ def events(monkeypatch: pytest.MonkeyPatch) -> list[Event]:
 def closed(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str]]:
     calls: list[tuple[int, str]] = []
     monkeypatch.setattr(
-        "project.moderation.services.close_user_sockets",
+        "project.moderation.services.users.close_user_sockets",
         lambda user_id, *, reason: calls.append((user_id, reason)),
     )
     return calls

@@ -9,7 +9,7 @@ import time_machine
 from django.utils import timezone
 
 from project.accounts.models import User
-from project.moderation.services import report_create
+from project.moderation.services.reports import report_create
 from project.scouting.models import Notification
 from project.scouting.services.follows import follow_player_create, follow_user_create
 from tests.accounts.factories import nominate, vote

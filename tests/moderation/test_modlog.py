@@ -83,7 +83,7 @@ def test_a_rolled_back_action_leaves_no_row(
     def fail(**kwargs: Any) -> None:
         raise RuntimeError("the notification could not be written")
 
-    monkeypatch.setattr("project.moderation.services.notification_create", fail)
+    monkeypatch.setattr("project.moderation.services.decisions.notification_create", fail)
 
     response = admin_api.post(f"/api/admin/nominations/{nomination.pk}/approve")
 

@@ -31,6 +31,7 @@ from project.scouting.services.activity import (
     new_activity,
     summaries_changed,
 )
+from project.scouting.services.audience import nomination_event
 from realtime.publish import Event, publish
 
 logger = logging.getLogger(__name__)
@@ -117,13 +118,7 @@ def _raise_if_duplicate(*, identity: str, exclude_player_id: int | None = None) 
 
 
 def _publish_nomination(event_type: str, nomination: Nomination) -> None:
-    """nomination.created/updated: live ones to the sport and admins; a rejected one only to
-    admins and its nominator."""
-    data = selectors.nomination_data(nomination)
-    if nomination.status in LIVE_STATUSES:
-        publish(Event(event_type, data, sport=nomination.sport, admins=True))
-    else:
-        publish(Event(event_type, data, user_ids=(nomination.nominated_by_id,), admins=True))
+    publish(nomination_event(event_type, nomination, selectors.nomination_data(nomination)))
 
 
 @transaction.atomic

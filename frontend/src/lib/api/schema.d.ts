@@ -904,7 +904,7 @@ export interface paths {
          * Download everything the product holds about me
          * @description Account, settings, nominations, votes, follows, activity, notifications and reports, as one JSON document. At most once an hour: 429 with Retry-After.
          */
-        get: operations["project_moderation_api_profile_export"];
+        get: operations["project_accounts_api_profile_export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -11765,7 +11765,7 @@ export interface operations {
             };
         };
     };
-    project_moderation_api_profile_export: {
+    project_accounts_api_profile_export: {
         parameters: {
             query?: never;
             header?: never;

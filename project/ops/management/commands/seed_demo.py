@@ -23,7 +23,7 @@ from project.common.addresses import prefix_key
 from project.common.choices import SELECTABLE_SPORTS
 from project.common.errors import ApplicationError
 from project.integrity.services import vote_inspect
-from project.moderation.services import nomination_approve, nomination_reject
+from project.moderation.services.decisions import nomination_approve, nomination_reject
 from project.scouting.models import (
     LIVE_STATUSES,
     Activity,

@@ -1,0 +1,182 @@
+"""Members' reports of nominations and profiles, and their resolution by admins."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from project.accounts.models import User
+from project.accounts.selectors import scout_get
+from project.common.errors import Conflict, NotFound, ValidationFailed
+from project.moderation.models import Report, ReportResolution
+from project.moderation.schemas import ONE_REPORT_TARGET
+from project.moderation.selectors import report_group_data
+from project.moderation.services.emails import email_after_commit
+from project.moderation.services.users import USER_NOT_FOUND, admin_user_delete
+from project.modlog.models import ModlogAction, ModlogTarget
+from project.modlog.services import modlog_record
+from project.scouting.models import LIVE_STATUSES, Nomination, NominationStatus, NotificationType
+from project.scouting.selectors import (
+    NOMINATION_NOT_FOUND,
+    nomination_data,
+    nomination_get,
+    nomination_queryset,
+)
+from project.scouting.services.activity import notification_create
+from project.scouting.services.audience import nomination_event
+from realtime.publish import Event, publish, publish_summaries
+
+ALREADY_REPORTED = "You have already reported this"
+CANNOT_REPORT_SELF = "You cannot report yourself"
+REPORTS_ALREADY_RESOLVED = "These reports were already resolved"
+NOT_FOR_PROFILES = "This action applies to a reported nomination only"
+WARNING_MESSAGE = "A moderator warned you about your {what}. Reason: {reason}"
+REMOVED_MESSAGE = "Your nomination of {player} was removed by a moderator. Reason: {reason}"
+ACCOUNT_REMOVED_SUBJECT = "Your ScoutVote account was removed"
+ACCOUNT_REMOVED_MESSAGE = (
+    "A moderator removed your ScoutVote account and its data.\n\nReason: {reason}\n\n"
+    "The ScoutVote team"
+)
+
+
+def _report_target(
+    *, nomination_id: int | None, user_id: int | None
+) -> tuple[int | None, int | None]:
+    if (nomination_id is None) == (user_id is None):
+        raise ValidationFailed(ONE_REPORT_TARGET, code="one_report_target")
+    return nomination_id, user_id
+
+
+@transaction.atomic
+def report_create(
+    *,
+    reporter: User,
+    reason: str,
+    text: str = "",
+    nomination_id: int | None = None,
+    user_id: int | None = None,
+) -> Report:
+    """Report a nomination or a scout profile the reporter can see, once per item (409
+    after). Admins see the item's group with its new count live."""
+    _report_target(nomination_id=nomination_id, user_id=user_id)
+    if nomination_id is not None:
+        nomination_get(user=reporter, nomination_id=nomination_id)
+        mine = Report.objects.filter(reporter=reporter, nomination_id=nomination_id)
+    else:
+        assert user_id is not None
+        if user_id == reporter.pk:
+            raise ValidationFailed(CANNOT_REPORT_SELF, code="own_account")
+        scout_get(viewer=reporter, user_id=user_id)
+        mine = Report.objects.filter(reporter=reporter, reported_user_id=user_id)
+    if mine.exists():
+        raise Conflict(ALREADY_REPORTED, code="already_reported")
+    try:
+        with transaction.atomic():
+            report = Report.objects.create(
+                reporter=reporter,
+                nomination_id=nomination_id,
+                reported_user_id=user_id,
+                reason=reason,
+                text=text,
+            )
+    except IntegrityError:  # the same member's concurrent report of the same item
+        raise Conflict(ALREADY_REPORTED, code="already_reported") from None
+    group = report_group_data(nomination_id=nomination_id, user_id=user_id)
+    if group is not None:
+        publish(Event("report.created", group, admins=True))
+    return report
+
+
+def _nomination_remove(*, nomination: Nomination, reason: str) -> None:
+    """Take a (locked) reported nomination off the community: its nominator still sees it,
+    with the reason, and is notified."""
+    live = nomination.status in LIVE_STATUSES
+    if nomination.status != NominationStatus.HIDDEN:
+        nomination.status = NominationStatus.REMOVED
+    else:  # a taken-down player's: stays hidden, and is removed if it is ever restored
+        nomination.status_before_hidden = NominationStatus.REMOVED
+    nomination.removal_reason = reason
+    nomination.save(update_fields=["status", "status_before_hidden", "removal_reason"])
+    removed = nomination_queryset().get(pk=nomination.pk)
+    if live:
+        publish(Event("nomination.removed", {"id": removed.pk}, sport=removed.sport))
+        publish_summaries(removed.sport)
+    publish(nomination_event("nomination.updated", removed, nomination_data(removed)))
+    notification_create(
+        user=removed.nominated_by,
+        type=NotificationType.NOMINATION_REMOVED,
+        message=REMOVED_MESSAGE.format(player=removed.player.name, reason=reason),
+        related_nomination=removed,
+    )
+
+
+@transaction.atomic
+def reports_resolve(
+    *,
+    admin: User,
+    action: str,
+    reason: str,
+    nomination_id: int | None = None,
+    user_id: int | None = None,
+) -> int:
+    """Resolve every open report of one item with an action and a reason: dismiss, edit the
+    player (done through the player edit), hide the nomination, warn or remove the user (the
+    nominator of a reported nomination, or the reported scout). Returns how many reports it
+    resolved; 409 when none is open (another admin resolved them)."""
+    _report_target(nomination_id=nomination_id, user_id=user_id)
+    nomination = None
+    if nomination_id is not None:
+        nomination = Nomination.objects.select_for_update().filter(pk=nomination_id).first()
+        if nomination is None:
+            raise NotFound(NOMINATION_NOT_FOUND)
+    elif action in {ReportResolution.EDIT_PLAYER, ReportResolution.HIDE_NOMINATION}:
+        raise ValidationFailed(NOT_FOR_PROFILES, code="not_for_profiles")
+    reports = Report.objects.select_for_update().filter(resolved_at__isnull=True)
+    if nomination_id is not None:
+        reports = reports.filter(nomination_id=nomination_id)
+    else:
+        reports = reports.filter(reported_user_id=user_id)
+    resolved = len(list(reports.order_by("pk")))
+    if not resolved:
+        raise Conflict(REPORTS_ALREADY_RESOLVED, code="already_resolved")
+    target_user_id = nomination.nominated_by_id if nomination is not None else user_id
+    assert target_user_id is not None
+    target_user = User.objects.filter(pk=target_user_id).first()
+    if target_user is None:
+        raise NotFound(USER_NOT_FOUND)
+    label = (
+        nomination.player.name
+        if nomination is not None
+        else f"{target_user.name} (@{target_user.username})"
+    )
+    reports.update(
+        resolved_at=timezone.now(), resolved_by=admin, resolution=action, resolution_reason=reason
+    )
+    modlog_record(
+        actor=admin,
+        action=ModlogAction.REPORT_RESOLVE,
+        target_type=ModlogTarget.NOMINATION if nomination is not None else ModlogTarget.USER,
+        target_id=nomination.pk if nomination is not None else target_user.pk,
+        target_label=label,
+        reason=reason,
+        changes={"resolution": [None, action], "openReports": [resolved, 0]},
+    )
+    if action == ReportResolution.HIDE_NOMINATION and nomination is not None:
+        _nomination_remove(nomination=nomination, reason=reason)
+    elif action == ReportResolution.WARN_USER:
+        notification_create(
+            user=target_user,
+            type=NotificationType.MODERATION_WARNING,
+            message=WARNING_MESSAGE.format(
+                what="nomination" if nomination is not None else "profile", reason=reason
+            ),
+            related_nomination=nomination,
+        )
+    elif action == ReportResolution.REMOVE_USER:
+        email_after_commit(
+            address=target_user.email,
+            subject=ACCOUNT_REMOVED_SUBJECT,
+            message=ACCOUNT_REMOVED_MESSAGE.format(reason=reason),
+        )
+        admin_user_delete(admin=admin, user_id=target_user.pk, reason=reason)
+    return resolved
