@@ -308,8 +308,13 @@ PASSWORD_HASHERS = [
 PASSWORD_HASH_CONCURRENCY = int(os.environ.get("PASSWORD_HASH_CONCURRENCY", "4"))
 AUTH_PASSWORD_VALIDATORS: list[dict[str, Any]] = []
 
+# Failed sign-ins per account from one client (3x per client over every account) within the
+# window; per account from clients it never signed in from, the higher ceiling. Each hold lasts
+# twice the one before, up to the longest delay (seconds).
 LOGIN_THROTTLE_LIMIT = int(os.environ.get("LOGIN_THROTTLE_LIMIT", "10"))
+LOGIN_THROTTLE_ACCOUNT_LIMIT = int(os.environ.get("LOGIN_THROTTLE_ACCOUNT_LIMIT", "100"))
 LOGIN_THROTTLE_WINDOW = int(os.environ.get("LOGIN_THROTTLE_WINDOW", "300"))
+LOGIN_THROTTLE_MAX_DELAY = int(os.environ.get("LOGIN_THROTTLE_MAX_DELAY", "86400"))
 # Addresses (or networks, CIDR) of the reverse proxies in front of the app. X-Forwarded-For
 # and X-Real-IP are read only from these; the client is the right-most address in
 # X-Forwarded-For that is not one of them. Empty: the peer address is the client.
@@ -329,6 +334,9 @@ BUDGET_DEFAULTS = {
     "PLAYER_EDITS_PER_MINUTE": 10,
     # Takedown requests, made without an account, per client address.
     "TAKEDOWNS_PER_HOUR": 5,
+    # Reports per member, and per client address (several members may share one).
+    "REPORTS_PER_HOUR": 20,
+    "IP_REPORTS_PER_HOUR": 60,
 }
 BUDGETS = {
     name: int(os.environ.get(f"BUDGET_{name}", str(default)))

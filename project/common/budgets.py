@@ -59,6 +59,7 @@ MESSAGES = {
     "PLAYER_EDITS": "You are editing players faster than we allow. You can edit again in {wait}.",
     "TAKEDOWNS": "Too many requests come from your network. You can send one again in {wait}.",
     "REPORTS": "You have sent as many reports as we allow for now. You can report again in {wait}.",
+    "IP_REPORTS": "Too many reports come from your network. You can report again in {wait}.",
 }
 # A budget spent over a long window is not a matter of speed.
 WINDOW_MESSAGES = {

@@ -177,3 +177,29 @@ def test_while_redis_is_down_no_account_is_created(budgets: dict[str, int], sett
     assert body["code"] == "service_unavailable"
     assert int(response["Retry-After"]) > 0
     assert not User.objects.filter(username="newcomer").exists()
+
+
+def test_reports_have_a_budget_per_member_and_per_address(budgets: dict[str, int]) -> None:
+    from project.moderation.models import Report
+
+    budgets["REPORTS_PER_HOUR"] = 2
+    budgets["IP_REPORTS_PER_HOUR"] = 3
+    nominations = approved_nominations(5)
+    member = ApiClient().login(make_user())
+
+    def report(api: ApiClient, nomination_id: int, address: str = "198.51.100.1") -> Any:
+        body = {"reason": "not_real", "nominationId": nomination_id}
+        return api.post("/api/reports", body, REMOTE_ADDR=address)
+
+    assert report(member, nominations[0]).status_code == 201
+    assert_error(report(member, nominations[0]), 409)  # refused: spends nothing
+    assert report(member, nominations[1]).status_code == 201
+    body = assert_error(report(member, nominations[2]), 429)
+    assert body["message"].startswith("You have sent as many reports as we allow for now.")
+    # Another member on the same address has the address's last report left ...
+    neighbour = ApiClient().login(make_user())
+    assert report(neighbour, nominations[2]).status_code == 201
+    assert_error(report(neighbour, nominations[3]), 429)
+    # ... and from elsewhere their own budget.
+    assert report(neighbour, nominations[3], address="203.0.113.77").status_code == 201
+    assert Report.objects.count() == 4
