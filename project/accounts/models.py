@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models.functions import Lower
 
 from project.common.choices import Sport, choices_check
+from project.common.text import fold
 
 
 def new_referral_code() -> str:
@@ -43,6 +44,7 @@ class ScoutUserManager(UserManager["User"]):
         objs = list(objs)
         for user in objs:
             user.username_key = username_key(user.username)
+            user.name_key = fold(user.name)
         return super().bulk_create(objs, *args, **kwargs)
 
 
@@ -82,6 +84,8 @@ class User(AbstractUser):
     # username_key(username), kept by save(): unique, so confusable names are refused.
     # NULL, not "": rows written by bulk_create before it sets keys, and pre-key duplicates.
     username_key = models.TextField(unique=True, null=True, editable=False)  # noqa: DJ001
+    # fold(name), kept by save(): what a search by nominator name looks in.
+    name_key = models.TextField(blank=True, default="", editable=False)
 
     objects: ClassVar[ScoutUserManager] = ScoutUserManager()
 
@@ -102,9 +106,12 @@ class User(AbstractUser):
         # Kept NULL only for a pre-key account whose name collides with an older one's key.
         if self._state.adding or self.username_key is not None:
             self.username_key = username_key(self.username)
+        self.name_key = fold(self.name)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "username_key"}
+            kwargs["update_fields"] = update_fields = {*update_fields, "username_key"}
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
         super().save(*args, **kwargs)
 
     @property
