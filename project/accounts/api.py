@@ -81,7 +81,7 @@ users_router = Router(tags=["users"])
 @users_router.get(
     "/scouts",
     response={200: list[ScoutCardOut], codes_4xx: ErrorOut},
-    summary="Discoverable scouts, newest first",
+    summary="Discoverable scouts, most points first (then newest)",
     description=(
         "Active users who allow discoverability and whose profile is not private. "
         "Paginated: `limit` (default 50, max 200) and `cursor`; the next page is in the "
@@ -91,6 +91,19 @@ users_router = Router(tags=["users"])
 @paginate()
 def scouts(request: HttpRequest) -> Pager:
     return selectors.scout_list
+
+
+@users_router.get(
+    "/suggested",
+    response={200: list[ScoutCardOut], codes_4xx: ErrorOut},
+    summary="Scouts to follow: up to 5 discoverable scouts the caller does not follow yet",
+    description=(
+        "Those who share the caller's favourite sport first, then by points. Never the caller, "
+        "accounts under an open integrity flag or suspended accounts."
+    ),
+)
+def scouts_suggested(request: HttpRequest) -> list[object]:
+    return list(selectors.scout_suggestions(viewer=current_user(request)))
 
 
 @users_router.get(
