@@ -9,7 +9,7 @@ PORT ?= 8000
 FRONTEND := frontend
 
 .PHONY: run test install install-dev frontend migrate seed serve lint typecheck test-backend \
-        test-frontend test-e2e browser bench openapi types clean lock serve-prod nginx
+        test-frontend test-e2e browser bench openapi types clean lock serve-prod nginx pgbackrest
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -56,7 +56,7 @@ run: install frontend seed
 
 ## test: install what the tests need, then every check CI makes: lint, format, types, import
 ## contracts, the SPA's checks and Vitest, and the whole pytest suite (browser tests included)
-test: install-dev frontend browser nginx
+test: install-dev frontend browser nginx pgbackrest
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy project realtime tests
@@ -81,6 +81,12 @@ nginx:
 	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nginx >/dev/null; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq nginx >/dev/null; fi; }
+
+## pgbackrest: Debian's pgBackRest for the backup and restore drill (deploy/backup/)
+pgbackrest:
+	@command -v pgbackrest >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq pgbackrest >/dev/null; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq pgbackrest >/dev/null; fi; }
 
 ## serve-prod: the production shape on this machine (needs DATABASE_URL and REDIS_URL): migrate,
 ## then nginx on PORT (8080) in front of the HTTP pool (gunicorn, 2 gthread workers) and two

@@ -80,7 +80,7 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "project.accounts.admin_apps.ScoutAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -315,6 +315,10 @@ LOGIN_THROTTLE_LIMIT = int(os.environ.get("LOGIN_THROTTLE_LIMIT", "10"))
 LOGIN_THROTTLE_ACCOUNT_LIMIT = int(os.environ.get("LOGIN_THROTTLE_ACCOUNT_LIMIT", "100"))
 LOGIN_THROTTLE_WINDOW = int(os.environ.get("LOGIN_THROTTLE_WINDOW", "300"))
 LOGIN_THROTTLE_MAX_DELAY = int(os.environ.get("LOGIN_THROTTLE_MAX_DELAY", "86400"))
+# Admins use the admin tools (API, Django admin, the live moderation queue) only from a session
+# that passed two-factor sign-in; without a second factor they can only enrol one.
+ADMIN_2FA_REQUIRED = env_bool("ADMIN_2FA_REQUIRED", PRODUCTION)
+TWO_FACTOR_ISSUER = os.environ.get("TWO_FACTOR_ISSUER", "ScoutVote")
 # Addresses (or networks, CIDR) of the reverse proxies in front of the app. X-Forwarded-For
 # and X-Real-IP are read only from these; the client is the right-most address in
 # X-Forwarded-For that is not one of them. Empty: the peer address is the client.

@@ -20,6 +20,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from project.common.choices import Sport
+from project.common.second_factor import admin_session_allowed
 from realtime.backend import get_backend
 from realtime.connection import SCOPE_KEY, Outgoing, SocketQueue, open_socket
 from realtime.control import get_layer, user_sockets_group
@@ -104,7 +105,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         # Before hello: once the client has it, a logout or a password change closes it.
         if not await self._join_control_plane():
             return
-        self.admin = bool(user.is_admin)
+        self.admin = bool(user.is_admin) and admin_session_allowed(
+            self.scope.get("session"), user.pk
+        )
         if self.admin:
             groups.append(ADMINS_GROUP)
 

@@ -33,13 +33,14 @@ def _free_port() -> int:
 class PrivatePostgres:
     HOST = "127.0.0.1"
 
-    def __init__(self, database: str = "drill") -> None:
+    def __init__(self, database: str = "drill", *, options: str = "") -> None:
         bindir = postgres_bin()
         if bindir is None:
             raise RuntimeError("no PostgreSQL server binaries (initdb)")
         self.bindir = bindir
         self.port = _free_port()
         self.database = database
+        self.options = options  # more server settings, as " -c name=value" pairs
         self.root = Path(tempfile.mkdtemp(prefix="scoutvote-pg-"))
         self.data = self.root / "data"
         self.url = f"postgres://postgres@{self.HOST}:{self.port}/{database}"
@@ -86,6 +87,7 @@ class PrivatePostgres:
         options = (
             f"-p {self.port} -c listen_addresses={self.HOST} -c unix_socket_directories={self.root}"
             " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+            + self.options
         )
         self._run(
             str(self.bindir / "pg_ctl"),

@@ -1,35 +1,9 @@
-from typing import Any
-
 from django import forms
 from django.contrib import admin
-from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm
 
 from project.accounts.models import User, UserSettings, username_key
-from project.accounts.throttle import forget_login_attempts, register_login_attempt
-from project.common.errors import Throttled
-
-
-class ThrottledAdminAuthenticationForm(AdminAuthenticationForm):
-    """The Django admin's sign-in behind the product's login throttle: the same counters per
-    user name (its key) and per client address as POST /api/auth/login, so the admin page is
-    no way around them."""
-
-    def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username") or ""
-        if self.request is not None and username:
-            try:
-                register_login_attempt(self.request, username)
-            except Throttled as exc:
-                raise forms.ValidationError(exc.message, code="throttled") from None
-        cleaned = super().clean()
-        if self.request is not None and username:
-            forget_login_attempts(self.request, username)
-        return cleaned
-
-
-admin.site.login_form = ThrottledAdminAuthenticationForm
 
 
 class UserCreationByKeyForm(AdminUserCreationForm):

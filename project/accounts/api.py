@@ -5,7 +5,7 @@ from django.middleware.csrf import get_token
 from ninja import Status
 from ninja.responses import codes_4xx
 
-from project.accounts import export, selectors, services
+from project.accounts import export, selectors, services, two_factor
 from project.accounts.auth import csrf_only, current_user
 from project.accounts.schemas import (
     CsrfOut,
@@ -17,10 +17,15 @@ from project.accounts.schemas import (
     ProfileExportOut,
     ProfileIn,
     ProfileOut,
+    RecoveryCodesOut,
     RegisterIn,
     ScoutCardOut,
     ScoutOut,
     SettingsOut,
+    TwoFactorCodeIn,
+    TwoFactorDisableIn,
+    TwoFactorSetupOut,
+    TwoFactorStatusOut,
 )
 from project.accounts.throttle import client_ip
 from project.common.addresses import address_key
@@ -58,7 +63,7 @@ def register(request: HttpRequest, payload: RegisterIn) -> Status[object]:
 )
 def login(request: HttpRequest, payload: LoginIn) -> object:
     return services.user_login(
-        request=request, username=payload.username, password=payload.password
+        request=request, username=payload.username, password=payload.password, code=payload.code
     )
 
 
@@ -67,6 +72,70 @@ def login(request: HttpRequest, payload: LoginIn) -> object:
 )
 def logout(request: HttpRequest) -> Status[None]:
     services.user_logout(request=request)
+    return Status(204, None)
+
+
+@router.get(
+    "/2fa",
+    response={200: TwoFactorStatusOut, codes_4xx: ErrorOut},
+    summary="My two-factor sign-in",
+    description="`required`: this account must turn it on to use the admin tools "
+    "(`ADMIN_2FA_REQUIRED`).",
+)
+def two_factor_status(request: HttpRequest) -> dict[str, object]:
+    return two_factor.two_factor_status(user=current_user(request))
+
+
+@router.post(
+    "/2fa/setup",
+    response={200: TwoFactorSetupOut, codes_4xx: ErrorOut},
+    summary="Start turning on two-factor sign-in",
+    description="A new authenticator secret, as a QR code (SVG) and as text; it takes effect "
+    "with its first code (`POST /api/auth/2fa/confirm`).",
+)
+def two_factor_setup(request: HttpRequest) -> object:
+    return two_factor.two_factor_setup(user=current_user(request))
+
+
+@router.post(
+    "/2fa/confirm",
+    response={200: RecoveryCodesOut, codes_4xx: ErrorOut},
+    summary="Turn on two-factor sign-in with the app's first code",
+    description="Answers ten single-use recovery codes, shown this once.",
+)
+def two_factor_confirm(request: HttpRequest, payload: TwoFactorCodeIn) -> dict[str, object]:
+    codes = two_factor.two_factor_confirm(
+        request=request, user=current_user(request), code=payload.code
+    )
+    return {"recovery_codes": codes}
+
+
+@router.post(
+    "/2fa/recovery-codes",
+    response={200: RecoveryCodesOut, codes_4xx: ErrorOut},
+    summary="New recovery codes (the old ones stop working)",
+)
+def recovery_codes_renew(request: HttpRequest, payload: TwoFactorCodeIn) -> dict[str, object]:
+    codes = two_factor.recovery_codes_renew(
+        request=request, user=current_user(request), code=payload.code
+    )
+    return {"recovery_codes": codes}
+
+
+@router.post(
+    "/2fa/disable",
+    response={204: None, codes_4xx: ErrorOut},
+    summary="Turn off two-factor sign-in",
+    description="With the password and a current code or a recovery code. Admins cannot while "
+    "`ADMIN_2FA_REQUIRED` is on.",
+)
+def two_factor_disable(request: HttpRequest, payload: TwoFactorDisableIn) -> Status[None]:
+    two_factor.two_factor_disable(
+        request=request,
+        user=current_user(request),
+        password=payload.current_password,
+        code=payload.code,
+    )
     return Status(204, None)
 
 

@@ -10,9 +10,13 @@ from ninja.security import SessionAuth
 from ninja.utils import check_csrf
 
 from project.accounts.models import Role, User
+from project.accounts.two_factor import two_factor_enabled
 from project.common.errors import PermissionDenied, ValidationFailed
+from project.common.second_factor import admin_session_allowed
 
 CSRF_FAILED = "CSRF verification failed. Refresh the page and try again."
+TURN_ON_TWO_FACTOR = "Turn on two-factor sign-in in Settings to use the admin tools"
+SIGN_IN_AGAIN = "Sign in again with your authenticator code to use the admin tools"
 
 
 def ensure_csrf(request: HttpRequest) -> None:
@@ -45,7 +49,8 @@ class UserAuth(SessionAuth):
 
 
 class AdminAuth(UserAuth):
-    """Signed out answers 401; signed in without the admin role answers 403."""
+    """Signed out answers 401; signed in without the admin role, or (``ADMIN_2FA_REQUIRED``)
+    from a session that did not pass two-factor sign-in, answers 403."""
 
     def authenticate(self, request: HttpRequest, key: str | None) -> Any:
         user = super().authenticate(request, key)
@@ -53,6 +58,9 @@ class AdminAuth(UserAuth):
             return None
         if user.role != Role.ADMIN:
             raise PermissionDenied("Admin access required", code="admin_required")
+        if not admin_session_allowed(request.session, user.pk):
+            message = SIGN_IN_AGAIN if two_factor_enabled(user) else TURN_ON_TWO_FACTOR
+            raise PermissionDenied(message, code="two_factor_required")
         return user
 
 

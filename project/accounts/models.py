@@ -167,3 +167,34 @@ class UserSession(AbstractBaseSession):
         # that module reads this model, and models import nothing that imports them.
         store: type[SessionBase] = import_module(settings.SESSION_ENGINE).SessionStore
         return store
+
+
+class TwoFactorDevice(models.Model):
+    """A member's authenticator app (TOTP, RFC 6238). Unconfirmed until its first code is
+    entered; ``last_step`` is the time step of the last code accepted, so a code signs in once."""
+
+    user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="two_factor_device")
+    secret = models.CharField(max_length=64)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    last_step = models.BigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Authenticator of {self.user_id}"
+
+
+class RecoveryCode(models.Model):
+    """One of the ten single-use codes shown once at enrolment, kept as a SHA-256 digest (the
+    codes are random, so a plain digest is as strong as a password hash here)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="recovery_codes")
+    digest = models.CharField(max_length=64)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "digest"], name="recovery_code_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"Recovery code of {self.user_id}"

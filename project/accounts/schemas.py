@@ -63,6 +63,37 @@ class LoginIn(InputSchema):
     password: Annotated[
         str, Field(max_length=256), AfterValidator(min_length(1, "Password is required"))
     ]
+    # The authenticator's current code or a recovery code, when the account asks for one.
+    code: Annotated[str, Field(max_length=32)] = ""
+
+
+class TwoFactorSetupOut(CamelSchema):
+    secret: str
+    otpauth_uri: str
+    qr_svg: str
+
+
+class TwoFactorCodeIn(InputSchema):
+    code: Annotated[str, Field(max_length=32), AfterValidator(min_length(1, "Code is required"))]
+
+
+class RecoveryCodesOut(CamelSchema):
+    recovery_codes: list[str]
+
+
+class TwoFactorDisableIn(InputSchema):
+    current_password: Annotated[
+        str,
+        Field(max_length=256),
+        AfterValidator(min_length(1, "Current password is required")),
+    ]
+    code: Annotated[str, Field(max_length=32), AfterValidator(min_length(1, "Code is required"))]
+
+
+class TwoFactorStatusOut(CamelSchema):
+    enabled: bool
+    recovery_codes_left: int
+    required: bool
 
 
 class WithAvatar(CamelSchema):

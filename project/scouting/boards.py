@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -73,6 +75,34 @@ def next_week_start(moment: datetime) -> datetime:
     return datetime(monday.year, monday.month, monday.day, tzinfo=week_zone())
 
 
+@dataclass
+class BoardsFromVotes:
+    """What a nomination's board columns must hold, computed from its vote rows."""
+
+    vote_count: Counter[int]
+    counted: Counter[int]
+    trends: dict[int, float | None]
+    weeks: Counter[tuple[int, date]]
+
+
+def boards_from_votes(*, nomination_ids: Iterable[int], vote_model: Any) -> BoardsFromVotes:
+    """Every active vote counts in ``vote_count``; the counted ones (trusted accounts) also in
+    the trending score and the week's counter."""
+    result = BoardsFromVotes(Counter(), Counter(), dict.fromkeys(nomination_ids), Counter())
+    votes = vote_model.objects.filter(status="active").values_list(
+        "nomination_id", "created_at", "counted"
+    )
+    for nomination_id, voted_at, counted in votes.iterator(chunk_size=10_000):
+        result.vote_count[nomination_id] += 1
+        if counted:
+            result.trends[nomination_id] = trend_add(
+                result.trends[nomination_id], trend_term(voted_at)
+            )
+            result.counted[nomination_id] += 1
+            result.weeks[(nomination_id, week_of(voted_at))] += 1
+    return result
+
+
 @transaction.atomic
 def boards_rebuild(*, nomination_model: Any, vote_model: Any, week_model: Any) -> int:
     """Recompute every nomination's counted votes, trending score and week counters from its
@@ -82,26 +112,71 @@ def boards_rebuild(*, nomination_model: Any, vote_model: Any, week_model: Any) -
     rebuilt."""
     nominations = list(nomination_model.objects.select_for_update().only("id", "sport"))
     sports = {nomination.pk: nomination.sport for nomination in nominations}
-    trends: dict[int, float | None] = dict.fromkeys(sports)
-    counted: Counter[int] = Counter()
-    weeks: Counter[tuple[int, date]] = Counter()
-    votes = vote_model.objects.filter(status="active", counted=True).values_list(
-        "nomination_id", "created_at"
-    )
-    for nomination_id, voted_at in votes.iterator(chunk_size=10_000):
-        trends[nomination_id] = trend_add(trends[nomination_id], trend_term(voted_at))
-        counted[nomination_id] += 1
-        weeks[(nomination_id, week_of(voted_at))] += 1
+    built = boards_from_votes(nomination_ids=sports, vote_model=vote_model)
     for nomination in nominations:
-        nomination.trend = trends[nomination.pk]
-        nomination.counted_votes = counted[nomination.pk]
+        nomination.trend = built.trends[nomination.pk]
+        nomination.counted_votes = built.counted[nomination.pk]
     nomination_model.objects.bulk_update(nominations, ["trend", "counted_votes"], batch_size=1_000)
     week_model.objects.all().delete()
     week_model.objects.bulk_create(
         [
             week_model(nomination_id=nomination_id, sport=sports[nomination_id], week=week, votes=n)
-            for (nomination_id, week), n in weeks.items()
+            for (nomination_id, week), n in built.weeks.items()
         ],
         batch_size=1_000,
     )
     return len(nominations)
+
+
+def boards_check(*, nomination_model: Any, vote_model: Any, week_model: Any) -> list[str]:
+    """Compare every nomination's stored counters with what its vote rows make (as after a
+    restore from a backup); one line per difference, none when they agree. On PostgreSQL,
+    outside a transaction, it reads one snapshot of the tables, so votes cast meanwhile do not
+    show as differences."""
+    connection = transaction.get_connection()
+    snapshot = connection.vendor == "postgresql" and not connection.in_atomic_block
+    with transaction.atomic():
+        if snapshot:
+            connection.cursor().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        return _boards_differences(
+            nomination_model=nomination_model, vote_model=vote_model, week_model=week_model
+        )
+
+
+def _boards_differences(*, nomination_model: Any, vote_model: Any, week_model: Any) -> list[str]:
+    stored = {
+        row[0]: row[1:]
+        for row in nomination_model.objects.values_list(
+            "id", "vote_count", "counted_votes", "trend"
+        )
+    }
+    built = boards_from_votes(nomination_ids=stored, vote_model=vote_model)
+    problems = []
+    for nomination_id, (vote_count, counted, trend) in sorted(stored.items()):
+        expected = built.trends[nomination_id]
+        same_trend = (trend is None) == (expected is None) and (
+            trend is None or expected is None or math.isclose(trend, expected, rel_tol=1e-9)
+        )
+        if (vote_count, counted) != (built.vote_count[nomination_id], built.counted[nomination_id]):
+            problems.append(
+                f"nomination {nomination_id}: votes {vote_count}, counted {counted}; its rows "
+                f"make {built.vote_count[nomination_id]}, {built.counted[nomination_id]}"
+            )
+        elif not same_trend:
+            problems.append(f"nomination {nomination_id}: trend {trend}; its rows make {expected}")
+    weeks = Counter(
+        {
+            (nomination_id, week): votes
+            for nomination_id, week, votes in week_model.objects.values_list(
+                "nomination_id", "week", "votes"
+            )
+            if votes
+        }
+    )
+    for key in sorted(set(weeks) | set(built.weeks)):
+        if weeks[key] != built.weeks[key]:
+            problems.append(
+                f"nomination {key[0]}, week of {key[1]}: {weeks[key]} votes; its rows make "
+                f"{built.weeks[key]}"
+            )
+    return problems

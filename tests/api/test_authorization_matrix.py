@@ -286,6 +286,30 @@ CALLS: list[Call] = [
         check=_signed_out_after,
     ),
     Call("me", "GET", "/api/auth/me", EVERYONE_200, check=_own_identity),
+    # Two-factor sign-in: each signed-in member's own, none of them has one yet.
+    Call("two-factor status", "GET", "/api/auth/2fa", EVERYONE_200),
+    Call("two-factor setup", "POST", "/api/auth/2fa/setup", EVERYONE_200),
+    Call(
+        "two-factor confirm without a setup",
+        "POST",
+        "/api/auth/2fa/confirm",
+        (401, 409, 409, 409, 409),
+        {"code": "123456"},
+    ),
+    Call(
+        "new recovery codes while it is off",
+        "POST",
+        "/api/auth/2fa/recovery-codes",
+        (401, 409, 409, 409, 409),
+        {"code": "123456"},
+    ),
+    Call(
+        "two-factor off while it is off",
+        "POST",
+        "/api/auth/2fa/disable",
+        (401, 409, 409, 409, 409),
+        {"currentPassword": PASSWORD, "code": "123456"},
+    ),
     # Scouts and profiles.
     Call(
         "discover",

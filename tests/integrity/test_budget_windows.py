@@ -203,3 +203,37 @@ def test_reports_have_a_budget_per_member_and_per_address(budgets: dict[str, int
     # ... and from elsewhere their own budget.
     assert report(neighbour, nominations[3], address="203.0.113.77").status_code == 201
     assert Report.objects.count() == 4
+
+
+def takedown(nomination_id: int, address: str) -> Any:
+    body = {
+        "nominationId": nomination_id,
+        "relationship": "parent_or_guardian",
+        "kind": "remove",
+        "contactEmail": "parent@example.com",
+    }
+    return ApiClient().post("/api/takedown-requests", body, REMOTE_ADDR=address)
+
+
+def test_takedowns_count_an_ipv6_64_as_one_client(budgets: dict[str, int]) -> None:
+    from project.moderation.models import TakedownRequest
+
+    budgets["TAKEDOWNS_PER_HOUR"] = 2
+    nominations = approved_nominations(4)
+    assert takedown(nominations[0], "2001:db8:7:8::1").status_code == 201
+    assert takedown(nominations[1], "2001:db8:7:8::2").status_code == 201
+    assert_error(takedown(nominations[2], "2001:db8:7:8:9::3"), 429)
+    assert takedown(nominations[3], "2001:db8:7:9::1").status_code == 201
+    assert TakedownRequest.objects.count() == 3
+
+
+def test_while_redis_is_down_no_takedown_is_taken(budgets: dict[str, int], settings: Any) -> None:
+    from project.moderation.models import TakedownRequest
+
+    budgets["TAKEDOWNS_PER_HOUR"] = 5
+    nomination = approved_nominations(1)[0]
+    settings.CACHES = UNREACHABLE_REDIS
+    response = takedown(nomination, "203.0.113.30")
+    assert assert_error(response, 503)["code"] == "service_unavailable"
+    assert int(response["Retry-After"]) > 0
+    assert not TakedownRequest.objects.exists()

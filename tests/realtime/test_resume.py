@@ -5,17 +5,20 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
+from io import StringIO
 from typing import Any
 
 import pytest
 import redis
+from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.management import call_command
 
 from realtime import broadcast
 from realtime.backend import get_backend
 from realtime.backend_memory import MemoryBackend
 from realtime.events import Event
-from tests.helpers import ApiClient
+from tests.helpers import ApiClient, unless_available
 from tests.realtime.live import Socket, send_now, signed_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("live_cleanup")]
@@ -322,3 +325,23 @@ async def test_lost_live_data_close_every_socket_to_refetch(scout_api: ApiClient
     again, positions = await signed_in(scout_api, sport="soccer")
     assert positions["sport.soccer"] == 1
     await again.close()
+
+
+@unless_available(not settings.REDIS_URL, reason="Redis (the live layer's data lives there)")
+async def test_live_reset_after_a_restore_makes_every_tab_refetch(scout_api: ApiClient) -> None:
+    socket, _ = await signed_in(scout_api, sport="soccer")
+    for count in (1, 2):
+        send_now(vote(count))
+    assert [(await socket.receive())["seq"] for _ in range(2)] == [1, 2]
+    unrelated = redis.Redis.from_url(settings.REDIS_URL)
+    unrelated.set("not-the-live-layer", "kept")
+
+    await sync_to_async(call_command)("live_reset", stdout=StringIO())
+
+    assert unrelated.get("not-the-live-layer") == b"kept"
+    assert not list(unrelated.scan_iter(f"{settings.REALTIME_PREFIX}:*"))
+    unrelated.delete("not-the-live-layer")
+    unrelated.close()
+    send_now(vote(3))
+    assert await socket.receive_close() == 4001
+    await socket.close()

@@ -4,10 +4,12 @@ keep, so a changed half-life or week zone, or votes from before the columns, can
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from io import StringIO
+from typing import Any
 
 import pytest
 import time_machine
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from project.scouting.models import Nomination, NominationWeek, Vote, VoteStatus
 from project.scouting.services import votes
@@ -68,3 +70,24 @@ def test_rebuild_leaves_out_void_and_uncounted_votes() -> None:
     assert nomination.counted_votes == 1
     assert nomination.trend is not None
     assert NominationWeek.objects.get(nomination=nomination).votes == 1
+
+
+def test_check_finds_every_counter_that_differs_from_its_rows(settings: Any) -> None:
+    settings.TRUST_ACCOUNT_AGE_HOURS = 0
+    nomination, other = make_nomination(make_user()), make_nomination(make_user(), name="Other")
+    with time_machine.travel(MONDAY, tick=False):
+        for _ in range(3):
+            votes.vote_cast(user=make_user(), nomination_id=nomination.pk)
+        votes.vote_cast(user=make_user(), nomination_id=other.pk)
+    call_command("boards_check", stdout=StringIO())
+
+    Nomination.objects.filter(pk=nomination.pk).update(vote_count=2)
+    Nomination.objects.filter(pk=other.pk).update(trend=0.0)
+    NominationWeek.objects.filter(nomination=other).update(votes=5)
+    errors = StringIO()
+    with pytest.raises(CommandError, match="3 counters differ"):
+        call_command("boards_check", stdout=StringIO(), stderr=errors)
+    lines = errors.getvalue().splitlines()
+    assert lines[0] == f"nomination {nomination.pk}: votes 2, counted 3; its rows make 3, 3"
+    assert lines[1].startswith(f"nomination {other.pk}: trend 0.0; its rows make ")
+    assert lines[2] == f"nomination {other.pk}, week of 2031-06-02: 5 votes; its rows make 1"

@@ -21,7 +21,7 @@ def fill_name_keys(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0003_username_key'),
+        ('accounts', '0004_two_factor'),
     ]
 
     operations = [
