@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import platform
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -24,16 +26,17 @@ RESULTS = ROOT / "bench" / "RESULTS.md"
 SPORTS = ("football", "basketball", "baseball", "soccer", "hockey")
 HOST = "127.0.0.1"
 
-# The scripts run as bench/<name>.py: what they share with the tests imports from the root.
+# The scripts run as bench/<name>.py: what they share with the tests (project/ops/harness)
+# imports from the root.
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.launcher import (  # noqa: E402  (importable once the root is on sys.path)
+from project.ops.harness.launcher import (  # noqa: E402  (importable once the root is on sys.path)
     ServerProcess,
     running,
 )
-from tests.launcher import daphne_command as daphne_command  # noqa: E402  (the scripts' name)
-from tests.launcher import free_port as free_port  # noqa: E402
+from project.ops.harness.launcher import daphne_command as daphne_command  # noqa: E402  (the scripts' name)
+from project.ops.harness.launcher import free_port as free_port  # noqa: E402
 
 # --- Django -----------------------------------------------------------------------------
 
@@ -164,8 +167,9 @@ def approved_nominations(
 
 @contextlib.contextmanager
 def server_process(command: list[str], port: int, env: dict[str, str]) -> Iterator[ServerProcess]:
-    """``command`` running until the block ends, from the moment it accepts connections on
-    port (tests/launcher.py: the browser tests and live-layer tests run daphne the same way)."""
+    """``command`` running until the block ends, from the moment it accepts connections on port
+    (project/ops/harness/launcher.py: the browser tests and live-layer tests run daphne the same
+    way)."""
     # Benchmarks vote far beyond a person's budgets, from fresh accounts (README: BUDGETS).
     env = {"BUDGETS": "off", "TRUST_ACCOUNT_AGE_HOURS": "0", **env}
     with running(command, port, env, output=None) as server:
@@ -269,7 +273,7 @@ def cpu_spent(
 # servers' session, PostgreSQL's, Redis's and the bench's. The bench's one thread reading
 # 1,000 sockets got about a third of a core: it read the frames seconds late (1,000 sockets'
 # receive queues held 80 MB) and vote-to-screen measured the bench's own queue, not the
-# server's (bench/votes.py, issue 13). So the bench's session runs ahead of the others (its
+# server's (bench/votes.py). So the bench's session runs ahead of the others (its
 # autogroup's nice). The clients' CPU is still counted, and taken from the servers.
 CLIENT_NICE = -10
 AUTOGROUP = Path("/proc/self/autogroup")
@@ -344,33 +348,62 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
+def machine() -> str:
+    """The machine a run was made on: cores, CPU model and Python."""
+    cpu = platform.machine()
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    return f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}"
+
+
+def commit() -> str:
+    """The commit the run measured (``-dirty`` with uncommitted changes), or ``unknown``."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=ROOT, check=False)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("-dirty" if dirty.returncode else "")
+
+
+def run_header(*, now: datetime | None = None) -> str:
+    """The line that says which run a section reports: when, at which commit, on which
+    machine, under which load, by which script."""
+    script = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "the bench"
+    stamp = f"{(now or datetime.now(UTC)):%Y-%m-%d %H:%M} UTC"
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    return (
+        f"Run of {stamp} at `{commit()}` (`bench/{script}`) on {machine()}; "
+        f"load average {load} at its end."
+    )
+
+
 def write_section(section: str, text: str, *, now: datetime | None = None) -> None:
-    """Write a run's report ``text`` (headed by ``section``) into bench/RESULTS.md as the
-    newest run of that section, "### Run of <UTC time> (<the bench>)", above the runs
-    already there (each section is the log of its runs, with the notes written beside them);
-    the section is appended if missing. Every other section is kept."""
+    """Replace ``section`` of bench/RESULTS.md with this run's report ``text`` under its
+    ``run_header``: the file holds each bench's latest run (earlier runs are in git's history
+    of the file, the decisions they led to in docs/decisions.md). The section is appended
+    when missing; every other section is kept as it is."""
     current = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Bench results\n"
     body = text.strip("\n")
     if body.startswith(section):
         body = body[len(section) :].strip("\n")
-    script = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "the bench"
-    stamp = f"{(now or datetime.now(UTC)):%Y-%m-%d %H:%M} UTC"
-    entry = f"### Run of {stamp} (`bench/{script}`)\n\n{body}\n"
-    start = current.find(section)
+    entry = f"{section}\n\n{run_header(now=now)}\n\n{body}\n"
+    start = current.find(f"\n{section}\n")
     if start == -1:
-        updated = current.rstrip("\n") + f"\n\n{section}\n\n{entry}"
+        updated = current.rstrip("\n") + f"\n\n{entry}"
     else:
-        after_header = start + len(section)
-        following = current.find("\n## ", after_header)
-        end = following + 1 if following != -1 else len(current)
-        earlier = current[after_header:end].strip("\n")
-        rest = current[end:] if following != -1 else ""
-        updated = (
-            current[:start]
-            + f"{section}\n\n{entry}"
-            + (f"\n{earlier}\n" if earlier else "")
-            + ("\n" + rest if rest else "")
-        )
+        following = current.find("\n## ", start + len(section) + 1)
+        rest = current[following + 1 :] if following != -1 else ""
+        updated = current[: start + 1] + entry + ("\n" + rest if rest else "")
     RESULTS.write_text(updated.rstrip("\n") + "\n", encoding="utf-8")
     print(f"Written to {RESULTS.relative_to(ROOT)}")
 

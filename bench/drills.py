@@ -1,4 +1,4 @@
-"""Fault drills (issue 12): a PostgreSQL restart and a Redis outage under load, a short soak,
+"""Fault drills: a PostgreSQL restart and a Redis outage under load, a short soak,
 and the memory of one process under 100 parallel registrations and sign-ins.
 
 Every drill runs a real daphne process on a private PostgreSQL cluster (initdb in a temporary
@@ -25,13 +25,13 @@ import common
 
 sys.path.insert(0, str(common.ROOT))
 
-from tests.drills import (
+from project.ops.harness.drills import (
     Figures,
     hashing_memory_drill,
     postgres_restart_drill,
     redis_outage_drill,
 )
-from tests.private_postgres import PrivateRedis, postgres_bin
+from project.ops.harness.private_postgres import PrivateRedis, postgres_bin
 
 SECTION = "## Fault drills (bench/drills.py)"
 

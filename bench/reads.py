@@ -1,4 +1,4 @@
-"""Reads at scale (DESIGN.md section 9): the community read calls at 10,000 nominations and
+"""Reads at scale: the community read calls at 10,000 nominations and
 1,000,000 votes must answer within 2x of their time at 100 nominations, with the same number
 of SQL queries.
 
@@ -19,7 +19,7 @@ database or the other, and the two sizes are measured turn about, request by req
 both see the same machine load (the machine is shared): the median of --requests requests
 each, after warm-ups. The SQL statements of one request are counted with
 CaptureQueriesContext. The moving boards are also timed as their read alone (the selector,
-no HTTP), which bars the issue's top-10 p99. Results are printed and written to
+no HTTP), which bars the boards' top-10 p99. Results are printed and written to
 bench/RESULTS.md under "## Reads at scale" (only that section is replaced; other sections
 of the file are kept). Exit status 1 when a barred call misses the bar.
 """
@@ -66,7 +66,7 @@ CALLS = {
     "leaderboard (scouts)": f"/api/leaderboard?sport={SPORT}",
     "stats": f"/api/stats?sport={SPORT}",
     "feed": f"/api/feed?sport={SPORT}",
-    # The moving boards (issue 14): trending by the trend column, weekly by its counters.
+    # The moving boards: trending by the trend column, weekly by its counters.
     "board (trending)": f"/api/leaderboard/players?board=trending&sport={SPORT}",
     "board (weekly)": f"/api/leaderboard/players?board=weekly&sport={SPORT}",
     "player of the week (history)": f"/api/leaderboard/weekly-history?sport={SPORT}",
@@ -93,7 +93,7 @@ BARRED = {
     "board (weekly), read alone",
 }
 # The moving boards' read alone (the selector: its SQL and the rows made into entries, in this
-# process, no HTTP): the issue's "top-10 p99 <= 10 ms at scale" bars it. The whole request
+# process, no HTTP): the bar "top-10 p99 <= 10 ms at scale" applies to it. The whole request
 # adds the same fixed costs to every call (session, user, ninja's serialization of 10 entries:
 # compare "leaderboard (scouts)"), on a shared machine, so the request rows bar 2x and the
 # query count, like every read call, and show their p99.
@@ -562,7 +562,7 @@ def report(
         "(Player of the Week history answers a page of weeks at both sizes).",
         "",
         'The rows marked "read alone" time the board\'s selector in process (the SQL and the '
-        "rows made into entries, no HTTP), for the same voter: that read is what the issue's "
+        "rows made into entries, no HTTP), for the same voter: that read is what the boards' "
         f'"top-10 p99 <= {BOARD_P99_MS:g} ms at scale" bars (p99 of {requests} reads), with '
         "2x and the same queries. The whole request adds costs that are the same for every "
         "call and every size (session and user reads, ninja serializing 10 entries, the test "

@@ -1,4 +1,4 @@
-"""Votes at match-day scale (issue 13): votes per second through the production shape, with
+"""Votes at match-day scale: votes per second through the production shape, with
 1,000 sockets watching, none lost (rows = counters = 201 answers = last pushed count).
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/votes.py
@@ -84,7 +84,7 @@ from common import (
     write_section,
 )
 
-from tests.wsframes import masked_frame, server_frames, upgrade_request
+from project.ops.harness.wsframes import masked_frame, server_frames, upgrade_request
 
 SECTION = "## Votes through the production shape"
 HOT = "one hot nomination"
@@ -211,12 +211,12 @@ class Reconnects:
 
 class _Socket(asyncio.Protocol):
     """One watching socket without a websocket library: the handshake and the frames by hand
-    (tests/wsframes.py), each text frame handed to ``on_text`` as it is parsed. 1,000 sockets
-    in one process read tens of thousands of frames a second here (the merged votes, the
-    activity and the boards of their sport); through the websockets library's per-message
-    machinery this process, not the server, had set the screens' figure. The process runs on
-    uvloop: asyncio's selector loop spent most of its CPU readying and reading the sockets
-    (py-spy), CPU the servers need."""
+    (project/ops/harness/wsframes.py), each text frame handed to ``on_text`` as it is parsed. 1,000
+    sockets in one process read tens of thousands of frames a second here (the merged votes, the
+    activity and the boards of their sport); through the websockets library's per-message machinery
+    this process, not the server, had set the screens' figure. The process runs on uvloop: asyncio's
+    selector loop spent most of its CPU readying and reading the sockets (py-spy), CPU the servers
+    need."""
 
     def __init__(self, request: bytes, on_text: Any) -> None:
         self.request, self.on_text = request, on_text

@@ -15,7 +15,7 @@ embedded mode (SQLite, in-memory live layer, one process). Starts its own server
 ports (daphne with the environment's settings, one process); creates its users, sessions
 and nominations directly with the ORM (usernames bench_*, replaced on each run); raises its
 open-file limit to what the sockets need. Writes its section of bench/RESULTS.md. Exits 1
-when a ratio is over its target (issue 13: 3 at 100 sockets, 2 at 1,000) or a vote did not
+when a ratio is over its target (3 at 100 sockets, 2 at 1,000) or a vote did not
 reach every socket.
 """
 
@@ -429,7 +429,7 @@ async def main_async(args: argparse.Namespace) -> int:
 
 
 def target_ratio(sockets: int) -> float:
-    """Issue 13's targets for p99 ours/bare: 3 up to 100 sockets, 2 from 1,000 (the bare
+    """The targets for p99 ours/bare: 3 up to 100 sockets, 2 from 1,000 (the bare
     server's own cost grows with the sockets, so the ratio it allows shrinks)."""
     return 3.0 if sockets < 1000 else 2.0
 

@@ -52,7 +52,7 @@ from common import (
     session_for,
 )
 
-from tests.wsframes import masked_frame, server_frames, upgrade_request
+from project.ops.harness.wsframes import masked_frame, server_frames, upgrade_request
 
 SECTION = "## Slow socket (bench/ws_slow.py)"
 SPORT = "soccer"
@@ -316,7 +316,7 @@ def main() -> None:
     ok = slow.gaps == 0 and slow.closed is None and votes - len(set(slow.votes)) == 0
     if not args.no_compress:
         # As browsers read it (deflated), the throttled client must never show a board more
-        # than one update old: the target. Plain frames cannot (see the note below).
+        # than one update old: the target. Plain frames cannot (see the note below).
         ok = ok and bool(slow.staleness) and fresh == len(slow.staleness)
     wire = statistics.median(fast.board_bytes) if fast.board_bytes else size
     lines = [

@@ -175,7 +175,7 @@ def on_suspicious_request(request: HttpRequest, exc: SuspiciousOperation) -> Htt
 @api.exception_handler(Exception)
 def on_unexpected_error(request: HttpRequest, exc: Exception) -> HttpResponse:
     if is_database_unavailable(exc):
-        # A restart or failover: the client may retry in a few seconds (DESIGN.md section 9).
+        # A restart or failover: the client may retry in a few seconds.
         logger.warning("Database unavailable on %s %s: %s", request.method, request.path, exc)
         response = error_response(request, 503, SERVICE_UNAVAILABLE, "service_unavailable")
         response["Retry-After"] = str(DATABASE_RETRY_AFTER)

@@ -40,9 +40,9 @@ API_ERROR_MESSAGES = {
 
 
 class ApiErrorBodyMiddleware:
-    """Every non-2xx answer under /api/ carries the one JSON error body (DESIGN.md section 5),
-    also the ones made before any API code runs: django-ninja's 405 for a method a path does not
-    serve (its Allow header kept) and Django's plain 400 for a bad Host header."""
+    """Every non-2xx answer under /api/ carries the one JSON error body, also the ones made
+    before any API code runs: django-ninja's 405 for a method a path does not serve (its Allow
+    header kept) and Django's plain 400 for a bad Host header."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

@@ -8,6 +8,7 @@ services; ``DJANGO_ENV=production`` turns on the hardened profile.
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import secrets
 import tempfile
@@ -39,6 +40,12 @@ def env_list(name: str, default: list[str]) -> list[str]:
 def _redis_db(url: str) -> int:
     """The database number of a Redis URL, as redis-py reads it (path or ``?db=``)."""
     return int(parse_redis_url(url).get("db", 0))
+
+
+def _db_location(config: Any) -> dict[str, Any]:
+    return {
+        key: config[key] for key in ("NAME", "USER", "PASSWORD", "HOST", "PORT") if key in config
+    }
 
 
 def _prepare_threshold(value: str) -> int | None:
@@ -103,6 +110,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "project.middleware.ContentSecurityPolicyMiddleware",
     "project.middleware.ApiErrorBodyMiddleware",
+    "project.common.replicas.ReplicaMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -136,13 +144,13 @@ if DATABASE_URL:
     _db: dict[str, Any] = dict(dj_database_url.parse(DATABASE_URL))
     if _db["ENGINE"] == "django.db.backends.postgresql":
         # Under ASGI a persistent connection leaks one per worker thread; psycopg's pool
-        # is the one that reuses connections (DESIGN.md section 10).
+        # is the one that reuses connections.
         _db["CONN_MAX_AGE"] = 0
         # After a PostgreSQL restart every pooled connection is dead: the pool checks each
         # one it hands out, by its socket rather than a round trip (this backend: project/
         # common/postgresql/base.py), so a request gets a live one or a new one rather than
-        # "server closed the connection" (issues 12, 13). CONN_HEALTH_CHECKS would put
-        # psycopg's round-trip check in its place.
+        # "server closed the connection". CONN_HEALTH_CHECKS would put psycopg's round-trip
+        # check in its place.
         _db["ENGINE"] = "project.common.postgresql"
         _db["CONN_HEALTH_CHECKS"] = False
         _db["OPTIONS"] = {
@@ -154,13 +162,22 @@ if DATABASE_URL:
             # Values sent apart from the statement, and a statement a pooled connection has
             # run DB_PREPARE_THRESHOLD times prepared on it (psycopg's prepare_threshold; an
             # empty value: never), so PostgreSQL parses and plans a vote's statements once per
-            # connection rather than on every vote: PostgreSQL's CPU per vote -35-45%, votes/s
-            # +15-34% (bench/RESULTS.md, issue 13). Django's default (client-side binding, no
-            # prepared statements) suits a pooler in transaction mode, which this does not use.
+            # connection rather than on every vote (docs/decisions.md#prepared-statements).
+            # Django's default (client-side binding, no prepared statements) suits a pooler in
+            # transaction mode, which this does not use.
             "server_side_binding": True,
             "prepare_threshold": _prepare_threshold(os.environ.get("DB_PREPARE_THRESHOLD", "5")),
         }
     DATABASES = {"default": _db}
+    # Streaming replicas for the reads of safe requests (project/common/replicas.py): each
+    # with the primary's options, its own pool, and the primary as its test database.
+    for _index, _url in enumerate(env_list("DATABASE_REPLICA_URLS", []), 1):
+        _replica = {**_db, **_db_location(dj_database_url.parse(_url))}
+        _replica["OPTIONS"] = copy.deepcopy(_db.get("OPTIONS", {}))
+        _replica["TEST"] = {"MIRROR": "default"}
+        DATABASES[f"replica{_index}"] = _replica
+    if len(DATABASES) > 1:
+        DATABASE_ROUTERS = ["project.common.replicas.ReplicaRouter"]
 else:
     DATABASES = {
         "default": {
@@ -182,6 +199,10 @@ else:
         }
     }
 
+# A client that wrote reads from the primary until a replica has replayed its write, for at
+# most this long (its cookie's age).
+REPLICA_STICKY_SECONDS = int(os.environ.get("REPLICA_STICKY_SECONDS", "300"))
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
@@ -195,11 +216,11 @@ if REDIS_URL:
     _redis_host = {
         "address": REDIS_URL,
         # The pub/sub layer holds two connections per process (a subscriber and one to
-        # publish); the bound only keeps a storm of commands from failing (DESIGN.md
-        # section 10: redis-py's async pool raises past it).
+        # publish); the bound only keeps a storm of commands from failing (redis-py's async
+        # pool raises past it).
         "max_connections": 1000,
         # The subscriber reads with its own timeout; redis-py's 5 s default would end idle
-        # reads (DESIGN.md section 10). A command that cannot be sent is given up after
+        # reads. A command that cannot be sent is given up after
         # realtime.control.SEND_TIMEOUT instead.
         "socket_timeout": None,
         "socket_connect_timeout": 2,

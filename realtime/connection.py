@@ -4,7 +4,7 @@ Fan-out cost is per socket, so the per-socket path is kept to one ``send`` of th
 bytes the hub built once per event (autobahn's ``PreparedMessage``: a server frame is the
 same bytes for every client). Going through ASGI instead costs, per socket and message,
 Channels' session wrapper, daphne's reply routing and autobahn's framing and debug-log
-formatting (see bench/RESULTS.md).
+formatting (docs/decisions.md#direct-socket-writes).
 
 Daphne gives no backpressure (ASGI ``send`` returns at once; Twisted buffers whatever the
 peer does not read, without limit). Twisted's flow control is a streaming producer
@@ -13,8 +13,8 @@ when it has drained. :class:`Backlog` is such a producer; a socket that gets ``l
 bytes while paused is too far behind and is closed, so one socket holds at most about its
 kernel buffer + ``REALTIME_SOCKET_MAX_PENDING`` of server memory. What the kernel and Twisted
 hold is out of reach of conflation, so both are kept small (``TCP_NOTSENT_LOWAT``: 4 KiB not
-yet sent; Twisted 4 KiB): at 50 kbit/s the old 64 KiB send buffer alone was 10 s of stale
-boards (bench/ws_slow.py).
+yet sent; Twisted 4 KiB): at 50 kbit/s a 64 KiB send buffer alone is 10 s of stale boards
+(bench/ws_slow.py).
 
 Compression (``REALTIME_COMPRESSION``): a client that offers ``permessage-deflate`` (every
 browser does) is answered with it, without context takeover in the server's direction, so a
@@ -210,8 +210,9 @@ class DirectSocket:
     A frame goes out with one ``send`` while Twisted holds nothing for the peer (as asyncio's
     transports do); otherwise it joins Twisted's buffer behind what is there. Twisted's
     ``write`` alone would register the socket for writability and send on the next loop
-    turn: two ``epoll_ctl`` and a deferred call per socket and message, a third of the
-    fan-out's CPU (bench/RESULTS.md). TLS transports (not ``tcp.Connection``) always buffer.
+    turn: two ``epoll_ctl`` and a deferred call per socket and message, a large share of the
+    fan-out's CPU (docs/decisions.md#direct-socket-writes). TLS transports (not
+    ``tcp.Connection``) always buffer.
     """
 
     def __init__(self, protocol: Any) -> None:
@@ -304,8 +305,8 @@ class SocketQueue:
         self.waiters: list[asyncio.Future[None]] = []
         # Made on the socket's event loop, and used only there. Held rather than asked for
         # once per socket per event: CPython 3.11's asyncio.get_running_loop() makes a
-        # getpid() system call each time (under a crowd, py-spy found a daphne process there
-        # in a fifth of its samples: a point where the kernel switches a busy process out).
+        # getpid() system call each time, a point where the kernel switches a busy process
+        # out.
         self.loop = asyncio.get_running_loop()
         if direct.backlog is not None:
             direct.backlog.on_resume = self._schedule

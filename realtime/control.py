@@ -6,7 +6,7 @@ without). Logout, a password change, an account deletion and a role change ``gro
 one message to that group after commit; each process's layer hands it to the consumers in
 the group, whose handler (``LiveConsumer.sockets_close``) closes them with 4001. The textbook
 Channels pattern, for the rare per-user command; the events themselves, thousands a second to
-every socket of a sport, go through the hub (realtime/hub.py), measured for that job.
+every socket of a sport, go through the hub (realtime/hub.py), built for that job.
 
 The group's name carries ``REALTIME_PREFIX``, and the layer's prefix the Redis database
 (settings), like the hub's channels: pub/sub channels are shared by every database of a

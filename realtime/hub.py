@@ -8,9 +8,9 @@ socket here: that is what keeps a 1,000-socket fan-out close to a bare websocket
 The last ``RECENT`` messages stay built, by group and seq: sockets resuming after a restart or a
 drop (hundreds at once) replay mostly recent events, and those are served from here, in the
 frames (deflated ones included) already built for the live fan-out, without a round trip to
-Redis per page and socket. Under a reconnect storm at 1,000 sockets those round trips had
-exhausted the process's Redis pool (bench/ws_chaos.py): sockets were closed as unavailable and
-came back into the same storm. Only a run of consecutive seqs is served from memory; the
+Redis per page and socket: under a reconnect storm those round trips would exhaust the
+process's Redis pool, close sockets as unavailable and bring them back into the same storm
+(docs/decisions.md#replay-from-memory). Only a run of consecutive seqs is served from memory; the
 rest, and the end of every replay, comes from the backend's log, the source of truth. As in
 the log, a board (or stats) with a newer one of its kind seen since goes out as `skipped`;
 boards kept from before the process last left a group (it then missed what followed, newer
@@ -120,8 +120,8 @@ class Hub:
         its turn: after a restart (of this process, or of Redis) nothing is kept, and the
         sockets coming back resume at once from nearly the same cursors; the first read
         keeps what it brings, and the sockets waiting behind it are served from memory
-        instead of each reading the same pages (hundreds of reads at once had emptied the
-        live layer's Redis pool, and those sockets were closed as unavailable)."""
+        instead of each reading the same pages (hundreds of reads at once would empty the
+        live layer's Redis pool and close those sockets as unavailable)."""
         events = self._kept(group, after, limit)
         if events:
             return events

@@ -9,18 +9,18 @@ trailing edge, so the last count of a burst is never lost. The window
 (``REALTIME_VOTE_WINDOW``, 0.15 s) and the counts held during it are the backend's
 (``Backend.merge``: one Redis script), shared by every process: a sport group gets at most one
 ``vote.changed`` per window from all of them, and whichever process tries first once a window
-ends sends what every process held (a process waiting for a window of its own had held its
-counts while the others took turns: several windows at p90).
+ends sends what every process held (a process waiting for a window of its own would hold its
+counts while the others take turns; docs/decisions.md#merge-windows-in-redis).
 
 Data: ``{"votes": [{"nominationId": 7, "voteCount": 12, "version": 31}, ...]}``.
 
 Each vote also makes an activity (the feed's "voted for ..."), and one frame per vote per socket
-for it was the largest stream a vote made (issue 13). The sport's activity is merged the same
+for it would be the largest stream a vote makes. The sport's activity is merged the same
 way in a window of its own (so an activity never holds a vote count back): the first activity
 of a window goes ``REALTIME_ACTIVITY_DELAY`` (0.05 s) after it came, as ``activity.created`` (or
 ``activity.batch`` with those that came in that delay), so the vote's own count reaches the
-screens first (on 1,000 sockets the activity's frames, written in the same turn of the event
-loop, held the count back: fan-out p99 81 -> 63 ms); those that arrive during the window go
+screens first (the activity's frames, written in the same turn of the event loop, would hold
+the count back); those that arrive during the window go
 when it ends as ONE ``activity.batch`` (``{"items": [...]}``, oldest first), or as
 ``activity.created`` when it holds one. The activity's window (``REALTIME_ACTIVITY_WINDOW``,
 0.5 s) is longer than the counts': the feeds move twice a second under a crowd, while the count
@@ -164,8 +164,8 @@ class VoteMerger:
         """Merge what this process holds of every merge due, and send the events whose window
         allows, in two round trips for all of them, from this thread: each further round trip
         or hand-over to another thread waits for the interpreter while the request threads
-        hold it (under a crowd that made a count wait 130 ms at p50 and 570 ms at p99 between
-        the vote's answer and its event, with a window of 100 ms; bench/RESULTS.md)."""
+        hold it, and under a crowd that wait is longer than the window
+        (docs/decisions.md#merger-round-trips)."""
         merges = []
         for key in keys:
             try:

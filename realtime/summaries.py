@@ -25,9 +25,8 @@ So a group gets at most one ``leaderboard.changed`` per board (``all``, ``trendi
 window taken less than an interval after the one before ended: a crowd voting) the windows
 last ``REALTIME_SUMMARY_SUSTAINED_INTERVAL`` (1 s): the boards then move once a second, and the
 first change after a quiet spell still shows 0.1 s after it came. Computing and sending a
-sport's summaries four times a second was a fifth of the HTTP workers' interpreter time under a
-crowd (py-spy); once a second: 208 -> 230 votes/s, CPU per vote 9.3 -> 8.5 ms (bench/RESULTS.md,
-"Votes through the production shape", five A/B pairs).
+sport's summaries four times a second takes a large share of the HTTP workers' interpreter
+time under a crowd (docs/decisions.md#sustained-summary-window).
 
 What the summaries are comes from the domain, which registers its source
 (:mod:`realtime.summary_source`): the live layer imports no domain app.
@@ -77,11 +76,9 @@ class SummaryScheduler:
         # the one before ended): a crowd's boards move once a ``sustained`` interval, while
         # the first change after a quiet spell still goes out ``delay`` after it came.
         self.sustained = sustained
-        # Computing a sport's boards held the interpreter for ~15 ms of ORM work (~4 ms since
-        # its reads are written by hand, project/scouting/board_selectors.py); started at the
-        # vote's commit, it made the vote's own fan-out and answer wait for it. With it 0.1 s
-        # later, fan-out p99 at 100 sockets 43 -> 25 ms, at 1,000 116 -> 78 ms
-        # (bench/ws_fanout.py, A/B pairs).
+        # Computing a sport's boards holds the interpreter; started at the vote's commit, it
+        # would make the vote's own fan-out and answer wait for it, so it starts ``delay``
+        # later (docs/decisions.md#summary-delay).
         self.delay = delay
         self.due: dict[str, float] = {}  # sport -> monotonic time of its next computation
         self.refresh: dict[str, float] = {}  # sport -> wall time it changes by time alone

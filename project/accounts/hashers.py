@@ -1,12 +1,12 @@
 """Argon2id with OWASP's parameters, and a bound on hashes computed at once per process.
 
-Django's Argon2 defaults take 100 MiB per hash (memory_cost=102400 KiB, parallelism=8): 30
-registrations at once took one daphne process from 174 MiB to 2,177 MiB. OWASP's Password
-Storage Cheat Sheet recommends Argon2id with 19 MiB, t=2, p=1. Hashes made with other
-parameters still verify (same algorithm name) and ``must_update`` makes Django rehash them at
-the next successful sign-in. A per-process semaphore caps the hashes running at once
-(``PASSWORD_HASH_CONCURRENCY``), so N parallel sign-ins cost at most that many times 19 MiB;
-the others wait their turn (figures in bench/RESULTS.md, "Password hashing memory").
+Django's Argon2 defaults take 100 MiB per hash (memory_cost=102400 KiB, parallelism=8), so a
+burst of registrations grows a process by gigabytes. OWASP's Password Storage Cheat Sheet
+recommends Argon2id with 19 MiB, t=2, p=1. Hashes made with other parameters still verify
+(same algorithm name) and ``must_update`` makes Django rehash them at the next successful
+sign-in. A per-process semaphore caps the hashes running at once (``PASSWORD_HASH_CONCURRENCY``),
+so N parallel sign-ins cost at most that many times 19 MiB; the others wait their turn
+(docs/decisions.md#argon2-parameters).
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from django.dispatch import receiver
 
 def _return_large_blocks_to_the_system() -> None:
     """glibc raises its mmap threshold (up to 32 MiB) each time an mmapped block is freed, so
-    after the first hash every thread's 19 MiB comes from a malloc arena that keeps it: 100
-    parallel sign-ins grew a process by 568 MiB with 4 hashes at a time. A fixed threshold
-    (1 MiB; M_MMAP_THRESHOLD, as MALLOC_MMAP_THRESHOLD_ would set) keeps such blocks mmapped
-    and unmapped at free: the same burst grows it by about 95 MiB (bench/RESULTS.md)."""
+    after the first hash every thread's 19 MiB would come from a malloc arena that keeps it
+    after the hash. A fixed threshold (1 MiB; M_MMAP_THRESHOLD, as MALLOC_MMAP_THRESHOLD_
+    would set) keeps such blocks mmapped and unmapped at free, so the memory goes back to the
+    system (docs/decisions.md#mallopt-for-argon2)."""
     if not sys.platform.startswith("linux"):
         return
     with contextlib.suppress(OSError, AttributeError):

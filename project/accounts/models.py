@@ -62,6 +62,8 @@ class ProfileVisibility(models.TextChoices):
 
 
 class User(AbstractUser):
+    """A member: a scout or an admin, with their points and voting streaks."""
+
     email = models.EmailField(unique=True)
     name = models.CharField(max_length=150)
     role = models.CharField(max_length=16, choices=Role.choices, default=Role.SCOUT)
@@ -123,6 +125,8 @@ class User(AbstractUser):
 
 
 class UserSettings(models.Model):
+    """A member's notification, privacy and security settings."""
+
     user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="settings")
     email_notifications = models.BooleanField(default=True)
     vote_notifications = models.BooleanField(default=True)

@@ -1,4 +1,4 @@
-"""Reads of users, profiles and settings, with the privacy rules of DESIGN.md section 5."""
+"""Reads of users, profiles and settings, with the privacy rules of profiles."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ class Sport(models.TextChoices):
     OTHER = "other", "Other"
 
 
-# The five sports the interface lets a user select (spec section 1).
+# The five sports the interface lets a user select.
 SELECTABLE_SPORTS: tuple[str, ...] = ("football", "basketball", "baseball", "soccer", "hockey")
 # The sports offered by the profile form.
 PROFILE_SPORTS: tuple[str, ...] = (

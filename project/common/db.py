@@ -123,10 +123,10 @@ def insert_statement(model: type[Model], connection: Any, **values: Any) -> tupl
 def insert_row(model: type[M], connection: Any, **values: Any) -> M:
     """INSERT one row of ``model`` from these values (by attname, each prepared as the ORM
     prepares it for saving: a JSON field's value, an aware datetime) and answer it as the ORM
-    would have loaded it (``loaded``, with its new id). What
-    ``objects.create()`` does without building and compiling a query each time (two thirds of
-    the CPU of an insert on a hot path, measured), and without its signals, defaults or
-    ``auto_now_add``: give every column that has no database default."""
+    would have loaded it (``loaded``, with its new id). What ``objects.create()`` does without
+    building and compiling a query each time (most of the CPU of an insert on a hot path;
+    docs/decisions.md#inserts-by-hand), and without its signals, defaults or ``auto_now_add``:
+    give every column that has no database default."""
     sql, params = insert_statement(model, connection, **values)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -1,19 +1,19 @@
-"""Garbage collection of the server processes (bench/RESULTS.md, "Garbage collection").
+"""Garbage collection of the server processes (docs/decisions.md#gc-freeze).
 
-A daphne process holding 1,000 websockets tracks ~335,000 objects; CPython's full collection
-walks all of them, up to ~250 ms during which no socket is served. After start-up:
+A daphne process holding many websockets tracks hundreds of thousands of objects, and
+CPython's full collection walks all of them while no socket is served. After start-up:
 
 * ``gc.freeze()`` moves everything allocated while importing Django, the project and the
   servers (modules, functions, classes, settings, URL patterns) to the permanent generation,
   which no collection walks again (``GC_FREEZE``, on unless ``0``);
 * ``GC_THRESHOLD`` (``gen0,gen1,gen2``, default ``50000,20,100``) makes young collections
   rarer: a request or an event allocates thousands of container objects, almost all gone at
-  its end, so with CPython's 700 most young collections only promoted live short-lived
-  objects to older generations, where they were walked again.
+  its end, so with CPython's 700 most young collections would only promote live short-lived
+  objects to older generations, where they are walked again.
 
 ``GC_PAUSE_LOG`` names a file to which every generation-1 and -2 collection appends its
-generation, pause and the process's running totals (a diagnostic: bench/gc_pauses.py reads
-it); unset, nothing is recorded.
+generation, pause and the process's running totals (a diagnostic: ``bench/votes.py
+--compare-gc`` reads it); unset, nothing is recorded.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Keyset pagination for list calls (DESIGN.md section 5).
+"""Keyset pagination for list calls.
 
 A list call keeps its JSON array body, takes ``limit`` (default 50, at most 200) and an opaque
 ``cursor``, and puts the next page's address in a ``Link: <url>; rel="next"`` header. The cursor

@@ -9,10 +9,9 @@ loop and the request thread 16 times (``sync_to_async``/``async_to_sync`` around
 against the event loop that fans the live events out. Here the whole request (middlewares,
 view, response, ``close()``) runs in one call of Django's WSGI handler in the request thread,
 and the event loop sends what it returned: one hop for a response of up to ``HOP_BYTES``, one
-more per ``HOP_BYTES`` of a larger one (a file). The figures: bench/RESULTS.md, "Vote to
-screen", the runs of 2026-11-27 05:38 (the first try, reverted) and 07:24. The production
-shape's HTTP pool is WSGI already (gunicorn gthread), and so is Django's test client: the tests
-and the deployment run the same handler.
+more per ``HOP_BYTES`` of a larger one (a file) (docs/decisions.md#wsgi-inside-daphne). The
+production shape's HTTP pool is WSGI already (gunicorn gthread), and so is Django's test
+client: the tests and the deployment run the same handler.
 
 As in Django's ASGI handler:
 

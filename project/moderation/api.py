@@ -153,7 +153,7 @@ def user_role(request: HttpRequest, user_id: int, payload: RoleIn) -> object:
     )
 
 
-# --- Reports, takedown requests, the moderation log (issue 16) -----------------------------
+# --- Reports, takedown requests, the moderation log -----------------------------------------
 
 
 @router.get(

@@ -1,4 +1,4 @@
-"""Members' reports and takedown requests (issue 16)."""
+"""Members' reports and takedown requests."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Wire shapes of the admin calls (spec section 3 read shapes, camelCase)."""
+"""Wire shapes of the admin calls (camelCase)."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ class DecisionConflictOut(CamelSchema):
     decided_by: UserRefOut | None
 
 
-# --- Reports, takedown requests, export (issue 16) ------------------------------------------
+# --- Reports, takedown requests, export -----------------------------------------------------
 
 REPORT_TEXT_MAX = 2000
 TAKEDOWN_DETAILS_MAX = 4000

@@ -1,4 +1,4 @@
-"""Wire shapes of the boards: all time, trending and weekly (DESIGN.md section 11)."""
+"""Wire shapes of the boards: all time, trending and weekly."""
 
 from __future__ import annotations
 

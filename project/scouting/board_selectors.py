@@ -1,5 +1,5 @@
 """Reads of the boards: all time, trending and weekly, and the Player of the Week history
-(DESIGN.md section 11; the arithmetic is in ``boards.py``).
+(the arithmetic is in ``boards.py``).
 
 Each board is one indexed query for its top 10 (an index scan in board order and a limit, no
 sort), whatever the number of nominations or votes:
@@ -243,9 +243,9 @@ def board_data(
 
 # The live layer reads a sport's three boards up to four times a second. Each read is one
 # statement written by hand, the same query as ``_ordered``'s (same filters, order and
-# indexes): compiling the ORM's querysets cost more CPU than PostgreSQL took to run them
-# (4-7 ms of Python per board against ~0.5 ms of SQL). A test holds each board equal to the
-# REST answer's, entry by entry.
+# indexes): compiling the ORM's querysets costs more CPU than PostgreSQL takes to run them
+# (docs/decisions.md#board-reads-by-hand). A test holds each board equal to the REST answer's,
+# entry by entry.
 _BOARD_SQL = (
     "SELECT n.id, n.created_at, n.status, n.vote_count, n.version, p.id, p.name, p.age, "
     "p.graduation_year, p.position, p.nationality, p.club, p.sport, p.skills, p.video_link, "
@@ -305,8 +305,9 @@ _ENCODER = NinjaJSONEncoder()
 
 
 def _entry_wire(row: tuple[Any, ...], rank: int, movement: int | None) -> dict[str, Any]:
-    """``_wire(BoardEntryEventOut.from_orm(nomination))`` written out from a board row: 30
-    entries through the schema's validation were a fifth of a sport's summaries."""
+    """``_wire(BoardEntryEventOut.from_orm(nomination))`` written out from a board row: the
+    schema's validation of every entry is a large share of a sport's summaries' CPU
+    (docs/decisions.md#live-payloads-by-hand)."""
     (
         pk,
         created_at,

@@ -1,4 +1,4 @@
-"""The arithmetic of the moving boards (DESIGN.md section 11).
+"""The arithmetic of the moving boards.
 
 Trending is forward-decayed by vote time: a vote cast at ``t`` (seconds since the Unix epoch)
 weighs ``exp(lambda * t)`` and a nomination's score is ``log(sum(exp(lambda * t_vote)))``. At

@@ -19,7 +19,7 @@ class NominationStatus(models.TextChoices):
     HIDDEN = "hidden", "Hidden"
 
 
-# Nominations the community sees (DESIGN.md section 5); rejected and removed ones only their
+# Nominations the community sees; rejected and removed ones only their
 # nominator and admins, hidden ones only admins.
 LIVE_STATUSES = (NominationStatus.PENDING, NominationStatus.APPROVED)
 
@@ -58,6 +58,8 @@ class QuestType(models.TextChoices):
 
 
 class Club(models.Model):
+    """A club players belong to (kept for the Django admin)."""
+
     name = models.CharField(max_length=200)
     sport = models.CharField(max_length=32, choices=Sport.choices, default=Sport.FOOTBALL)
     type = models.CharField(max_length=64, blank=True, default="")
@@ -74,6 +76,8 @@ class Club(models.Model):
 
 
 class Player(models.Model):
+    """An athlete; its ``normalized_identity`` keeps one player per athlete."""
+
     name = models.CharField(max_length=200)
     age = models.PositiveSmallIntegerField(null=True, blank=True)
     graduation_year = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -118,6 +122,8 @@ class Player(models.Model):
 
 
 class Nomination(models.Model):
+    """A scout's nomination of a player in a sport, with its counters and review state."""
+
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="nominations")
     nominated_by = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="nominations")
     # Denormalized from the player so community lists filter and sort on one index.
@@ -204,6 +210,8 @@ class VoteStatus(models.TextChoices):
 
 
 class Vote(models.Model):
+    """One member's vote for a nomination, with its trust decided when it was cast."""
+
     nomination = models.ForeignKey(Nomination, on_delete=models.CASCADE, related_name="votes")
     user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="votes")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -270,6 +278,8 @@ class NominationWeek(models.Model):
 
 
 class Follow(models.Model):
+    """A member following a scout, a player or a club."""
+
     follower = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="following")
     followed_user = models.ForeignKey(
         USER, null=True, blank=True, on_delete=models.CASCADE, related_name="followers"
@@ -331,6 +341,8 @@ class Follow(models.Model):
 
 
 class Comment(models.Model):
+    """A member's comment on a nomination or a player (kept for the Django admin)."""
+
     user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="comments")
     nomination = models.ForeignKey(
         Nomination, null=True, blank=True, on_delete=models.CASCADE, related_name="comments"
@@ -346,6 +358,8 @@ class Comment(models.Model):
 
 
 class Activity(models.Model):
+    """One entry of the feed: something a member did, in a sport."""
+
     user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="activities")
     activity_type = models.CharField(max_length=32, choices=ActivityType.choices)
     related_user = models.ForeignKey(
@@ -380,6 +394,8 @@ class Activity(models.Model):
 
 
 class Notification(models.Model):
+    """A message to one member, read or unread."""
+
     user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="notifications")
     message = models.TextField()
     type = models.CharField(max_length=32, choices=NotificationType.choices)
@@ -405,6 +421,8 @@ class Notification(models.Model):
 
 
 class Quest(models.Model):
+    """A challenge members complete for points (kept for the Django admin)."""
+
     type = models.CharField(max_length=32, choices=QuestType.choices)
     name = models.CharField(max_length=200)
     description = models.TextField(blank=True, default="")
@@ -421,6 +439,8 @@ class Quest(models.Model):
 
 
 class UserQuest(models.Model):
+    """A member's progress on a quest."""
+
     user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="quests")
     quest = models.ForeignKey(Quest, on_delete=models.CASCADE, related_name="user_quests")
     progress = models.PositiveIntegerField(default=0)
@@ -437,6 +457,8 @@ class UserQuest(models.Model):
 
 
 class Endorsement(models.Model):
+    """A member's endorsement of a player (kept for the Django admin)."""
+
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="endorsements")
     endorser = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="endorsements")
     content = models.TextField(blank=True, default="")
@@ -457,6 +479,8 @@ class Endorsement(models.Model):
 
 
 class PlayerUpdate(models.Model):
+    """News about a player posted by a member (kept for the Django admin)."""
+
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="updates")
     user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="player_updates")
     title = models.CharField(max_length=200)

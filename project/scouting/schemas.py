@@ -1,5 +1,5 @@
-"""Wire shapes of the scouting calls: camelCase JSON, spec section 3 read shapes and the
-spec section 5 validation messages, word for word."""
+"""Wire shapes of the scouting calls: camelCase JSON, with the product specification's read
+shapes and validation messages, word for word."""
 
 from __future__ import annotations
 

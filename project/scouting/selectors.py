@@ -80,8 +80,8 @@ def _wire(value: Schema) -> dict[str, Any]:
 
 
 def nomination_visibility(user: User) -> Q:
-    """Rejected and removed nominations are seen only by their nominator and by admins
-    (DESIGN.md 5); hidden ones (a taken-down player) only by admins."""
+    """Rejected and removed nominations are seen only by their nominator and by admins;
+    hidden ones (a taken-down player) only by admins."""
     if user.is_admin:
         return Q()
     return Q(status__in=LIVE_STATUSES) | (
@@ -339,7 +339,8 @@ def feed_list(*, user: User, sport: str | None, following: bool = False) -> Quer
 
 def activity_data(activity: Activity) -> dict[str, Any]:
     """``_wire(ActivityOut.from_orm(activity))`` written out: every vote makes one, and the
-    schema's validation of it was a tenth of a vote's CPU. A test holds the two equal."""
+    schema's validation of it is a noticeable share of a vote's CPU
+    (docs/decisions.md#live-payloads-by-hand). A test holds the two equal."""
     user = activity.user
     return {
         "id": activity.pk,

@@ -1,4 +1,4 @@
-"""Issue 12 (hardening): each finding of the fault and abuse drill that concerns accounts, the
+"""Hardening: each finding of the fault and abuse drill that concerns accounts, the
 API's input and its headers, reproduced against the real code path."""
 
 from __future__ import annotations

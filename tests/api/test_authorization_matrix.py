@@ -1,4 +1,4 @@
-"""The authorization matrix (DESIGN.md sections 5, 6 and 9): every operation of the OpenAPI
+"""The authorization matrix: every operation of the OpenAPI
 schema, called as anonymous, a scout, the owner, another scout and an admin.
 
 Rules: signed out is 401 everywhere but the public auth calls; every /api/admin/* call is 401
@@ -436,7 +436,7 @@ CALLS: list[Call] = [
         {"role": "admin"},
         check=_owner_role_changed_only_by_admin,
     ),
-    # Reports, takedown requests, the moderation log (issue 16).
+    # Reports, takedown requests, the moderation log.
     Call("open reports", "GET", "/api/admin/reports", ADMIN_ONLY_200),
     Call(
         "resolve the reports of an item",
@@ -464,7 +464,7 @@ CALLS: list[Call] = [
         setup=_pending_player_taken_down,
     ),
     Call("the moderation log", "GET", "/api/admin/modlog", ADMIN_ONLY_200),
-    # Vote integrity (issue 15).
+    # Vote integrity.
     Call("vote-integrity flags", "GET", "/api/admin/integrity/flags", ADMIN_ONLY_200),
     Call("who opened voter lists", "GET", "/api/admin/integrity/views", ADMIN_ONLY_200),
     Call(

@@ -1,5 +1,5 @@
 """Every non-2xx answer under /api/ is the one JSON error body, also the ones made before any
-API code runs (DESIGN.md section 5). Found by the schemathesis run: these came back as HTML or
+API code runs. Found by the schemathesis run: these came back as HTML or
 as 500s."""
 
 from __future__ import annotations

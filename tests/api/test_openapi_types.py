@@ -1,5 +1,5 @@
-"""The SPA's API types are generated from the server's OpenAPI schema, never written by hand
-(DESIGN.md section 2): the committed frontend/src/lib/api/schema.d.ts must be exactly what
+"""The SPA's API types are generated from the server's OpenAPI schema, never written by hand:
+the committed frontend/src/lib/api/schema.d.ts must be exactly what
 openapi-typescript makes of the live schema. The schema's components also hold the live
 socket's messages (realtime/event_payloads.py), so the SPA's event types (lib/live/protocol.ts)
 are checked by the same comparison."""

@@ -18,8 +18,14 @@ import pytest
 from django.db import connection
 from playwright.sync_api import Browser, Page
 
+from project.ops.harness.launcher import (
+    daphne_command,
+    free_port,
+    spawn,
+    stop_group,
+    wait_until_accepting,
+)
 from tests.e2e.browsing import ARTIFACTS, ROOT, SCREENSHOT_DIR, browser_page
-from tests.launcher import daphne_command, free_port, spawn, stop_group, wait_until_accepting
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -36,8 +42,8 @@ CHROMIUM_ARGS = [
 
 @dataclass
 class Server:
-    """The browser tests' daphne (tests/launcher.py, as the benchmarks run it), its output in
-    test-artifacts/; stopped and started again by the tests that drop the connection."""
+    """The browser tests' daphne (project/ops/harness/launcher.py, as the benchmarks run it), its
+    output in test-artifacts/; stopped and started again by the tests that drop the connection."""
 
     url: str
     port: int

@@ -11,6 +11,7 @@ import struct
 import zlib
 from typing import Any
 
+import pyotp
 import pytest
 from playwright.sync_api import FilePayload, Page, expect
 
@@ -336,3 +337,39 @@ def test_feed_takes_in_live_activity(page: Page, e2e_server: Server) -> None:
     pill.click()
     expect(activity.first).to_contain_text("nominated Later Prospect")
     page.wait_for_function("() => window.scrollY < 50")
+
+
+def test_two_factor_sign_in_from_enrolment_to_a_code_at_sign_in(
+    page: Page, browser: Any, e2e_server: Server
+) -> None:
+    make_user(username="robin", name="Robin Vale")
+    sign_in(page, "robin", to="/settings")
+    section = page.get_by_role("region", name="Two-Factor Sign-In")
+    section.get_by_role("button", name="Set up two-factor sign-in").click()
+    expect(section.get_by_role("img", name="QR code for your authenticator app")).to_be_visible()
+    secret = section.locator("code").inner_text()
+    totp = pyotp.TOTP(secret)
+    section.get_by_label("Code from the app").fill("000000")
+    section.get_by_role("button", name="Turn on").click()
+    expect(section.get_by_text("That code is not valid.", exact=False)).to_be_visible()
+    section.get_by_label("Code from the app").fill(totp.now())
+    section.get_by_role("button", name="Turn on").click()
+    codes = section.get_by_role("list", name="Recovery codes").get_by_role("listitem")
+    expect(codes).to_have_count(10)
+    recovery = codes.first.inner_text()
+    shoot(page, "settings-two-factor-codes")
+    section.get_by_role("button", name="I saved them").click()
+    expect(section.get_by_text("10 recovery codes left")).to_be_visible()
+    assert UserSettings.objects.get(user__username="robin").two_factor_enabled
+
+    with browser_page(browser, e2e_server) as elsewhere:
+        elsewhere.goto("/login?returnTo=/profile")
+        elsewhere.get_by_label("Username").fill("robin")
+        elsewhere.get_by_label("Password").fill(PASSWORD)
+        elsewhere.get_by_role("button", name="Sign in").click()
+        code = elsewhere.get_by_label("Authentication code")
+        expect(code).to_be_focused()
+        code.fill(recovery)
+        elsewhere.get_by_role("button", name="Sign in").click()
+        expect(elsewhere).to_have_url(re.compile(r"/profile$"))
+        expect(elsewhere.get_by_role("button", name="Open user menu")).to_be_visible()

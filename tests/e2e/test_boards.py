@@ -1,4 +1,4 @@
-"""Browser tests of the three boards (issue 14): the Leaderboard page's tabs All time /
+"""Browser tests of the three boards: the Leaderboard page's tabs All time /
 Trending / This week, each live, with Player of the Week; the wall rotating between the boards
 with a countdown to the weekly reset. Votes are real: the vote path keeps the trend column and
 the weekly counters, and the boards are checked through the API as well as on screen.
@@ -18,6 +18,7 @@ import time_machine
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from project.ops.harness.launcher import daphne_command, free_port, spawn
 from project.scouting.boards import next_week_start, week_of
 from project.scouting.services.votes import vote_cast
 from tests.e2e.browsing import (
@@ -32,7 +33,6 @@ from tests.e2e.browsing import (
 )
 from tests.e2e.conftest import Server
 from tests.helpers import make_user
-from tests.launcher import daphne_command, free_port, spawn
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -1,4 +1,4 @@
-"""Issue 12: a deleted account's avatar stops being served, and its objects go with it."""
+"""A deleted account's avatar stops being served, and its objects go with it."""
 
 from __future__ import annotations
 

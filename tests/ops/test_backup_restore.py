@@ -18,9 +18,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.drills import PASSWORD, ROOT, _env, daphne, seed, signed_in
+from project.ops.harness.drills import PASSWORD, ROOT, _env, daphne, seed, signed_in
+from project.ops.harness.private_postgres import PrivatePostgres, postgres_bin
 from tests.helpers import unless_available
-from tests.private_postgres import PrivatePostgres, postgres_bin
 
 pytestmark = [
     pytest.mark.slow,

@@ -1,5 +1,6 @@
-"""The one server launcher of the tests and the benchmarks (tests/launcher.py): ready once it
-accepts connections, a failed start said at once, and a stop that reaches the whole group."""
+"""The one server launcher of the tests and the benchmarks (project/ops/harness/launcher.py): ready
+once it accepts connections, a failed start said at once, and a stop that reaches the whole
+group."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.launcher import HOST, ServerProcess, daphne_command, free_port, running
+from project.ops.harness import drills, launcher
+from project.ops.harness.launcher import HOST, ServerProcess, daphne_command, free_port, running
 
 # A server that also starts a child of its own, which prints its pid and outlives a parent
 # killed alone.
@@ -83,3 +85,9 @@ def test_daphne_runs_the_production_command_directly_or_through_a_wrapper() -> N
     wrapped = daphne_command(8123, via=["tests.e2e.shifted_clock_daphne", "1700000000.0"])
     assert wrapped[1:4] == ["-m", "tests.e2e.shifted_clock_daphne", "1700000000.0"]
     assert wrapped[4:] == direct[3:]
+
+
+def test_the_launcher_runs_servers_from_the_repository_root() -> None:
+    """Servers start in the repository's root (manage.py, the dev secret, frontend/dist)."""
+    assert (launcher.ROOT / "manage.py").is_file()
+    assert drills.ROOT == launcher.ROOT

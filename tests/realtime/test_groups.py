@@ -86,3 +86,19 @@ async def test_each_event_reaches_exactly_its_groups(
     }
     for socket in (soccer_scout, football_scout, soccer_admin, lone_admin):
         await socket.close()
+
+
+async def test_an_admin_session_without_a_second_factor_hears_no_admin_event(
+    admin_api: ApiClient, settings: Any
+) -> None:
+    settings.ADMIN_2FA_REQUIRED = True
+    socket, _ = await signed_in(admin_api)
+    send_now(Event("moderation.changed", {"pending": 1}, admins=True))
+    assert await socket.nothing(0.5)
+    await socket.close()
+
+    settings.ADMIN_2FA_REQUIRED = False
+    socket, _ = await signed_in(admin_api)
+    send_now(Event("moderation.changed", {"pending": 2}, admins=True))
+    assert (await socket.receive())["type"] == "moderation.changed"
+    await socket.close()

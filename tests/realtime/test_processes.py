@@ -18,12 +18,12 @@ from django.conf import settings
 from django.test import Client
 from websockets.asyncio.client import connect
 
+from project.ops.harness.wsframes import masked_frame, server_frames, split_frame, upgrade_request
 from project.scouting.models import Nomination, NominationStatus, Player
 from realtime.events import Event
 from tests.helpers import ApiClient, make_user, unless_available
 from tests.realtime.live import send_now, session_of
 from tests.realtime.servers import HOST, daphne, rss_bytes
-from tests.wsframes import masked_frame, server_frames, split_frame, upgrade_request
 
 pytestmark = [
     pytest.mark.slow,

@@ -1,4 +1,4 @@
-"""The redis-py pitfalls (DESIGN.md section 10), each checked against the installed versions."""
+"""The redis-py pitfalls, each checked against the installed versions."""
 
 from __future__ import annotations
 
@@ -129,8 +129,8 @@ def test_a_merge_window_sends_what_every_process_held_whoever_comes_first() -> N
     """Two backends stand for two processes merging one sport's counts: the first takes the
     window and sends its own; the second's wait in Redis, newest version kept, and go with
     whichever process tries first once the window ends, the first's later ones included.
-    (Each process waiting for a window of its own had held counts for several windows: the
-    vote-to-screen p99 of bench/votes.py, issue 13.)"""
+    (Each process waiting for a window of its own would hold counts for several windows:
+    docs/decisions.md#merge-windows-in-redis.)"""
     first, second = get_backend(), RedisBackend(settings.REDIS_URL, get_backend().config)
     window = 0.2
 

@@ -1,4 +1,4 @@
-"""DESIGN.md section 9: Redis stopped mid-run. Writes still succeed, sockets are closed (or
+"""Redis stopped mid-run. Writes still succeed, sockets are closed (or
 refused) while it is down, and reconnect and resync when it returns."""
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from django.conf import settings
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
+from project.ops.harness.private_postgres import PrivateRedis
 from project.scouting.models import Nomination, NominationStatus, Player, Vote
 from tests.helpers import ApiClient, make_user, unless_available
-from tests.private_postgres import PrivateRedis
 from tests.realtime.live import session_of
 from tests.realtime.servers import HOST, daphne
 

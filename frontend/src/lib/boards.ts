@@ -1,6 +1,6 @@
 import type { components } from '@/lib/api/schema';
 
-/** The three player boards (DESIGN.md section 11): all time, trending, this week. */
+/** The three player boards: all time, trending, this week. */
 export type BoardKind = components['schemas']['BoardQuery']['board'];
 
 export const BOARD_KINDS: readonly BoardKind[] = ['all', 'trending', 'weekly'];

@@ -2,9 +2,9 @@
 each connection it hands out without a round trip.
 
 After a PostgreSQL restart every pooled connection is dead, and a request handed one fails with
-"server closed the connection" (issue 12). psycopg_pool's ``ConnectionPool.check_connection``
+"server closed the connection". psycopg_pool's ``ConnectionPool.check_connection``
 (Django's ``CONN_HEALTH_CHECKS``) sends an empty query on every checkout: a round trip per
-request, which under a crowd's votes waits its turn for the CPU like any other (issue 13). A
+request, which under a crowd's votes waits its turn for the CPU like any other. A
 server that ends a connection (shutdown, restart, ``pg_terminate_backend``, idle timeouts)
 writes its FATAL message and closes the socket, so the connection's socket turns readable; an
 idle connection otherwise has nothing to read. So this check asks the kernel, not the server

@@ -333,8 +333,9 @@ def vote_cast(
     to coalesce into), the week's counter and both users' points and streaks; then the
     notification, whose text holds the new count. Every vote on a nomination waits for its
     lock, so the fewer round trips it is held over, the more votes a hot nomination takes
-    (bench/RESULTS.md). The lock order is the services' (the nomination, then users): the
-    rows inserted before it lock nothing (their foreign keys are checked at the commit)."""
+    (docs/decisions.md#late-nomination-lock). The lock order is the services' (the
+    nomination, then users): the rows inserted before it lock nothing (their foreign keys are
+    checked at the commit)."""
     nomination = _nomination_for_vote(user=user, nomination_id=nomination_id, lock=False)
     voted_at = timezone.now()
     counted = vote_is_trusted(voter=user, voted_at=voted_at)

@@ -81,7 +81,7 @@ describe('LoginPage', () => {
     expect(await screen.findByTestId('location')).toHaveTextContent(/^\/vote$/);
     expect(screen.getByText('Welcome back, Jane Doe!')).toBeInTheDocument();
     expect(queryClient.getQueryData(authKeys.me())).toEqual(scout);
-    expect(requests[0].body).toEqual({ username: 'jdoe', password: 'secret1' });
+    expect(requests[0].body).toEqual({ username: 'jdoe', password: 'secret1', code: '' });
     expect(useSportStore.getState().sport).toBe('hockey');
   });
 
@@ -111,6 +111,36 @@ describe('LoginPage', () => {
     renderLogin('/login?returnTo=%2F%2Fevil.example');
     await submit('jdoe', 'secret1');
     expect(await screen.findByTestId('location')).toHaveTextContent(/^\/$/);
+  });
+
+  it('asks for the authenticator code when the account has two-factor sign-in', async () => {
+    const { requests } = mockFetch({
+      'POST /api/auth/login': (request) =>
+        (request.body as { code: string }).code
+          ? { body: scout }
+          : {
+              status: 401,
+              body: {
+                message: 'Enter the code from your authenticator app',
+                code: 'two_factor_required',
+              },
+            },
+    });
+    renderLogin();
+    expect(screen.queryByLabelText('Authentication code')).not.toBeInTheDocument();
+    await submit('jdoe', 'secret1');
+
+    const code = await screen.findByLabelText('Authentication code');
+    expect(code).toHaveFocus();
+    expect(screen.queryByText('Login failed')).not.toBeInTheDocument();
+    await userEvent.type(code, '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    expect(await screen.findByTestId('location')).toHaveTextContent(/^\/vote$/);
+    expect(requests.map((request) => request.body)).toEqual([
+      { username: 'jdoe', password: 'secret1', code: '' },
+      { username: 'jdoe', password: 'secret1', code: '123456' },
+    ]);
   });
 
   it('shows the server message when login fails', async () => {

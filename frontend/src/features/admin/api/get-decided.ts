@@ -5,7 +5,7 @@ import { api, unwrap } from '@/lib/api-client';
 import { adminKeys } from './admin-keys';
 import type { AdminNomination, Decision } from './types';
 
-/** The approved and rejected lists show the newest 50 (spec section 9). */
+/** The approved and rejected lists show the newest 50. */
 export const DECIDED_LIMIT = 50;
 
 /** GET /api/nominations?status=approved|rejected&limit=50 (the status filter is admin only). */

@@ -1,6 +1,9 @@
-import { useSearchParams } from 'react-router';
+import { ShieldCheck } from 'lucide-react';
+import { Link, useSearchParams } from 'react-router';
 
+import { buttonClasses } from '@/components/ui/button-classes';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { ApiError } from '@/lib/api-client';
 
 import { useAdminStats } from '../api/get-stats';
 import { useAdminUsers } from '../api/get-users';
@@ -22,6 +25,20 @@ import { UsersTab } from './users-tab';
 
 function count(value: number | undefined, more = false) {
   return value === undefined ? '' : ` (${value.toLocaleString('en-US')}${more ? '+' : ''})`;
+}
+
+/** What an admin sees until their session has passed two-factor sign-in. */
+function SecondFactorNeeded({ message }: { message: string }) {
+  return (
+    <div className="mx-auto flex max-w-lg flex-col items-center rounded-xl border border-border bg-surface px-6 py-10 text-center shadow-sm">
+      <ShieldCheck className="size-8 text-primary" aria-hidden="true" />
+      <h2 className="mt-3 text-lg font-semibold">Two-factor sign-in needed</h2>
+      <p className="mt-1 text-sm text-muted-foreground">{message}.</p>
+      <Link to="/settings#two-factor" className={buttonClasses({ className: 'mt-4' })}>
+        Go to Settings
+      </Link>
+    </div>
+  );
 }
 
 /**
@@ -50,6 +67,10 @@ export function AdminDashboard({
   const tab: AdminTab = isAdminTab(requested) ? requested : 'pending';
   const openTab = (next: AdminTab) =>
     setSearchParams(next === 'pending' ? {} : { tab: next }, { replace: true });
+
+  if (stats.error instanceof ApiError && stats.error.code === 'two_factor_required') {
+    return <SecondFactorNeeded message={stats.error.message} />;
+  }
 
   return (
     <>

@@ -1,14 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { errorMessage } from '@/lib/api-client';
+import { ApiError, errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
-import { loginInputSchema, useLogin, type LoginInput } from '../api/login';
+import { loginInputSchema, TWO_FACTOR_REQUIRED, useLogin, type LoginInput } from '../api/login';
 import { withReturnTo } from '../hooks/use-return-to';
 
 import { applyFieldErrors } from './apply-field-errors';
@@ -20,15 +21,23 @@ type LoginFormProps = {
 
 export function LoginForm({ returnTo, onSuccess }: LoginFormProps) {
   const login = useLogin();
+  // Shown once the server answered that this account signs in with a second factor.
+  const [askCode, setAskCode] = useState(false);
   const {
     register,
     handleSubmit,
     setError,
+    setFocus,
     formState: { errors },
   } = useForm<LoginInput>({
     resolver: zodResolver(loginInputSchema),
-    defaultValues: { username: '', password: '' },
+    defaultValues: { username: '', password: '', code: '' },
   });
+
+  // Once the code's field shows, the member types the code next.
+  useEffect(() => {
+    if (askCode) setFocus('code');
+  }, [askCode, setFocus]);
 
   const onSubmit = handleSubmit((values) =>
     login.mutate(values, {
@@ -37,7 +46,11 @@ export function LoginForm({ returnTo, onSuccess }: LoginFormProps) {
         onSuccess();
       },
       onError: (error) => {
-        applyFieldErrors(error, ['username', 'password'], setError);
+        if (error instanceof ApiError && error.code === TWO_FACTOR_REQUIRED && !values.code) {
+          setAskCode(true);
+          return;
+        }
+        applyFieldErrors(error, ['username', 'password', 'code'], setError);
         toast({
           variant: 'destructive',
           title: 'Login failed',
@@ -69,6 +82,24 @@ export function LoginForm({ returnTo, onSuccess }: LoginFormProps) {
           />
         )}
       </Field>
+      {askCode ? (
+        <Field
+          id="login-code"
+          label="Authentication code"
+          hint="The 6-digit code from your authenticator app, or one of your recovery codes."
+          error={errors.code?.message}
+        >
+          {(control) => (
+            <Input
+              autoComplete="one-time-code"
+              autoCapitalize="none"
+              inputMode="text"
+              {...control}
+              {...register('code')}
+            />
+          )}
+        </Field>
+      ) : null}
       <Button type="submit" size="lg" loading={login.isPending} className="mt-2 w-full">
         Sign in
       </Button>

@@ -10,6 +10,7 @@ import { ChangePasswordSection } from './change-password-section';
 import { DangerZoneSection } from './danger-zone-section';
 import { NotificationSection } from './notification-section';
 import { PrivacySection } from './privacy-section';
+import { TwoFactorSection } from './two-factor-section';
 
 type SettingsViewProps = {
   account: { username: string; email: string };
@@ -24,6 +25,7 @@ export function SettingsView({ account, onAccountDeleted }: SettingsViewProps) {
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
       <AccountInfoSection username={account.username} email={account.email} />
       <ChangePasswordSection />
+      <TwoFactorSection />
       {settings.isPending ? (
         <>
           <Skeleton className="h-64 rounded-xl" aria-label="Loading settings" />

@@ -1,6 +1,6 @@
 import type { WallPlayer, WallScout } from './types';
 
-/** Leaderboards show the top 10 (spec section 9). */
+/** Leaderboards show the top 10. */
 export const WALL_SIZE = 10;
 
 /** The server's order: most votes first, ties by the older nomination (the lower id). */

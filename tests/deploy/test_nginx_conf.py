@@ -1,0 +1,68 @@
+"""nginx's routing has one source, deploy/nginx.conf.template (project/ops/nginx.py): the
+committed deploy/nginx.conf is its docker compose rendering, and the shape run on one machine
+(project/ops/prodshape.py) renders the same template into a configuration nginx accepts."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from project.ops import nginx
+from project.ops.prodshape import Shape, nginx_binary
+
+
+def test_the_compose_conf_is_the_rendered_template() -> None:
+    assert nginx.COMPOSE_CONF.read_text(encoding="utf-8") == nginx.compose_conf(), (
+        "deploy/nginx.conf differs from deploy/nginx.conf.template: run "
+        "`python -m project.ops.nginx`"
+    )
+
+
+def test_both_renderings_carry_the_whole_template() -> None:
+    """Every line of the template but its placeholders is in both configurations."""
+    template = [
+        line.strip()
+        for line in nginx.TEMPLATE.read_text(encoding="utf-8").splitlines()
+        if line.strip() and "@" not in line
+    ]
+    compose = {line.strip() for line in nginx.compose_conf().splitlines()}
+    shape = Shape(port=8080, http_ports=[9001], ws_ports=[9002, 9003], run_dir=Path("/run/x"))
+    local = {line.strip() for line in shape.nginx_conf().splitlines()}
+    assert [line for line in template if line not in compose] == []
+    assert [line for line in template if line not in local] == []
+    assert "server http:8000;" in compose and "server ws2:8000 max_fails=0;" in compose
+    assert "server 127.0.0.1:9001;" in local and "server 127.0.0.1:9003 max_fails=0;" in local
+    assert "listen 127.0.0.1:8080 backlog=4096;" in local and "listen 80;" in compose
+
+
+def test_a_placeholder_missing_from_the_template_is_an_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    broken = tmp_path / "nginx.conf.template"
+    broken.write_text("upstream http_pool {\n@HTTP_SERVERS@\n}\n", encoding="utf-8")
+    monkeypatch.setattr(nginx, "TEMPLATE", broken)
+    with pytest.raises(ValueError, match="@WS_SERVERS@"):
+        nginx.compose_conf()
+
+
+def test_nginx_accepts_the_shape_s_configuration(tmp_path: Path) -> None:
+    shape = Shape(port=8080, http_ports=[9001], ws_ports=[9002, 9003], run_dir=tmp_path)
+    shape.write()
+    checked = subprocess.run(
+        [
+            nginx_binary(),
+            "-t",
+            "-e",
+            "stderr",
+            "-p",
+            str(tmp_path),
+            "-c",
+            str(tmp_path / "nginx.conf"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stderr
