@@ -9,7 +9,8 @@ PORT ?= 8000
 FRONTEND := frontend
 
 .PHONY: run test install install-dev frontend migrate seed serve lint typecheck test-backend \
-        test-frontend test-e2e browser bench openapi types clean lock serve-prod nginx pgbackrest
+        test-frontend test-e2e browser bench openapi types clean lock serve-prod nginx pgbackrest \
+        pgbouncer test-pgbouncer prometheus
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -56,7 +57,7 @@ run: install frontend seed
 
 ## test: install what the tests need, then every check CI makes: lint, format, types, import
 ## contracts, the SPA's checks and Vitest, and the whole pytest suite (browser tests included)
-test: install-dev frontend browser nginx pgbackrest
+test: install-dev frontend browser nginx pgbackrest prometheus
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy project realtime tests
@@ -66,6 +67,16 @@ test: install-dev frontend browser nginx pgbackrest
 
 test-backend: install-dev
 	$(PY) -m pytest --ignore=tests/e2e
+
+## test-pgbouncer: the API, scouting, moderation and integrity tests again, through a private
+## PgBouncer in transaction mode with DB_POOLER=transaction (needs DATABASE_URL: PostgreSQL;
+## the test database is created and dropped directly)
+PGBOUNCER_TESTS := tests/api tests/scouting tests/moderation tests/integrity \
+	tests/ops/test_pgbouncer.py
+test-pgbouncer: install-dev pgbouncer
+	@case "$$DATABASE_URL" in postgres*) ;; *) \
+	  echo "make test-pgbouncer needs DATABASE_URL to name a PostgreSQL database"; exit 2;; esac
+	DB_POOLER=transaction $(PY) -m pytest --pgbouncer $(PGBOUNCER_TESTS)
 
 test-frontend: $(FRONTEND)/node_modules/.package-lock.json
 	cd $(FRONTEND) && npm run lint && npm run typecheck && npm test
@@ -88,14 +99,32 @@ pgbackrest:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq pgbackrest >/dev/null; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq pgbackrest >/dev/null; fi; }
 
+## pgbouncer: Debian's PgBouncer (make test-pgbouncer, PGBOUNCER=1 make serve-prod)
+pgbouncer:
+	@command -v pgbouncer >/dev/null 2>&1 || [ -x /usr/sbin/pgbouncer ] || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq pgbouncer >/dev/null; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq pgbouncer >/dev/null; fi; }
+
+# PGBOUNCER=1 make serve-prod: the app processes behind a PgBouncer in transaction mode.
+WITH_PGBOUNCER := $(filter 1 true yes on,$(PGBOUNCER))
+
+## prometheus: Debian's prometheus package for promtool (tests/deploy/test_prometheus_config.py
+## checks deploy/prometheus with it); only promtool is used
+prometheus:
+	@command -v promtool >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq --no-install-recommends prometheus >/dev/null; fi; }
+
 ## serve-prod: the production shape on this machine (needs DATABASE_URL and REDIS_URL): migrate,
 ## then nginx on PORT (8080) in front of the HTTP pool (gunicorn, 2 gthread workers) and two
-## daphne processes for /ws/, supervised by honcho; Ctrl-C or SIGTERM stops them all
-serve-prod: install frontend nginx
+## daphne processes for /ws/, supervised by honcho; Ctrl-C or SIGTERM stops them all. With
+## PGBOUNCER=1 the app reaches PostgreSQL through a PgBouncer in transaction mode (migrations
+## go directly)
+serve-prod: install frontend nginx $(if $(WITH_PGBOUNCER),pgbouncer)
 	@if [ -z "$$DATABASE_URL" ] || [ -z "$$REDIS_URL" ]; then \
 	  echo "make serve-prod needs DATABASE_URL (PostgreSQL) and REDIS_URL"; exit 2; fi
 	$(PY) manage.py migrate --noinput
-	exec $(PY) manage.py serve_prod --port $(PROD_PORT)
+	exec $(PY) manage.py serve_prod --port $(PROD_PORT) $(if $(WITH_PGBOUNCER),--pgbouncer)
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

@@ -219,8 +219,9 @@ _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 def cpu_by_component(named: dict[int, str]) -> dict[int, tuple[str, float]]:
     """Every process on the machine: pid -> (component, CPU seconds so far, user + system).
     Components: ``named`` pids first (e.g. the bench's own processes), then by program
-    (postgres, redis, nginx, the HTTP pool's gunicorn or uvicorn, the daphne processes), the
-    rest "other". ``cpu_spent`` of two samples is what each component took in between."""
+    (postgres, redis, nginx, pgbouncer, the HTTP pool's gunicorn or uvicorn, the daphne
+    processes), the rest "other". ``cpu_spent`` of two samples is what each component took
+    in between."""
     sample: dict[int, tuple[str, float]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -242,6 +243,8 @@ def cpu_by_component(named: dict[int, str]) -> dict[int, tuple[str, float]]:
             name = "redis"
         elif comm == "nginx":
             name = "nginx"
+        elif comm == "pgbouncer":
+            name = "pgbouncer"
         elif "gunicorn" in cmdline or "uvicorn" in cmdline:
             name = "http pool"
         elif "daphne" in cmdline:

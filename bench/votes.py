@@ -35,7 +35,10 @@ bench/RESULTS.md under "## Votes through the production shape".
 server (gunicorn gthread, gunicorn + uvicorn workers, daphne processes) and writes "## HTTP
 pool: the server chosen by measurement"; ``--compare-gc`` runs the uniform round with CPython's
 stock collector and with project/common/heap.py's tuning and writes "## Garbage collection of
-the server processes".
+the server processes"; ``--compare-pgbouncer`` runs it directly on PostgreSQL, directly with
+``DB_POOLER=transaction`` (no prepared statements, values bound in the client) and through a
+PgBouncer in transaction mode, and writes the CPU each took per vote against the first, with
+the machine's load beside it, under "## Behind PgBouncer: CPU per vote".
 """
 
 from __future__ import annotations
@@ -90,6 +93,7 @@ SECTION = "## Votes through the production shape"
 HOT = "one hot nomination"
 HTTP_SECTION = "## HTTP pool: the server chosen by measurement"
 GC_SECTION = "## Garbage collection of the server processes"
+PGBOUNCER_SECTION = "## Behind PgBouncer: CPU per vote"
 PREFIX = f"benchvotes{os.getpid()}"
 CSRF = "benchcsrftoken0123456789abcdefgh"  # 32 letters and digits, as Django's are
 TARGETS = {
@@ -789,10 +793,13 @@ def start_stack(
     extra_env: dict[str, str],
     http_threads: int | None = None,
     http_workers: int | None = None,
+    pgbouncer: bool = False,
 ) -> Stack:
     from project.ops.prodshape import Shape, running
 
     shape = Shape(port=0, http_server=http_server)
+    if pgbouncer:
+        shape.with_pgbouncer(own_url)
     if http_threads:
         shape.http_threads = http_threads
     if http_workers:
@@ -1195,6 +1202,82 @@ def compare_gc(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None
         write_section(GC_SECTION, text)
 
 
+# The stack's own processes: what a vote costs the servers (not the bench's clients).
+STACK = ("http pool", "daphne (/ws/)", "postgres", "pgbouncer", "redis", "nginx")
+
+
+def compare_pgbouncer(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
+    """The uniform round (watchers pushed every vote) directly, directly with the settings a
+    transaction pooler needs, and through PgBouncer; with two passes in the order A, B, C, C,
+    B, A, so a load that drifts weighs on each alike. CPU per vote from /proc by component."""
+    configs = {
+        "direct": ({}, False),
+        "direct, DB_POOLER=transaction": ({"DB_POOLER": "transaction"}, False),
+        "through PgBouncer (transaction mode)": ({}, True),
+    }
+    ids = list(fixture.nominations)
+    concurrency = args.concurrency[0]
+    rows: list[tuple[str, Round, float]] = []
+    names = list(configs)
+    for name in [*names, *reversed(names)][: 3 * args.compare_passes]:
+        env, through = configs[name]
+        stack = start_stack(own_url, args.http, env, pgbouncer=through)
+        try:
+            watchers = watch(stack, fixture, args)
+            BENCH_PIDS[watchers.process.pid or 0] = "bench: watchers"
+            voters = fixture.take_voters(args.votes // args.votes_per_voter)
+            jobs = uniform_jobs(voters, ids, args.votes_per_voter, seed=200 + len(rows))
+            r = vote_round(name, stack.url, watchers, fixture, concurrency, jobs)
+            watchers.stop()
+        finally:
+            stop_stack(stack)
+            forget_keys(f"{PREFIX}*", f":*:{PREFIX}*", f"*{PREFIX}*")
+        rows.append((name, r, os.getloadavg()[0]))
+
+    def per_vote(r: Round, component: str | None = None) -> float:
+        cpu, ok = r.answers.cpu, max(1, r.answers.ok)
+        spent = cpu.get(component, 0.0) if component else sum(cpu.get(c, 0.0) for c in STACK)
+        return spent * 1000 / ok
+
+    baseline = statistics.mean(per_vote(r) for name, r, _ in rows if name == names[0])
+    lines = [
+        PGBOUNCER_SECTION,
+        "",
+        f"Machine: {machine()}. Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by "
+        "`bench/votes.py --compare-pgbouncer`: the production shape with "
+        f"{len(fixture.watchers):,} sockets watching, the uniform round at concurrency "
+        f"{concurrency} ({args.votes:,} votes a row) in the order of the rows. CPU ms per vote "
+        "(user + system from /proc) of the stack's processes (HTTP pool, daphne, PostgreSQL, "
+        "PgBouncer, Redis, nginx; not the bench's clients); the ratio is against the mean of "
+        "the direct rows of this run; load is the 1-minute load average after the row.",
+        "",
+        "| database | votes/s | vote p99 ms | http pool | postgres | pgbouncer | stack | "
+        "ratio | load |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, r, load in rows:
+        a = r.answers
+        lines.append(
+            f"| {name} | {a.rate():.0f} | {percentile(a.latencies_ms, 99):.0f} | "
+            f"{per_vote(r, 'http pool'):.1f} | {per_vote(r, 'postgres'):.1f} | "
+            f"{per_vote(r, 'pgbouncer'):.1f} | **{per_vote(r):.1f}** | "
+            f"**{per_vote(r) / baseline:.2f}** | {load:.1f} |"
+        )
+    if args.compare_passes > 1:
+        for name in names:
+            mine = [r for n, r, _ in rows if n == name]
+            mean = statistics.mean(per_vote(r) for r in mine)
+            lines.append(
+                f"| **mean: {name}** | {statistics.mean(r.answers.rate() for r in mine):.0f} | "
+                f"| | | | **{mean:.1f}** | **{mean / baseline:.2f}** | |"
+            )
+    lines += ["", f"The sockets {offered(args)}. {clients_note(args.clients_first)}"]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if not args.no_write:
+        write_section(PGBOUNCER_SECTION, text)
+
+
 def _ws_pids(stack: Stack) -> list[int]:
     """The daphne /ws/ processes' pids: children of honcho listening on the ws ports."""
     ports = {f"{p:04X}" for p in stack.shape.ws_ports}
@@ -1280,8 +1363,11 @@ def parse_args() -> argparse.Namespace:
         "--http-workers", type=int, help="processes of the HTTP pool (the shape's: 2)"
     )
     parser.add_argument("--compare-http", action="store_true")
-    parser.add_argument("--compare-passes", type=int, default=2, help="--compare-http: 1 or 2")
+    parser.add_argument(
+        "--compare-passes", type=int, default=2, help="--compare-http, --compare-pgbouncer: 1 or 2"
+    )
     parser.add_argument("--compare-gc", action="store_true")
+    parser.add_argument("--compare-pgbouncer", action="store_true")
     parser.add_argument("--database", default="scouting_bench_votes")
     parser.add_argument(
         "--no-compress",
@@ -1307,7 +1393,7 @@ def main() -> None:
     django_setup()
     sys.path.insert(0, str(ROOT))
     rounds = len(args.concurrency) + len(args.arrival)
-    if args.compare_http or args.compare_gc:
+    if args.compare_http or args.compare_gc or args.compare_pgbouncer:
         rounds = 3 * args.compare_passes
     voters = rounds * (args.votes // args.votes_per_voter) + args.hot_votes
     print(f"Preparing {voters:,} voters and {args.watchers:,} watchers...", flush=True)
@@ -1320,6 +1406,8 @@ def main() -> None:
                 compare_http(args, own_url, fixture)
             elif args.compare_gc:
                 compare_gc(args, own_url, fixture)
+            elif args.compare_pgbouncer:
+                compare_pgbouncer(args, own_url, fixture)
             else:
                 main_run(args, own_url, fixture)
     finally:

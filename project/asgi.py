@@ -1,5 +1,7 @@
 """ASGI entry point: HTTP goes to Django (its WSGI handler in the request thread), websockets to
-the realtime routing."""
+the realtime routing; ``/healthz`` and ``/readyz`` are answered on the event loop in front of
+Django (project/health.py), and the process's metrics are served on ``METRICS_PORT`` when it is
+set (project/common/metrics.py)."""
 
 import os
 
@@ -11,8 +13,11 @@ django_http = get_wsgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
+from project.common import metrics  # noqa: E402
 from project.common.heap import tune_after_startup  # noqa: E402
 from project.common.wsgi_http import WsgiHttp  # noqa: E402
+from project.health import HealthAsgi  # noqa: E402
+from realtime import probe  # noqa: E402
 from realtime.routing import websocket_application  # noqa: E402
 from realtime.summaries import get_scheduler  # noqa: E402
 
@@ -22,10 +27,15 @@ get_scheduler().start()
 application = ProtocolTypeRouter(
     {
         # Django's WSGI handler, one thread hop per request (project/common/wsgi_http.py).
-        "http": WsgiHttp(django_http),
+        "http": HealthAsgi(WsgiHttp(django_http)),
         "websocket": websocket_application,
     }
 )
+
+metrics.time_gc_pauses()
+if metrics.serve() is not None:
+    # A daphne process that serves metrics probes the live layer's delivery (realtime/probe.py).
+    probe.start_in_daphne()
 
 # Freeze the start-up heap and make young collections rarer (project/common/heap.py).
 tune_after_startup()

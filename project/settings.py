@@ -53,6 +53,16 @@ def _prepare_threshold(value: str) -> int | None:
     return int(value) if value.strip() else None
 
 
+def db_pooler(value: str, port: Any) -> str:
+    """What stands between the app and PostgreSQL: ``transaction`` (a pooler in transaction
+    mode: a server connection per transaction, nothing kept between them) or ``none``;
+    unset, ``transaction`` on PgBouncer's port 6432."""
+    value = value.strip().lower() or ("transaction" if str(port) == "6432" else "none")
+    if value not in {"none", "transaction"}:
+        raise ImproperlyConfigured("DB_POOLER must be 'transaction' or 'none'")
+    return value
+
+
 DJANGO_ENV = os.environ.get("DJANGO_ENV", "development")
 PRODUCTION = DJANGO_ENV == "production"
 
@@ -106,6 +116,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: its count and time of a request include every other middleware's work.
+    "project.common.metrics.RequestMetricsMiddleware",
+    # The request's id (a trusted proxy's X-Request-ID, else a new one) on its log lines and
+    # its response (project/logs.py).
+    "project.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "project.middleware.ContentSecurityPolicyMiddleware",
@@ -142,6 +157,8 @@ TEMPLATES = [
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     _db: dict[str, Any] = dict(dj_database_url.parse(DATABASE_URL))
+    DB_POOLER = db_pooler(os.environ.get("DB_POOLER", ""), _db.get("PORT"))
+    _TRANSACTION_POOLER = DB_POOLER == "transaction"
     if _db["ENGINE"] == "django.db.backends.postgresql":
         # Under ASGI a persistent connection leaks one per worker thread; psycopg's pool
         # is the one that reuses connections.
@@ -163,11 +180,15 @@ if DATABASE_URL:
             # run DB_PREPARE_THRESHOLD times prepared on it (psycopg's prepare_threshold; an
             # empty value: never), so PostgreSQL parses and plans a vote's statements once per
             # connection rather than on every vote (docs/decisions.md#prepared-statements).
-            # Django's default (client-side binding, no prepared statements) suits a pooler in
-            # transaction mode, which this does not use.
-            "server_side_binding": True,
-            "prepare_threshold": _prepare_threshold(os.environ.get("DB_PREPARE_THRESHOLD", "5")),
+            # Behind a pooler in transaction mode (DB_POOLER) a prepared statement would outlive
+            # the transaction that made it (docs/decisions.md#behind-pgbouncer-in-transaction-mode).
+            "server_side_binding": not _TRANSACTION_POOLER,
+            "prepare_threshold": None
+            if _TRANSACTION_POOLER
+            else _prepare_threshold(os.environ.get("DB_PREPARE_THRESHOLD", "5")),
         }
+        # ... and so would a server-side cursor: .iterator() reads through an ordinary one.
+        _db["DISABLE_SERVER_SIDE_CURSORS"] = _TRANSACTION_POOLER
     DATABASES = {"default": _db}
     # Streaming replicas for the reads of safe requests (project/common/replicas.py): each
     # with the primary's options, its own pool, and the primary as its test database.
@@ -179,6 +200,7 @@ if DATABASE_URL:
     if len(DATABASES) > 1:
         DATABASE_ROUTERS = ["project.common.replicas.ReplicaRouter"]
 else:
+    DB_POOLER = "none"
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -300,6 +322,9 @@ REALTIME_SUMMARY_DELAY = float(os.environ.get("REALTIME_SUMMARY_DELAY", "0.1"))
 # vote.changed: the first count of a window goes out at once, the rest merged into one event
 # at the window's end (seconds, per sport, shared by every process).
 REALTIME_VOTE_WINDOW = float(os.environ.get("REALTIME_VOTE_WINDOW", "0.15"))
+# Each daphne process serving metrics publishes a delivery probe this often (seconds; 0: never;
+# realtime/probe.py).
+REALTIME_PROBE_INTERVAL = float(os.environ.get("REALTIME_PROBE_INTERVAL", "5"))
 # The feed's activity of a vote follows its count by this long (seconds, realtime/merge.py).
 REALTIME_ACTIVITY_DELAY = float(os.environ.get("REALTIME_ACTIVITY_DELAY", "0.05"))
 # ... and those that come during a window of this long go out together at its end (seconds, per
@@ -456,10 +481,20 @@ if PRODUCTION:
         "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
     }
 
+# json: one JSON object per line with the request's id (project/logs.py); text: plain lines.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "json" if PRODUCTION else "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "project.logs.RequestIdFilter"}},
+    "formatters": {"json": {"()": "project.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},

@@ -129,6 +129,11 @@ class Source(ABC):
     @abstractmethod
     async def close(self) -> None: ...
 
+    async def ping(self) -> None:
+        """Return once the subscription answers (readiness, project/health.py); a source
+        that needs no server answers at once."""
+        return None
+
     # Presence: sets of members, each entry expiring unless touched again (a process that
     # dies stops touching its entries; they are gone after the ttl).
 

@@ -273,6 +273,7 @@ class RedisSource(Source):
         self._commands = asyncio.Lock()
         self._ready: dict[str, asyncio.Future[None]] = {}
         self._unconfirmed: collections.Counter[str] = collections.Counter()
+        self._pongs: collections.deque[asyncio.Future[None]] = collections.deque()
         self._reader: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -286,6 +287,9 @@ class RedisSource(Source):
             async with self._commands:
                 await self.pubsub.subscribe(self.backend.channel_prefix + "~process")
             async for message in self.pubsub.listen():
+                if message["type"] == "pong":
+                    self._ponged()
+                    continue
                 group = message["channel"].decode()[prefix_length:]
                 if message["type"] == "message":
                     await hub.receive(group, message["data"].decode())
@@ -305,6 +309,26 @@ class RedisSource(Source):
             ready = self._ready.get(group)
             if ready is not None and not ready.done():
                 ready.set_result(None)
+
+    def _ponged(self) -> None:
+        """Pongs come back in the order the pings went out: the oldest waiter's answer."""
+        if self._pongs:
+            waiter = self._pongs.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def ping(self) -> None:
+        """A PING on the subscription's own connection, answered once the reader has read its
+        pong: the connection is up and the reader is reading."""
+        waiter = asyncio.get_running_loop().create_future()
+        async with self._commands:
+            self._pongs.append(waiter)
+            try:
+                await self.pubsub.ping()
+            except BaseException:
+                self._pongs.remove(waiter)
+                raise
+        await waiter
 
     async def subscribe(self, group: str) -> None:
         ready = self._ready.get(group)
@@ -404,6 +428,8 @@ class RedisSource(Source):
             self._reader.cancel()
         for ready in self._ready.values():
             ready.cancel()
+        for waiter in self._pongs:
+            waiter.cancel()
         try:
             await self.pubsub.aclose()
             await self.subscriber.aclose()

@@ -16,6 +16,7 @@ import logging
 import queue
 import threading
 
+from realtime import metrics
 from realtime.backend import Guard, Outbound, get_backend
 from realtime.events import Event
 
@@ -49,6 +50,9 @@ def send(*events: Event, guarded_at: float | None = None) -> None:
     except Exception:
         # A live push must never fail the write that caused it: clients resync on reconnect.
         logger.exception("Could not publish %s", ", ".join(event.type for event in events))
+        return
+    for event in events:
+        metrics.EVENTS_PUBLISHED.labels(event.type).inc()
 
 
 class Publisher:

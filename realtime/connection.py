@@ -48,6 +48,8 @@ from autobahn.websocket.protocol import PreparedMessage
 from django.conf import settings
 from twisted.internet import tcp
 
+from realtime.metrics import SENT
+
 SCOPE_KEY = "realtime.connection"
 
 
@@ -247,6 +249,7 @@ class DirectSocket:
         # Frames only while open: once a close has started no data frame may follow it.
         if protocol.state != protocol.STATE_OPEN:
             return
+        SENT.total += len(frame)
         if self.immediate and transport.connected and not _buffered(transport):
             sent = transport.writeSomeData(frame)
             if sent == len(frame):

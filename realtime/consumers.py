@@ -21,6 +21,7 @@ from django.conf import settings
 
 from project.common.choices import Sport
 from project.common.second_factor import admin_session_allowed
+from realtime import metrics
 from realtime.backend import get_backend
 from realtime.connection import SCOPE_KEY, Outgoing, SocketQueue, open_socket
 from realtime.control import get_layer, user_sockets_group
@@ -83,12 +84,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.admin = False
         self.watching: str | None = None  # the nomination presence set this socket is in
         self.control_group: str | None = None  # its user's group on the channel layer
+        self.counted = False  # in websocket_connections_open
 
     # --- Connection ---------------------------------------------------------------------
 
     async def connect(self) -> None:
         user = self.scope.get("user")
         await self.accept()
+        self.counted = True
+        metrics.CONNECTIONS_OPEN.inc()
         if user is None or not user.is_authenticated:
             await self._close(CLOSE_UNAUTHENTICATED)
             return
@@ -122,6 +126,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         self.closing = True
+        if self.counted:
+            self.counted = False
+            metrics.CONNECTIONS_OPEN.dec()
         for task in self.tasks:
             task.cancel()
         await self._leave_control_plane()
@@ -129,6 +136,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self._leave(group)
         if hasattr(self, "hub"):
             await self.hub.presence.forget(self)
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        """Every close the server makes goes through here: counted by its code."""
+        metrics.CLOSES.labels(str(code)).inc()
+        await super().close(code, reason)
 
     async def _close(self, code: int) -> None:
         if not self.closing:
@@ -385,6 +397,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
                     await self._send_json(
                         {"type": "resync", "groups": [group], "cursors": {group: position}}
                     )
+                    metrics.RESYNCS.inc()
                     await self._snapshot(group)
                 else:
                     self.cursors[group] = cursor
@@ -410,6 +423,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             if size > self.replay_budget:
                 return None
             self.replay_budget -= size
+            metrics.REPLAYED.inc(len(events))
             for seq, message in events:
                 await self._write(message, group, seq)
             cursor = events[-1][0]
@@ -430,6 +444,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             logger.warning("Could not compute the snapshot of %s", group, exc_info=True)
             return
         await self._send_json({"type": "snapshot", "group": group, "seq": seq, "data": data})
+        metrics.SNAPSHOTS.inc()
 
     def _spawn(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)

@@ -26,6 +26,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from realtime import metrics
 from realtime.connection import Outgoing, skipped
 from realtime.presence import Presence
 from realtime.snapshot import Snapshots
@@ -102,6 +103,11 @@ class Hub:
                 await self._source.unsubscribe(group)
             except Exception:
                 logger.warning("Could not unsubscribe from %s", group, exc_info=True)
+
+    async def ping(self) -> None:
+        """Return once the process's subscription answers (opened first when no socket has
+        opened it yet): what readiness waits for (project/health.py)."""
+        await self.source.ping()
 
     async def current(self, groups: Sequence[str]) -> dict[str, int]:
         epoch, positions = await self.source.current(groups)
@@ -189,6 +195,7 @@ class Hub:
             return
         seq = int(seq_text)
         message = self.message(group, seq, text)
+        metrics.EVENTS_DELIVERED.labels(metrics.event_type(text)).inc(len(members))
         for member in tuple(members):
             try:
                 await member.deliver(group, seq, message)

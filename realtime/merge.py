@@ -40,7 +40,7 @@ from typing import Any
 
 from django.conf import settings
 
-from realtime import broadcast
+from realtime import broadcast, metrics
 from realtime.backend import get_backend
 from realtime.events import Event
 
@@ -200,6 +200,7 @@ class VoteMerger:
                     self.due[key] = min(self.due.get(key, math.inf), time.monotonic() + wait)
                     self.condition.notify_all()
             if items:
+                metrics.MERGED.labels(key[0]).observe(len(items))
                 events.append(merged_event(key[0], key[1], items))
         if events:
             broadcast.broadcast_now(*events)

@@ -10,13 +10,46 @@ from django.db import connection
 
 from project.accounts.models import Role, User
 from project.common import budgets
+from project.ops.pgbouncer import Bouncer
 from tests.flushing import flush_outlasting_deadlocks
 from tests.helpers import SERVICE_SKIP, ApiClient, EventRecorder, make_user
+from tests.pgbouncer import ACTIVE, through_pgbouncer
 
 if os.environ.get("CI") and not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
     raise pytest.UsageError(
         "CI must run against PostgreSQL and Redis: set DATABASE_URL and REDIS_URL"
     )
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--pgbouncer",
+        action="store_true",
+        help="run the tests through a private PgBouncer in transaction mode (tests/pgbouncer.py)",
+    )
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    django_db_setup: None,
+    django_db_blocker: Any,
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[None]:
+    """pytest-django's, then with ``--pgbouncer`` the run's queries through PgBouncer."""
+    if not request.config.getoption("--pgbouncer"):
+        yield
+        return
+    with django_db_blocker.unblock(), through_pgbouncer(tmp_path_factory.mktemp("pgbouncer")):
+        yield
+
+
+@pytest.fixture
+def pgbouncer(django_db_setup: None) -> Bouncer:
+    """The PgBouncer the run goes through; the test skips in a run without ``--pgbouncer``."""
+    if not ACTIVE:
+        pytest.skip("runs through PgBouncer only: make test-pgbouncer")
+    return ACTIVE[0]
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

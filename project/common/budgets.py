@@ -34,6 +34,7 @@ from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
 from django.core.cache.backends.redis import RedisCache
 
+from project.common import metrics
 from project.common.errors import ServiceUnavailable, Throttled
 
 logger = logging.getLogger(__name__)
@@ -267,6 +268,7 @@ def budget_spend(what: str, subject: str | int, *windows: str) -> Spend:
     if not on_redis:
         wait, full = _local.spend(logs, member, now)
     if wait > 0:
+        metrics.BUDGET_REFUSALS.labels(what).inc()
         retry_after = max(1, math.ceil(wait))
         template = WINDOW_MESSAGES.get((what, active[full][0]), MESSAGES[what])
         raise Throttled(template.format(wait=wait_words(retry_after)), retry_after=retry_after)

@@ -10,6 +10,7 @@ from ninja import Query
 from ninja.responses import codes_4xx
 
 from project.accounts.auth import admin_auth, current_user
+from project.common import metrics
 from project.common.pagination import paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
@@ -57,7 +58,9 @@ def flag_list(request: HttpRequest, filters: Query[FlagQuery]) -> QuerySet:
     "the flag. Written to the moderation log." + SELECTION,
 )
 def votes_void(request: HttpRequest, payload: VoteSelectionIn) -> dict[str, Any]:
-    return services.votes_status_set(admin=current_user(request), void=True, **payload.dict())
+    result = services.votes_status_set(admin=current_user(request), void=True, **payload.dict())
+    metrics.VOTES_VOIDED.inc(result["votes"])
+    return result
 
 
 @router.post(
@@ -68,7 +71,9 @@ def votes_void(request: HttpRequest, payload: VoteSelectionIn) -> dict[str, Any]
     "(a vote its voter took back meanwhile is gone). Written to the moderation log." + SELECTION,
 )
 def votes_restore(request: HttpRequest, payload: VoteSelectionIn) -> dict[str, Any]:
-    return services.votes_status_set(admin=current_user(request), void=False, **payload.dict())
+    result = services.votes_status_set(admin=current_user(request), void=False, **payload.dict())
+    metrics.VOTES_RESTORED.inc(result["votes"])
+    return result
 
 
 @router.get(

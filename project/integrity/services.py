@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from project.accounts.models import User
 from project.accounts.progress import user_points_add
+from project.common import metrics
 from project.common.errors import NotFound, ValidationFailed
 from project.integrity.models import FlagRule, FlagStatus, IntegrityFlag, VoterListView
 from project.integrity.selectors import flag_data, flag_get, nomination_votes, user_votes
@@ -84,6 +85,7 @@ def _flag_raise(
             except IntegrityError:  # another process opened it meanwhile
                 flag = open_flag.get()
             else:
+                transaction.on_commit(metrics.INTEGRITY_FLAGS.labels(rule).inc)
                 publish(Event("integrity.flagged", flag_data(flag), admins=True))
                 return flag
         merged = sorted(set(flag.accounts) | set(accounts))[:FLAG_ACCOUNTS_MAX]

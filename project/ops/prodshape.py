@@ -12,6 +12,12 @@ the shape all start it from here, so what is measured and tested is what is serv
   for the comparison;
 * the websocket pool: ``ws_processes`` daphne processes (the live layer writes frames through
   daphne's protocol, realtime/connection.py);
+* with ``with_pgbouncer``, a PgBouncer in transaction mode (project/ops/pgbouncer.py, its config
+  in the run directory) between the app processes and PostgreSQL: their ``DATABASE_URL`` names
+  it and ``DB_POOLER=transaction`` is set for them;
+* each server process serves its Prometheus metrics on a port of its own on HOST (the HTTP
+  pool's arbiter the sum of its workers', project/ops/gunicorn_conf.py; each daphne process
+  its own), never through nginx, and answers ``/healthz`` and ``/readyz`` (project/health.py);
 * honcho (a Procfile) supervises them all: Ctrl-C or SIGTERM stops every one, and one that
   exits stops the others.
 """
@@ -36,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from project.ops.nginx import render_site
+from project.ops.pgbouncer import Bouncer
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HOST = "127.0.0.1"
@@ -79,6 +86,12 @@ class Shape:
     run_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="scoutvote-")))
     http_ports: list[int] = field(default_factory=list)
     ws_ports: list[int] = field(default_factory=list)
+    bouncer: Bouncer | None = None
+    # Where each process (by its Procfile name) serves its metrics on HOST: the HTTP pool's
+    # arbiter and each daphne process; ``metrics_port`` numbers them from there, in Procfile
+    # order (0: free ports).
+    metrics_port: int = 0
+    metrics_ports: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.http_server not in HTTP_SERVERS:
@@ -91,10 +104,39 @@ class Shape:
             self.http_ports = [free_port() for _ in range(count)]
         if not self.ws_ports:
             self.ws_ports = [free_port() for _ in range(self.ws_processes)]
+        if not self.metrics_ports:
+            names = [*self._http_names(), *self._ws_names()]
+            self.metrics_ports = {
+                name: self.metrics_port + i if self.metrics_port else free_port()
+                for i, name in enumerate(names)
+            }
+
+    def _http_names(self) -> list[str]:
+        if self.http_server == "daphne":
+            return [f"http{i + 1}" for i in range(len(self.http_ports))]
+        return ["http"]
+
+    def _ws_names(self) -> list[str]:
+        return [f"ws{i + 1}" for i in range(len(self.ws_ports))]
+
+    @property
+    def multiproc_dir(self) -> Path:
+        """prometheus_client's multiprocess directory of the gunicorn pool (emptied at its
+        start by project/ops/gunicorn_conf.py)."""
+        return self.run_dir / "prometheus"
+
+    def metrics_url(self, name: str) -> str:
+        return f"http://{HOST}:{self.metrics_ports[name]}/metrics"
 
     @property
     def url(self) -> str:
         return f"http://{HOST}:{self.port}"
+
+    def with_pgbouncer(self, database_url: str, pool_size: int = 20) -> Shape:
+        """The app processes reach ``database_url``'s server through a PgBouncer of this run
+        with ``pool_size`` server connections per database (PgBouncer's default_pool_size)."""
+        self.bouncer = Bouncer(database_url, pool_size=pool_size, run_dir=self.run_dir)
+        return self
 
     # --- nginx ----------------------------------------------------------------------------
 
@@ -132,11 +174,23 @@ http {{
 
     # --- processes ------------------------------------------------------------------------
 
+    def _metrics_env(self, name: str, **extra: str) -> list[str]:
+        """``env`` setting a process's metrics port (and ``extra``) before its command; a
+        daphne process is never in multiprocess mode, whatever the caller's environment."""
+        settings = [f"METRICS_PORT={self.metrics_ports[name]}", f"METRICS_ADDR={HOST}"]
+        unset = [] if extra else ["-u", "PROMETHEUS_MULTIPROC_DIR"]
+        return ["env", *unset, *settings, *(f"{k}={v}" for k, v in extra.items())]
+
     def http_commands(self) -> dict[str, list[str]]:
         python = sys.executable
         if self.http_server == "daphne":
-            return {f"http{i + 1}": daphne(port) for i, port in enumerate(self.http_ports)}
-        command = [python, "-m", "gunicorn", "--bind", f"{HOST}:{self.http_ports[0]}"]
+            return {
+                name: [*self._metrics_env(name), *daphne(port)]
+                for name, port in zip(self._http_names(), self.http_ports, strict=True)
+            }
+        command = self._metrics_env("http", PROMETHEUS_MULTIPROC_DIR=str(self.multiproc_dir))
+        command += [python, "-m", "gunicorn", "-c", "python:project.ops.gunicorn_conf"]
+        command += ["--bind", f"{HOST}:{self.http_ports[0]}"]
         command += ["--workers", str(self.http_workers), "--backlog", "4096"]
         command += ["--forwarded-allow-ips", HOST, "--log-level", "warning"]
         if self.http_server == "gthread":
@@ -148,12 +202,17 @@ http {{
         return {"http": command}
 
     def ws_commands(self) -> dict[str, list[str]]:
-        return {f"ws{i + 1}": daphne(port) for i, port in enumerate(self.ws_ports)}
+        return {
+            name: [*self._metrics_env(name), *daphne(port)]
+            for name, port in zip(self._ws_names(), self.ws_ports, strict=True)
+        }
 
     def procfile(self) -> str:
         nginx = [nginx_binary(), "-e", "stderr", "-p", str(self.run_dir)]
         nginx += ["-c", str(self.run_dir / "nginx.conf")]
         processes = {**self.http_commands(), **self.ws_commands(), "nginx": nginx}
+        if self.bouncer is not None:
+            processes["pgbouncer"] = self.bouncer.command()
         # exec: honcho's signal reaches the server itself, not a shell around it.
         return "".join(
             f"{name}: exec {shlex.join(command)}\n" for name, command in processes.items()
@@ -174,13 +233,22 @@ http {{
         return [sys.executable, "-m", "honcho", "--no-colour", "-f", str(procfile), "-d", str(ROOT)]
 
     def all_ports(self) -> list[int]:
-        return [self.port, *self.http_ports, *self.ws_ports]
+        bouncer = [self.bouncer.port] if self.bouncer is not None else []
+        return [self.port, *self.http_ports, *self.ws_ports, *bouncer]
+
+    def ready_urls(self) -> list[str]:
+        """Every server process's readiness: the HTTP pool's through nginx, each daphne
+        process's on its own port."""
+        return [f"{self.url}/readyz", *(f"http://{HOST}:{p}/readyz" for p in self.ws_ports)]
 
 
-def shape_env(env: dict[str, str] | None = None) -> dict[str, str]:
+def shape_env(env: dict[str, str] | None = None, shape: Shape | None = None) -> dict[str, str]:
     """The servers' environment: the caller's, DEBUG off unless set (no query log), the
-    local nginx trusted as the proxy."""
+    local nginx trusted as the proxy, and the shape's PgBouncer, if any, as their database."""
     merged = dict(os.environ if env is None else env)
+    if shape is not None and shape.bouncer is not None:
+        merged["DATABASE_URL"] = shape.bouncer.url
+        merged["DB_POOLER"] = "transaction"
     merged.setdefault("DJANGO_DEBUG", "false")
     # nginx is on this machine: the address it forwards (X-Real-IP) is the client's.
     merged.setdefault("TRUSTED_PROXIES", HOST)
@@ -210,7 +278,8 @@ def wait_for_ports(ports: list[int], process: subprocess.Popen[bytes], timeout: 
 def wait_until_serving(url: str, process: subprocess.Popen[bytes], deadline: float) -> None:
     """Until ``url`` answers 200: the ports accept as soon as gunicorn's arbiter and nginx bind
     them, but the HTTP pool's workers are still loading Django then (seconds on a busy machine),
-    and a request meanwhile waits for them."""
+    and a request meanwhile waits for them; a process's ``/readyz`` answers 200 once its
+    database, Redis and (daphne) live layer's subscription answer."""
     while True:
         try:
             with urllib.request.urlopen(url, timeout=2) as answer:  # noqa: S310  (our own http://)
@@ -230,13 +299,14 @@ def running(
     timeout: float = 60,
 ) -> Iterator[subprocess.Popen[bytes]]:
     """Run the shape under honcho (its own process group) until every port accepts
-    connections and the HTTP pool answers through nginx; stop it with SIGTERM (what Ctrl-C
-    does) on the way out, SIGKILL after 15 s."""
+    connections and every server process is ready (the HTTP pool's ``/readyz`` through nginx,
+    each daphne process's on its port); stop it with SIGTERM (what Ctrl-C does) on the way
+    out, SIGKILL after 15 s."""
     command = [*shape.supervisor_command(), "start"]
     process = subprocess.Popen(  # noqa: S603
         command,
         cwd=ROOT,
-        env=shape_env(env),
+        env=shape_env(env, shape),
         start_new_session=True,
         stdout=output,
         stderr=subprocess.STDOUT if output is not None else None,
@@ -244,7 +314,8 @@ def running(
     try:
         deadline = time.monotonic() + timeout
         wait_for_ports(shape.all_ports(), process, timeout)
-        wait_until_serving(f"{shape.url}/api/health", process, deadline)
+        for url in shape.ready_urls():
+            wait_until_serving(url, process, deadline)
         yield process
     finally:
         stop(process)

@@ -13,6 +13,7 @@ from ninja.responses import codes_4xx
 
 from project.accounts.auth import current_user
 from project.accounts.throttle import client_ip
+from project.common import metrics
 from project.common.addresses import address_key, prefix_key
 from project.common.budgets import budget_for
 from project.common.pagination import Pager, paginate
@@ -190,6 +191,7 @@ def vote_cast(request: HttpRequest, payload: VoteIn) -> Status[dict[str, Any]]:
             nomination_id=payload.nomination_id,
             ip_prefix=prefix_key(client_ip(request)),
         )
+    metrics.VOTES_CAST.inc()
     integrity.vote_inspect(voter_id=user.pk, nomination_id=cast.nomination.pk, cast=cast)
     return Status(201, _vote_state(cast.nomination, has_voted=True))
 
@@ -203,6 +205,7 @@ def vote_cast(request: HttpRequest, payload: VoteIn) -> Status[dict[str, Any]]:
 )
 def vote_remove(request: HttpRequest, nomination_id: int) -> dict[str, Any]:
     nomination = votes.vote_remove(user=current_user(request), nomination_id=nomination_id)
+    metrics.VOTES_REMOVED.inc()
     return _vote_state(nomination, has_voted=False)
 
 

@@ -2,12 +2,14 @@
 real: nginx, the HTTP pool (gunicorn, two workers), two daphne processes, PostgreSQL, Redis.
 
 A vote sent through nginx reaches a websocket client on each daphne process (and one that came
-in through nginx's ``/ws/``), and nginx serves the SPA's page and its assets.
+in through nginx's ``/ws/``), and nginx serves the SPA's page and its assets. With a PgBouncer
+(``PGBOUNCER=1 make serve-prod``) the app processes' queries go through it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -19,6 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
+import psycopg
 import pytest
 import redis
 from django.conf import settings
@@ -61,8 +64,8 @@ def program(pid: int) -> str:
     return args[0].split(" /")[0] if args[0].startswith("nginx") else Path(args[0]).name
 
 
-@pytest.fixture
-def shape(tmp_path: Path) -> Iterator[Shape]:
+@contextlib.contextmanager
+def booted(tmp_path: Path, *, pgbouncer: bool = False) -> Iterator[Shape]:
     if shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
         pytest.fail("nginx is missing: `make nginx` installs Debian's package (make test does)")
     if not (ROOT / "frontend" / "dist" / "index.html").exists():
@@ -81,6 +84,8 @@ def shape(tmp_path: Path) -> Iterator[Shape]:
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
     }
     shape = Shape(port=0, http_workers=2, ws_processes=2, run_dir=tmp_path / "run")
+    if pgbouncer:
+        shape.with_pgbouncer(env["DATABASE_URL"])
     log = (tmp_path / "shape.log").open("ab")
     try:
         with running(shape, env, output=log.fileno()) as process:
@@ -93,6 +98,12 @@ def shape(tmp_path: Path) -> Iterator[Shape]:
         if keys:
             client.delete(*keys)
         client.close()
+
+
+@pytest.fixture
+def shape(tmp_path: Path) -> Iterator[Shape]:
+    with booted(tmp_path) as shape:
+        yield shape
 
 
 @pytest.fixture
@@ -187,3 +198,38 @@ def test_nginx_serves_the_page_and_its_assets(shape: Shape) -> None:
         assert asset.status_code == 200
         assert "javascript" in asset.headers["content-type"]
         assert http.get("/api/health").json() == {"status": "ok"}
+
+
+def test_behind_pgbouncer_the_app_processes_query_through_it(
+    tmp_path: Path, scout_api: ApiClient, nomination: Nomination
+) -> None:
+    if shutil.which("pgbouncer") is None and not Path("/usr/sbin/pgbouncer").exists():
+        pytest.fail("pgbouncer is missing: `make pgbouncer` installs Debian's package")
+    with booted(tmp_path, pgbouncer=True) as shape:
+        assert shape.bouncer is not None
+        supervisor = shape.supervisor.pid  # type: ignore[attr-defined]
+        running = {pid: program(pid) for pid in descendants(supervisor)}
+        assert "pgbouncer" in running.values(), running
+        for pid in (pid for pid, name in running.items() if name in {"gunicorn", "daphne"}):
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            assert b"DB_POOLER=transaction" in environ
+            assert f"DATABASE_URL={shape.bouncer.url}".encode() in environ
+        token = scout_api.csrf_token()
+        cookies = {"sessionid": scout_api.client.cookies["sessionid"].value, "csrftoken": token}
+        with httpx.Client(base_url=shape.url, cookies=cookies) as http:
+            response = http.post(
+                "/api/votes",
+                json={"nominationId": nomination.pk},
+                headers={"X-CSRFToken": token, "Origin": shape.url},
+            )
+        assert response.status_code == 201, response.text
+        with psycopg.connect(
+            shape.bouncer.admin_conninfo(), autocommit=True, cursor_factory=psycopg.ClientCursor
+        ) as console:
+            clients = console.execute("SHOW CLIENTS").fetchall()
+            config = {row[0]: row[1] for row in console.execute("SHOW CONFIG").fetchall()}
+        assert config["pool_mode"] == "transaction"
+        # The app's pools hold their connections to PgBouncer (column 2: the database).
+        assert any(row[2] == settings.DATABASES["default"]["NAME"] for row in clients), clients
+    nomination.refresh_from_db()
+    assert nomination.vote_count == 1

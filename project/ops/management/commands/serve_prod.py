@@ -2,8 +2,9 @@
 
 nginx on ``--port`` routes ``/ws/`` to two daphne processes and everything else to the HTTP
 pool (gunicorn, two gthread workers); honcho supervises them (project/ops/prodshape.py).
-Ctrl-C or SIGTERM stops them all. Needs PostgreSQL and Redis: the processes share the
-database and the live layer's groups.
+With ``--pgbouncer`` (``PGBOUNCER=1 make serve-prod``) the app processes reach PostgreSQL through
+a PgBouncer in transaction mode of their own. Ctrl-C or SIGTERM stops them all. Needs
+PostgreSQL and Redis: the processes share the database and the live layer's groups.
 """
 
 from __future__ import annotations
@@ -28,6 +29,23 @@ class Command(BaseCommand):
         parser.add_argument("--http-threads", type=int, default=16)
         parser.add_argument("--ws-processes", type=int, default=2)
         parser.add_argument(
+            "--pgbouncer",
+            action="store_true",
+            help="the app processes reach PostgreSQL through a PgBouncer in transaction mode",
+        )
+        parser.add_argument(
+            "--pgbouncer-pool-size",
+            type=int,
+            default=20,
+            help="PgBouncer's server connections per database (20): within max_connections",
+        )
+        parser.add_argument(
+            "--metrics-port",
+            type=int,
+            default=int(os.environ.get("METRICS_PORT") or 9490),
+            help="the HTTP pool's metrics port; each daphne process's follows it (9490)",
+        )
+        parser.add_argument(
             "--run-dir",
             default=str(settings.BASE_DIR / ".run" / "serve-prod"),
             help="where nginx's config, pid and temp files and the Procfile go",
@@ -46,15 +64,27 @@ class Command(BaseCommand):
             http_threads=options["http_threads"],
             ws_processes=options["ws_processes"],
             run_dir=Path(options["run_dir"]).resolve(),
+            metrics_port=options["metrics_port"],
         )
+        via = ""
+        if options["pgbouncer"]:
+            try:
+                shape.with_pgbouncer(os.environ["DATABASE_URL"], options["pgbouncer_pool_size"])
+            except ValueError as error:
+                raise CommandError(str(error)) from error
+            assert shape.bouncer is not None
+            via = f"\nThe app's database: PgBouncer (transaction mode) on {shape.bouncer.port}."
         command = [*shape.supervisor_command(), "start"]
         self.stdout.write(
             self.style.SUCCESS(f"ScoutVote (production shape) on {shape.url}")
             + f"\nnginx -> HTTP pool ({options['http_server']}, {options['http_workers']} "
             f"workers) on {shape.http_ports}, /ws/ -> daphne on {shape.ws_ports}."
-            f"\nConfig and Procfile in {shape.run_dir}. Ctrl-C stops everything."
+            f"{via}"
+            + "\nMetrics: "
+            + ", ".join(f"{name} {shape.metrics_url(name)}" for name in shape.metrics_ports)
+            + f"\nConfig and Procfile in {shape.run_dir}. Ctrl-C stops everything."
         )
         self.stdout.flush()
         # honcho takes this process's place: Ctrl-C and SIGTERM reach it directly, and it
         # stops every process it started.
-        os.execvpe(command[0], command, shape_env())  # noqa: S606
+        os.execvpe(command[0], command, shape_env(shape=shape))  # noqa: S606
