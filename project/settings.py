@@ -367,8 +367,13 @@ PASSWORD_HASHERS = [
 PASSWORD_HASH_CONCURRENCY = int(os.environ.get("PASSWORD_HASH_CONCURRENCY", "4"))
 AUTH_PASSWORD_VALIDATORS: list[dict[str, Any]] = []
 
+# Failed sign-ins per account from one client (3x per client over every account) within the
+# window; per account from clients it never signed in from, the higher ceiling. Each hold lasts
+# twice the one before, up to the longest delay (seconds).
 LOGIN_THROTTLE_LIMIT = int(os.environ.get("LOGIN_THROTTLE_LIMIT", "10"))
+LOGIN_THROTTLE_ACCOUNT_LIMIT = int(os.environ.get("LOGIN_THROTTLE_ACCOUNT_LIMIT", "100"))
 LOGIN_THROTTLE_WINDOW = int(os.environ.get("LOGIN_THROTTLE_WINDOW", "300"))
+LOGIN_THROTTLE_MAX_DELAY = int(os.environ.get("LOGIN_THROTTLE_MAX_DELAY", "86400"))
 # Admins use the admin tools (API, Django admin, the live moderation queue) only from a session
 # that passed two-factor sign-in; without a second factor they can only enrol one.
 ADMIN_2FA_REQUIRED = env_bool("ADMIN_2FA_REQUIRED", PRODUCTION)
@@ -394,6 +399,9 @@ BUDGET_DEFAULTS = {
     "TAKEDOWNS_PER_HOUR": 5,
     # ... and about one player, from anyone (counted in the database, over the last 24 hours).
     "TAKEDOWNS_PER_PLAYER_PER_DAY": 3,
+    # Reports per member, and per client address (several members may share one).
+    "REPORTS_PER_HOUR": 20,
+    "IP_REPORTS_PER_HOUR": 60,
 }
 BUDGETS = {
     name: int(os.environ.get(f"BUDGET_{name}", str(default)))

@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models.functions import Lower
 
 from project.common.choices import Sport, choices_check
+from project.common.text import fold
 
 
 def new_referral_code() -> str:
@@ -85,6 +86,7 @@ class ScoutUserManager(UserManager["User"]):
         for user in objs:
             user.username_key = username_key(user.username)
             user.username_skeleton = username_skeleton(user.username)
+            user.name_key = fold(user.name)
         return super().bulk_create(objs, *args, **kwargs)
 
 
@@ -129,6 +131,8 @@ class User(AbstractUser):
     # username_skeleton(username), kept by save(): unique, so look-alike names are refused.
     # NULL for a pre-skeleton account that looks like an older one.
     username_skeleton = models.TextField(unique=True, null=True, editable=False)  # noqa: DJ001
+    # fold(name), kept by save(): what a search by nominator name looks in.
+    name_key = models.TextField(blank=True, default="", editable=False)
 
     objects: ClassVar[ScoutUserManager] = ScoutUserManager()
 
@@ -151,9 +155,16 @@ class User(AbstractUser):
             self.username_key = username_key(self.username)
         if self._state.adding or self.username_skeleton is not None:
             self.username_skeleton = username_skeleton(self.username)
+        self.name_key = fold(self.name)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "username_key", "username_skeleton"}
+            kwargs["update_fields"] = update_fields = {
+                *update_fields,
+                "username_key",
+                "username_skeleton",
+            }
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
         super().save(*args, **kwargs)
 
     @property

@@ -168,6 +168,15 @@ def _private_scout_not_listed(
     assert world.private.pk not in ids and world.owner.pk in ids
 
 
+def _private_scout_and_self_not_suggested(
+    actor: str, client: ApiClient, response: Response, world: World
+) -> None:
+    ids = {item["id"] for item in response.json()}
+    user = _user_of(actor, world)
+    assert world.private.pk not in ids
+    assert user is None or user.pk not in ids
+
+
 def _owner_untouched_unless_owner(field: str, value: Any) -> Check:
     def check(actor: str, client: ApiClient, response: Response, world: World) -> None:
         owner = User.objects.select_related("settings").get(pk=world.owner.pk)
@@ -327,6 +336,13 @@ CALLS: list[Call] = [
         "/api/users/scouts",
         EVERYONE_200,
         check=_private_scout_not_listed,
+    ),
+    Call(
+        "suggested scouts",
+        "GET",
+        "/api/users/suggested",
+        EVERYONE_200,
+        check=_private_scout_and_self_not_suggested,
     ),
     Call(
         "public profile: contact details for self and admins only",

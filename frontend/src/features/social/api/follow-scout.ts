@@ -69,6 +69,8 @@ export function useFollowScout() {
       void queryClient.invalidateQueries({ queryKey: followKeys.followingLists() });
       void queryClient.invalidateQueries({ queryKey: feedKeys.all });
       void queryClient.invalidateQueries({ queryKey: scoutKeys.detail(userId) });
+      // Suggestions leave out the scouts one follows.
+      void queryClient.invalidateQueries({ queryKey: scoutKeys.suggested() });
     },
     onError: (error) => {
       toast({

@@ -25,8 +25,9 @@ import { WeeklyReset } from './weekly-reset';
 const OFFLINE_AFTER_MS = 2000;
 
 /**
- * A board's rows. All time is ordered and ranked here by vote count, as each live vote moves it;
- * the other boards keep the server's order, ranks and scores, renewed by their events.
+ * A board's rows, every board numbered alike: rows side by side with the same figure share a
+ * rank. All time is ordered here by vote count, as each live vote moves it; the other boards keep
+ * the server's order and scores, renewed by their events.
  */
 function playerRows(board: BoardKind, entries: WallEntry[]): BoardRow[] {
   const placed =
@@ -36,11 +37,9 @@ function playerRows(board: BoardKind, entries: WallEntry[]): BoardRow[] {
           place,
           score: item.voteCount,
         }))
-      : entries.slice(0, WALL_SIZE).map((entry, index) => ({
-          entry,
-          place: entry.rank ?? index + 1,
-          score: entry.score ?? 0,
-        }));
+      : rank(entries.slice(0, WALL_SIZE), (entry) => entry.score ?? 0).map(
+          ({ item, rank: place }) => ({ entry: item, place, score: item.score ?? 0 }),
+        );
   const leader = Math.max(1, placed[0]?.score ?? 0);
   return placed.map(({ entry, place, score }) => ({
     key: `player-${entry.id}`,
