@@ -133,16 +133,17 @@ def approved_nominations(
     """Approved nominations by ``nominator`` of new players "Bench Player <i>", the i-th in
     ``sports[i]`` with normalized identity ``identities[i]``."""
     from project.scouting.models import Nomination, NominationStatus, Player
+    from project.scouting.services.nominations import player_search_key
 
+    searched = {"position": "Forward", "nationality": "Nowhere", "club": "Bench FC"}
     players = Player.objects.bulk_create(
         [
             Player(
                 name=f"Bench Player {i}",
-                position="Forward",
-                nationality="Nowhere",
-                club="Bench FC",
                 sport=sport,
                 normalized_identity=identity,
+                search_key=player_search_key(name=f"Bench Player {i}", **searched),
+                **searched,
                 **player_fields,
             )
             for i, (sport, identity) in enumerate(zip(sports, identities, strict=True))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
@@ -94,12 +95,29 @@ def _field_name(loc: list[Any] | tuple[Any, ...]) -> str:
     return names[-1] if names else "body"
 
 
-def _message(error: dict[str, Any]) -> str:
+# Field names whose label is not their words ("videoLink" reads "Video link" by itself).
+_FIELD_LABELS = {"q": "Search"}
+
+
+def field_label(name: str) -> str:
+    """How a message names a field: "phoneNumber" is "Phone number", "q" is "Search"."""
+    if name in _FIELD_LABELS:
+        return _FIELD_LABELS[name]
+    words = re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
+    return words[:1].upper() + words[1:]
+
+
+def _message(name: str, error: dict[str, Any]) -> str:
     kind = error.get("type", "")
     if kind == "spec":
         return str(error.get("msg", "Invalid input"))
     if kind == "missing":
         return "Required"
+    limit = (error.get("ctx") or {}).get("max_length")
+    if kind == "string_too_long" and limit is not None:
+        return f"{field_label(name)} must be at most {limit} characters"
+    if kind == "too_long" and limit is not None:
+        return f"{field_label(name)} must have at most {limit} items"
     return "Invalid input"
 
 
@@ -108,7 +126,7 @@ def on_validation_error(request: HttpRequest, exc: NinjaValidationError) -> Http
     fields: dict[str, str] = {}
     for error in exc.errors:
         name = _field_name(error.get("loc", ()))
-        fields.setdefault(name, _message(error))
+        fields.setdefault(name, _message(name, error))
     first = next(iter(fields.values()), "Invalid input")
     return error_response(request, 400, first, "validation_error", fields)
 

@@ -36,6 +36,7 @@ from django.db import connection
 from project.common import metrics
 from realtime.backend import get_backend
 from realtime.backend_redis import RedisBackend
+from realtime.hub import hub_of
 
 logger = logging.getLogger(__name__)
 
@@ -132,7 +133,7 @@ def _subscription_check() -> asyncio.Future[None]:
     loop = asyncio.get_running_loop()
     task = _subscription_checks.get(loop)
     if task is None or task.done():
-        task = _subscription_checks[loop] = asyncio.ensure_future(get_backend().hub().ping())
+        task = _subscription_checks[loop] = asyncio.ensure_future(hub_of(get_backend()).ping())
         task.add_done_callback(_consume)
     return task
 

@@ -301,6 +301,16 @@ REALTIME_REPLAY_BYTES = int(os.environ.get("REALTIME_REPLAY_BYTES", str(64 << 20
 REALTIME_REPLAY_TTL = int(os.environ.get("REALTIME_REPLAY_TTL", "86400"))
 # Bytes of replay one socket may be sent over its life; a resume past it answers resync.
 REALTIME_RESUME_MAX_BYTES = int(os.environ.get("REALTIME_RESUME_MAX_BYTES", str(32 << 20)))
+# Bytes of replay one user's sockets together may get per REALTIME_RESUME_USER_WINDOW
+# seconds, across every process (then resync): sockets opened again start with a fresh budget
+# of their own, not of their user's.
+REALTIME_RESUME_USER_MAX_BYTES = int(
+    os.environ.get("REALTIME_RESUME_USER_MAX_BYTES", str(32 << 20))
+)
+REALTIME_RESUME_USER_WINDOW = float(os.environ.get("REALTIME_RESUME_USER_WINDOW", "60"))
+# Sockets one session may hold open at once, across every process (more: closed with 4429);
+# 0: no limit.
+REALTIME_SOCKETS_PER_SESSION = int(os.environ.get("REALTIME_SOCKETS_PER_SESSION", "20"))
 # Client messages per socket: a burst, then this many a second; more closes it (4429).
 REALTIME_CLIENT_MESSAGE_BURST = int(os.environ.get("REALTIME_CLIENT_MESSAGE_BURST", "30"))
 REALTIME_CLIENT_MESSAGE_RATE = float(os.environ.get("REALTIME_CLIENT_MESSAGE_RATE", "2"))
@@ -358,8 +368,13 @@ PASSWORD_HASHERS = [
 PASSWORD_HASH_CONCURRENCY = int(os.environ.get("PASSWORD_HASH_CONCURRENCY", "4"))
 AUTH_PASSWORD_VALIDATORS: list[dict[str, Any]] = []
 
+# Failed sign-ins per account from one client (3x per client over every account) within the
+# window; per account from clients it never signed in from, the higher ceiling. Each hold lasts
+# twice the one before, up to the longest delay (seconds).
 LOGIN_THROTTLE_LIMIT = int(os.environ.get("LOGIN_THROTTLE_LIMIT", "10"))
+LOGIN_THROTTLE_ACCOUNT_LIMIT = int(os.environ.get("LOGIN_THROTTLE_ACCOUNT_LIMIT", "100"))
 LOGIN_THROTTLE_WINDOW = int(os.environ.get("LOGIN_THROTTLE_WINDOW", "300"))
+LOGIN_THROTTLE_MAX_DELAY = int(os.environ.get("LOGIN_THROTTLE_MAX_DELAY", "86400"))
 # Admins use the admin tools (API, Django admin, the live moderation queue) only from a session
 # that passed two-factor sign-in; without a second factor they can only enrol one.
 ADMIN_2FA_REQUIRED = env_bool("ADMIN_2FA_REQUIRED", PRODUCTION)
@@ -385,6 +400,9 @@ BUDGET_DEFAULTS = {
     "TAKEDOWNS_PER_HOUR": 5,
     # ... and about one player, from anyone (counted in the database, over the last 24 hours).
     "TAKEDOWNS_PER_PLAYER_PER_DAY": 3,
+    # Reports per member, and per client address (several members may share one).
+    "REPORTS_PER_HOUR": 20,
+    "IP_REPORTS_PER_HOUR": 60,
 }
 BUDGETS = {
     name: int(os.environ.get(f"BUDGET_{name}", str(default)))
@@ -443,6 +461,10 @@ S3_PUBLIC_ENDPOINT_URL = os.environ.get("S3_PUBLIC_ENDPOINT_URL", "") or S3_ENDP
 S3_ADDRESSING_STYLE = os.environ.get("S3_ADDRESSING_STYLE", "path" if S3_ENDPOINT_URL else "auto")
 AVATAR_MAX_BYTES = 5_242_880
 AVATAR_MAX_DIMENSION = 4096
+# Pixels (width x height) an avatar may have: a decoded frame takes 4 bytes a pixel.
+AVATAR_MAX_PIXELS = int(os.environ.get("AVATAR_MAX_PIXELS", "16000000"))
+# Avatars decoded at once per process (project/media/images.py); the others wait their turn.
+AVATAR_DECODE_CONCURRENCY = int(os.environ.get("AVATAR_DECODE_CONCURRENCY", "2"))
 AVATAR_UPLOAD_LIFETIME = 600  # seconds an upload form (S3 presigned POST) is accepted
 AVATAR_CONFIRM_GRACE = 300  # seconds after that to confirm an upload that started in time
 AVATAR_URL_LIFETIME = 3600  # presigned GET behind /media/avatars/... (S3)
@@ -539,15 +561,24 @@ if PRODUCTION:
 
 # json: one JSON object per line with the request's id (project/logs.py); text: plain lines.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "json" if PRODUCTION else "text")
+# Seconds within which a repeated record (same logger, level and message) is counted, not
+# written; the next one after carries the count (project/common/logrepeat.py). 0: write all.
+LOG_REPEAT_INTERVAL = float(os.environ.get("LOG_REPEAT_INTERVAL", "10"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "project.logs.RequestIdFilter"}},
+    "filters": {
+        "repeats": {
+            "()": "project.common.logrepeat.RepeatFilter",
+            "interval": LOG_REPEAT_INTERVAL,
+        },
+        "request_id": {"()": "project.logs.RequestIdFilter"},
+    },
     "formatters": {"json": {"()": "project.logs.JsonFormatter"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "filters": ["request_id"],
+            "filters": ["repeats", "request_id"],
             **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
         }
     },

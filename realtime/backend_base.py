@@ -6,22 +6,17 @@ member format. realtime/backend.py picks the process's backend.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
-import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from django.conf import settings
 
 from realtime.connection import state_name
 from realtime.events import Envelope
-
-if TYPE_CHECKING:
-    from realtime.hub import Hub
 
 logger = logging.getLogger(__name__)
 
@@ -105,11 +100,19 @@ class Config:
         )
 
 
+class Receiver(Protocol):
+    """What a source feeds: the event loop's hub (realtime/hub.py)."""
+
+    async def receive(self, group: str, payload: str) -> None: ...
+
+    async def lost(self, source: Source) -> None: ...
+
+
 class Source(ABC):
     """One event loop's view of the backend: subscriptions, cursors and the replay log."""
 
     @abstractmethod
-    def start(self, hub: Hub) -> None: ...
+    def start(self, hub: Receiver) -> None: ...
 
     @abstractmethod
     async def subscribe(self, group: str) -> None:
@@ -134,6 +137,11 @@ class Source(ABC):
         that needs no server answers at once."""
         return None
 
+    @abstractmethod
+    async def charge(self, name: str, amount: int, window: float) -> int:
+        """Add ``amount`` to the counter ``name``, shared by every process, which starts at 0
+        and lives ``window`` seconds from its first charge; answer its total."""
+
     # Presence: sets of members, each entry expiring unless touched again (a process that
     # dies stops touching its entries; they are gone after the ttl).
 
@@ -157,9 +165,6 @@ class Source(ABC):
 class Backend(ABC):
     def __init__(self, config: Config) -> None:
         self.config = config
-        self._hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = (
-            weakref.WeakKeyDictionary()
-        )
 
     @abstractmethod
     def publish(self, events: Sequence[Outbound]) -> None:
@@ -193,12 +198,3 @@ class Backend(ABC):
 
     @abstractmethod
     def new_source(self) -> Source: ...
-
-    def hub(self) -> Hub:
-        from realtime.hub import Hub
-
-        loop = asyncio.get_running_loop()
-        hub = self._hubs.get(loop)
-        if hub is None:
-            hub = self._hubs[loop] = Hub(self)
-        return hub

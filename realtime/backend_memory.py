@@ -11,13 +11,13 @@ import time
 import uuid
 import weakref
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from realtime.backend_base import (
     Backend,
     Config,
     MergeEntry,
     Outbound,
+    Receiver,
     Replay,
     Source,
     copies,
@@ -26,9 +26,6 @@ from realtime.backend_base import (
     state_of,
     unlogged,
 )
-
-if TYPE_CHECKING:
-    from realtime.hub import Hub
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +46,7 @@ class MemoryBackend(Backend):
         self.windows: dict[str, float] = {}
         self.merging: dict[str, dict[int, tuple[int, str]]] = {}
         self.presence: dict[str, dict[str, float]] = {}
+        self.charges: dict[str, tuple[float, int]] = {}  # name -> (window's end, total)
         self.sources: weakref.WeakSet[MemorySource] = weakref.WeakSet()
         self.epoch = uuid.uuid4().hex
 
@@ -122,10 +120,10 @@ class MemorySource(Source):
         if not self.loop.is_closed():
             self.loop.call_soon_threadsafe(self.inbox.put_nowait, (group, payload))
 
-    def start(self, hub: Hub) -> None:
+    def start(self, hub: Receiver) -> None:
         self._reader = asyncio.create_task(self._read(hub), name="realtime-memory-reader")
 
-    async def _read(self, hub: Hub) -> None:
+    async def _read(self, hub: Receiver) -> None:
         while True:
             group, payload = await self.inbox.get()
             await hub.receive(group, payload)
@@ -146,6 +144,18 @@ class MemorySource(Source):
             log = self.backend.logs.get(group)
             events = log.after(after, limit) if log is not None else []
         return replay_after(after, current, events)
+
+    async def charge(self, name: str, amount: int, window: float) -> int:
+        now = time.monotonic()
+        with self.backend.lock:
+            until, total = self.backend.charges.get(name, (0.0, 0))
+            if until <= now:
+                until, total = now + window, 0
+                for stale in [key for key, (end, _) in self.backend.charges.items() if end <= now]:
+                    del self.backend.charges[stale]
+            total += amount
+            self.backend.charges[name] = (until, total)
+            return total
 
     async def presence_touch(self, entries: Sequence[tuple[str, str]], ttl: float) -> None:
         until = time.time() + ttl

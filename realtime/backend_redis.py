@@ -10,7 +10,7 @@ import logging
 import time
 import uuid
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import redis
 from redis import asyncio as aioredis
@@ -23,6 +23,7 @@ from realtime.backend_base import (
     Config,
     MergeEntry,
     Outbound,
+    Receiver,
     Replay,
     Source,
     copies,
@@ -30,9 +31,6 @@ from realtime.backend_base import (
     state_of,
     unlogged,
 )
-
-if TYPE_CHECKING:
-    from realtime.hub import Hub
 
 logger = logging.getLogger(__name__)
 
@@ -277,10 +275,10 @@ class RedisSource(Source):
         self._reader: asyncio.Task[None] | None = None
         self._closed = False
 
-    def start(self, hub: Hub) -> None:
+    def start(self, hub: Receiver) -> None:
         self._reader = asyncio.create_task(self._read(hub), name="realtime-redis-reader")
 
-    async def _read(self, hub: Hub) -> None:
+    async def _read(self, hub: Receiver) -> None:
         prefix_length = len(self.backend.channel_prefix)
         try:
             # A subscription that lasts as long as the source keeps listen() listening.
@@ -379,6 +377,14 @@ class RedisSource(Source):
             current, rows = await pipe.execute()
         events = [(int(score), unlogged(member.decode())) for member, score in rows]
         return replay_after(after, int(current or 0), events)
+
+    async def charge(self, name: str, amount: int, window: float) -> int:
+        key = self.backend.key("charge", name)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.set(key, 0, px=max(1, int(window * 1000)), nx=True)
+            pipe.incrby(key, amount)
+            _, total = await pipe.execute()
+        return int(total)
 
     async def presence_touch(self, entries: Sequence[tuple[str, str]], ttl: float) -> None:
         until = (time.time() + ttl) * 1000

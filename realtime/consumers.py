@@ -26,8 +26,8 @@ from realtime.backend import get_backend
 from realtime.connection import SCOPE_KEY, Outgoing, SocketQueue, open_socket
 from realtime.control import get_layer, user_sockets_group
 from realtime.events import ADMINS_GROUP, sport_group, user_group
-from realtime.hub import Hub
-from realtime.presence import new_presence_id
+from realtime.hub import Hub, hub_of
+from realtime.presence import new_presence_id, session_set
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +96,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self._close(CLOSE_UNAUTHENTICATED)
             return
-        self.hub = get_backend().hub()
+        self.hub = hub_of(get_backend())
         protocol = self.scope.get(SCOPE_KEY)
         if protocol is not None:
             direct = open_socket(protocol)
@@ -106,6 +106,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.queue = SocketQueue(direct, settings.REALTIME_SOCKET_MAX_PENDING)
         groups = [user_group(user.pk)]
         self.user_id, self.user_name = user.pk, user.name or user.username
+        if not await self._within_session_limit():
+            return
         # Before hello: once the client has it, a logout or a password change closes it.
         if not await self._join_control_plane():
             return
@@ -123,6 +125,26 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self._join(groups, hello)
         if self.admin and not self.closing:
             await self.hub.presence.add_admin(self)
+
+    async def _within_session_limit(self) -> bool:
+        """Count the socket in its session's set; past REALTIME_SOCKETS_PER_SESSION open
+        sockets of the session (across every process) it is closed with 4429. Best effort:
+        Redis away costs the limit, not the socket."""
+        limit = settings.REALTIME_SOCKETS_PER_SESSION
+        key = getattr(self.scope.get("session"), "session_key", None)
+        if limit <= 0 or not key:
+            return True
+        try:
+            count = await self.hub.presence.open_session(self, session_set(key))
+        except Exception:
+            logger.info("Presence unavailable: the session's sockets are not counted")
+            return True
+        if count <= limit:
+            return True
+        logger.info("Closing a socket past its session's %d", limit)
+        await self.hub.presence.forget(self)  # counted no more, whenever its disconnect comes
+        await self._close(CLOSE_TOO_MANY_MESSAGES)
+        return False
 
     async def disconnect(self, code: int) -> None:
         self.closing = True
@@ -420,7 +442,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             if not events:
                 return cursor
             size = sum(len(message.text) for _, message in events)
-            if size > self.replay_budget:
+            if size > self.replay_budget or not await self._user_replay_allows(size):
                 return None
             self.replay_budget -= size
             metrics.REPLAYED.inc(len(events))
@@ -430,6 +452,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
             if self.queue is not None and not await self.queue.drained(DRAIN_TIMEOUT):
                 await self._close(CLOSE_TOO_SLOW)
         return cursor
+
+    async def _user_replay_allows(self, size: int) -> bool:
+        """Charge ``size`` bytes of replay to the socket's user (every socket of theirs, in
+        every process, shares REALTIME_RESUME_USER_MAX_BYTES per REALTIME_RESUME_USER_WINDOW);
+        False once that is passed."""
+        total = await self.hub.source.charge(
+            f"replay:{self.user_id}", size, settings.REALTIME_RESUME_USER_WINDOW
+        )
+        return total <= settings.REALTIME_RESUME_USER_MAX_BYTES
 
     async def _snapshot(self, group: str) -> None:
         """A sport group's boards and stats as of the socket's cursor (state-like groups

@@ -24,15 +24,13 @@ import logging
 import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from realtime import metrics
+from realtime.backend_base import Backend, Source
 from realtime.connection import Outgoing, skipped
 from realtime.presence import Presence
 from realtime.snapshot import Snapshots
-
-if TYPE_CHECKING:
-    from realtime.backend_base import Backend, Source
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +56,7 @@ class Hub:
         self.epoch: str | None = None
         self._source: Source | None = None
         self.snapshots = Snapshots(self._position)
-        self.presence = Presence(self)
+        self.presence = Presence(lambda: self.source)
         self.recent: OrderedDict[tuple[str, int], Outgoing] = OrderedDict()
         self.recent_bytes = 0
         # group -> state -> the newest seq of a state event (a board, stats) kept here
@@ -241,3 +239,17 @@ class Hub:
             self.presence.task.cancel()
         if source is not None:
             await source.close()
+
+
+# The hub of each event loop, for the process's backend.
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+
+
+def hub_of(backend: Backend) -> Hub:
+    """The running event loop's hub for ``backend`` (a new one when the backend changed: a
+    test's own settings)."""
+    loop = asyncio.get_running_loop()
+    hub = _hubs.get(loop)
+    if hub is None or hub.backend is not backend:
+        hub = _hubs[loop] = Hub(backend)
+    return hub

@@ -1,12 +1,16 @@
 """Presence: "N watching" per nomination and per sport, and which admin reviews what.
 
-Each socket is an entry in the sets it watches (``sport:<sport>``, ``nomination:<id>``; an
-admin watching a nomination also in ``review``), kept in Redis shared by every process (in
-memory embedded). A process touches its sockets' entries every third of
-``REALTIME_PRESENCE_TTL``; the entries of a process that dies expire after it. Once a tick
-(0.5 s) the process reads the counts of the sets its sockets watch and tells those sockets
-when a count changed, at most once a second per set: counts only, never who. Admins get the
-review marks of the other admins (``review.changed``), within a second.
+Each person (a signed-in user, whatever their number of sockets or tabs) is an entry in the
+sets their sockets watch (``sport:<sport>``, ``nomination:<id>``; an admin watching a
+nomination also in ``review``, per socket), kept in Redis shared by every process (in memory
+embedded); the entry goes when the last of their sockets here stops watching. Each socket is
+also an entry of its session's set (``session:<digest>``), which the live layer counts to cap
+the sockets of one session (``REALTIME_SOCKETS_PER_SESSION``). A process touches its
+sockets' entries every third of ``REALTIME_PRESENCE_TTL``; the entries of a process that dies
+expire after it. Once a tick (0.5 s) the process reads the counts of the sets its sockets
+watch and tells those sockets when a count changed, at most once a second per set: counts
+only, never who. Admins get the review marks of the other admins (``review.changed``),
+within a second.
 
 Presence is not an event of a group: it has no ``seq``, is not logged and is not replayed;
 a socket that joins a set is told its count at once.
@@ -15,18 +19,17 @@ a socket that joins a set is told its count at once.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import time
 import uuid
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from django.conf import settings
 
 from realtime.connection import Outgoing
-
-if TYPE_CHECKING:
-    from realtime.hub import Hub
 
 logger = logging.getLogger(__name__)
 
@@ -35,14 +38,38 @@ PUSH_EVERY = 1.0  # at most one presence.changed per set per this many seconds
 REVIEWS = "review"
 
 
+class PresenceStore(Protocol):
+    """Where the entries live: the backend's source (realtime/backend_base.py)."""
+
+    async def presence_touch(self, entries: Sequence[tuple[str, str]], ttl: float) -> None: ...
+
+    async def presence_remove(self, entries: Sequence[tuple[str, str]]) -> None: ...
+
+    async def presence_members(self, names: Sequence[str]) -> dict[str, list[str]]: ...
+
+    async def presence_counts(self, names: Sequence[str]) -> dict[str, int]: ...
+
+
 class Watcher(Protocol):
     presence_id: str
+    user_id: int
 
     async def tell(self, message: Outgoing) -> None: ...
 
 
 class Reviewer(Watcher, Protocol):
-    user_id: int
+    pass
+
+
+def person(watcher: Watcher) -> str:
+    """A watcher's entry in the sets it watches: its user, so that one person's sockets count
+    once."""
+    return f"u{watcher.user_id}"
+
+
+def session_set(session_key: str) -> str:
+    """The set of a session's sockets (a digest: no session key leaves the process)."""
+    return "session:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
 
 
 def scope_of(name: str) -> dict[str, Any]:
@@ -56,8 +83,9 @@ def changed(name: str, watching: int) -> Outgoing:
 
 
 class Presence:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, store: Callable[[], PresenceStore]) -> None:
+        # Asked each time: the hub opens a new source after it lost one.
+        self.store = store
         self.watchers: dict[str, set[Watcher]] = {}
         self.entries: dict[Watcher, set[str]] = {}  # socket -> the set members it holds
         self.reviewing: dict[Watcher, str] = {}  # admin socket -> its review member
@@ -65,6 +93,7 @@ class Presence:
         self.counts: dict[str, int] = {}  # set -> the count last told
         self.told_at: dict[str, float] = {}
         self.reviews_told: dict[Reviewer, str] = {}
+        self.sessions: dict[Watcher, str] = {}  # socket -> its session's set
         self.touched_at = 0.0
         self.task: asyncio.Task[None] | None = None
 
@@ -78,8 +107,8 @@ class Presence:
         """Add the socket to a set and tell it the set's count."""
         self.watchers.setdefault(name, set()).add(watcher)
         self.entries.setdefault(watcher, set()).add(name)
-        source = self.hub.source
-        await source.presence_touch([(name, watcher.presence_id)], self.ttl)
+        source = self.store()
+        await source.presence_touch([(name, person(watcher))], self.ttl)
         count = (await source.presence_counts([name]))[name]
         await watcher.tell(changed(name, count))
         self._run()
@@ -95,17 +124,31 @@ class Presence:
         held = self.entries.get(watcher)
         if held is not None:
             held.discard(name)
-        await self.hub.source.presence_remove([(name, watcher.presence_id)])
+        if not self._still_watched(name, watcher):
+            await self.store().presence_remove([(name, person(watcher))])
+
+    def _still_watched(self, name: str, watcher: Watcher) -> bool:
+        """Whether another socket of the watcher's user here watches ``name``."""
+        return any(other.user_id == watcher.user_id for other in self.watchers.get(name, ()))
+
+    async def open_session(self, watcher: Watcher, name: str) -> int:
+        """Count the socket in its session's set; answer how many sockets the set holds,
+        across every process."""
+        self.sessions[watcher] = name
+        source = self.store()
+        await source.presence_touch([(name, watcher.presence_id)], self.ttl)
+        self._run()
+        return (await source.presence_counts([name]))[name]
 
     async def review(self, reviewer: Reviewer, nomination_id: int | None, name: str) -> None:
         """Mark (or, with None, clear) the nomination an admin's socket has open."""
         previous = self.reviewing.pop(reviewer, None)
         if previous is not None:
-            await self.hub.source.presence_remove([(REVIEWS, previous)])
+            await self.store().presence_remove([(REVIEWS, previous)])
         if nomination_id is not None:
             member = json.dumps([reviewer.presence_id, nomination_id, reviewer.user_id, name])
             self.reviewing[reviewer] = member
-            await self.hub.source.presence_touch([(REVIEWS, member)], self.ttl)
+            await self.store().presence_touch([(REVIEWS, member)], self.ttl)
         self._run()
 
     async def add_admin(self, admin: Reviewer) -> None:
@@ -114,13 +157,18 @@ class Presence:
 
     async def forget(self, watcher: Any) -> None:
         """A socket closed: leave every set."""
-        held = [(name, watcher.presence_id) for name in self.entries.pop(watcher, set())]
-        for name, _ in held:
+        held = []
+        for name in self.entries.pop(watcher, set()):
             members = self.watchers.get(name)
             if members is not None:
                 members.discard(watcher)
                 if not members:
                     del self.watchers[name]
+            if not self._still_watched(name, watcher):
+                held.append((name, person(watcher)))
+        session = self.sessions.pop(watcher, None)
+        if session is not None:
+            held.append((session, watcher.presence_id))
         review = self.reviewing.pop(watcher, None)
         if review is not None:
             held.append((REVIEWS, review))
@@ -128,7 +176,7 @@ class Presence:
         self.reviews_told.pop(watcher, None)
         if held:
             try:
-                await self.hub.source.presence_remove(held)
+                await self.store().presence_remove(held)
             except Exception:
                 logger.info("Could not remove presence entries (they expire)", exc_info=True)
 
@@ -139,7 +187,7 @@ class Presence:
             self.task = asyncio.ensure_future(self._loop())
 
     async def _loop(self) -> None:
-        while self.watchers or self.admins:
+        while self.watchers or self.admins or self.sessions:
             try:
                 await self.tick()
             except Exception:
@@ -147,19 +195,24 @@ class Presence:
             await asyncio.sleep(TICK)
 
     async def tick(self) -> None:
-        source = self.hub.source
+        source = self.store()
         now = time.monotonic()
         if now - self.touched_at >= self.ttl / 3:
             self.touched_at = now
-            entries = [
-                (name, watcher.presence_id)
-                for watcher, names in self.entries.items()
-                for name in names
-            ]
+            entries = list(
+                {
+                    (name, person(watcher))
+                    for watcher, names in self.entries.items()
+                    for name in names
+                }
+            )
             entries += [(REVIEWS, member) for member in self.reviewing.values()]
+            entries += [(name, watcher.presence_id) for watcher, name in self.sessions.items()]
             if entries:
                 await source.presence_touch(entries, self.ttl)
-        # Counts only (ZCOUNT): a sport's set has an entry per socket watching it.
+        if not self.watchers and not self.admins:
+            return
+        # Counts only (ZCOUNT): a sport's set has an entry per person watching it.
         counts = await source.presence_counts(list(self.watchers))
         # The spacing counts from when a push goes out, not from when its tick began: a
         # tick held up by the reads above (a busy loop, Redis) would otherwise push less

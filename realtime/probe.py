@@ -25,6 +25,7 @@ from realtime import metrics
 from realtime.backend import Outbound, get_backend
 from realtime.connection import Outgoing
 from realtime.events import Envelope
+from realtime.hub import hub_of
 
 logger = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ class ProbeMember:
 
 async def run(every: float) -> None:
     """Probe forever on the running event loop (one task per daphne process)."""
-    hub = get_backend().hub()
+    hub = hub_of(get_backend())
     member = ProbeMember()
     while True:
         try:

@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.db import connection
 
 from project.accounts.models import Role, User
+from project.common import budgets
 from project.ops.pgbouncer import Bouncer
 from tests.flushing import flush_outlasting_deadlocks
 from tests.helpers import SERVICE_SKIP, ApiClient, EventRecorder, make_user
@@ -99,6 +100,7 @@ def _validated_live_events(settings: Any) -> None:
 @pytest.fixture(autouse=True)
 def _clean_cache() -> Iterator[None]:
     cache.clear()
+    budgets.clear_local()
     yield
 
 

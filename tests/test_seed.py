@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from project.accounts.models import User
 from project.integrity.models import IntegrityFlag
-from project.ops.management.commands.seed_demo import RING_SIZE
+from project.ops.management.commands.seed_demo import RING_SIZE, WORLD_NAMES
 from project.scouting.models import Activity, Follow, Nomination, Notification, Player, Vote
 
 
@@ -56,6 +56,10 @@ def test_seed_demo_is_idempotent_and_covers_the_product() -> None:
     sports = set(Nomination.objects.values_list("sport", flat=True))
     assert sports == {"football", "basketball", "baseball", "soccer", "hockey"}
     assert first["votes"] > 0 and first["follows"] > 0 and first["notifications"] > 0
+    # Long, accented and right-to-left names, in more than one status.
+    named = Nomination.objects.filter(player__name__in=WORLD_NAMES, sport="football")
+    assert named.count() == len(WORLD_NAMES)
+    assert {"pending", "approved"} <= set(named.values_list("status", flat=True))
     # Counters equal rows: the seed goes through the services.
     for nomination in Nomination.objects.annotate(rows=Count("votes")):
         assert nomination.vote_count == nomination.rows

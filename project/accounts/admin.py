@@ -3,16 +3,16 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm
 
-from project.accounts.models import User, UserSettings, username_key
+from project.accounts.models import User, UserSettings
 
 
 class UserCreationByKeyForm(AdminUserCreationForm):
-    """The admin's "add user" refuses a name confusable with an existing one (same key), as
-    registration does, instead of failing on the unique key."""
+    """The admin's "add user" refuses a name confusable with an existing one (same key or
+    skeleton), as registration does, instead of failing on a unique column."""
 
     def clean_username(self) -> str:
         username: str = super().clean_username()
-        if username and User.objects.filter(username_key=username_key(username)).exists():
+        if username and User.objects.confusable_with(username).exists():
             raise forms.ValidationError("Username is already taken", code="unique")
         return username
 

@@ -21,6 +21,7 @@ from project.accounts.schemas import (
     RegisterIn,
     ScoutCardOut,
     ScoutOut,
+    SessionOut,
     SettingsOut,
     TwoFactorCodeIn,
     TwoFactorDisableIn,
@@ -29,7 +30,7 @@ from project.accounts.schemas import (
 )
 from project.accounts.throttle import client_ip
 from project.common.addresses import address_key
-from project.common.budgets import budget_spend
+from project.common.budgets import budget_for
 from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
@@ -48,11 +49,13 @@ def csrf(request: HttpRequest) -> dict[str, str]:
     auth=csrf_only,
     summary="Create an account",
     description="429 `throttled` with `Retry-After` when too many accounts were created from "
-    "the caller's address this hour (`BUDGET_REGISTRATIONS_PER_HOUR`); nothing is written.",
+    "the caller's address (an IPv6 /64 counts as one) in the last hour "
+    "(`BUDGET_REGISTRATIONS_PER_HOUR`); nothing is written. 503 `service_unavailable` with "
+    "`Retry-After` while the shared counters (Redis) cannot be reached.",
 )
 def register(request: HttpRequest, payload: RegisterIn) -> Status[object]:
-    budget_spend("REGISTRATIONS", address_key(client_ip(request)), "HOUR")
-    user = services.user_register(request=request, **payload.dict())
+    with budget_for("REGISTRATIONS", address_key(client_ip(request)), "HOUR"):
+        user = services.user_register(request=request, **payload.dict())
     return Status(201, user)
 
 
@@ -142,13 +145,25 @@ def me(request: HttpRequest) -> object:
     return current_user(request)
 
 
+@router.get(
+    "/session",
+    response=SessionOut,
+    auth=None,
+    summary="Who is signed in, if anyone",
+    description="Always 200: `user` is the signed-in user as `GET /api/auth/me` returns it, or "
+    "null when signed out. The SPA asks this on start, so a signed-out visit is no error.",
+)
+def session(request: HttpRequest) -> dict[str, object]:
+    return {"user": selectors.session_user(request)}
+
+
 users_router = Router(tags=["users"])
 
 
 @users_router.get(
     "/scouts",
     response={200: list[ScoutCardOut], codes_4xx: ErrorOut},
-    summary="Discoverable scouts, newest first",
+    summary="Discoverable scouts, most points first (then newest)",
     description=(
         "Active users who allow discoverability and whose profile is not private. "
         "Paginated: `limit` (default 50, max 200) and `cursor`; the next page is in the "
@@ -158,6 +173,19 @@ users_router = Router(tags=["users"])
 @paginate()
 def scouts(request: HttpRequest) -> Pager:
     return selectors.scout_list
+
+
+@users_router.get(
+    "/suggested",
+    response={200: list[ScoutCardOut], codes_4xx: ErrorOut},
+    summary="Scouts to follow: up to 5 discoverable scouts the caller does not follow yet",
+    description=(
+        "Those who share the caller's favourite sport first, then by points. Never the caller, "
+        "accounts under an open integrity flag or suspended accounts."
+    ),
+)
+def scouts_suggested(request: HttpRequest) -> list[object]:
+    return list(selectors.scout_suggestions(viewer=current_user(request)))
 
 
 @users_router.get(

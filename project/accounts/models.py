@@ -3,7 +3,9 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from collections.abc import Iterable
+from functools import cache
 from importlib import import_module
+from pathlib import Path
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -14,6 +16,7 @@ from django.db import models
 from django.db.models.functions import Lower
 
 from project.common.choices import Sport, choices_check
+from project.common.text import fold
 
 
 def new_referral_code() -> str:
@@ -29,6 +32,37 @@ def username_key(username: str) -> str:
     return unicodedata.normalize("NFKC", folded)
 
 
+@cache
+def _prototypes() -> dict[str, str]:
+    """Unicode's confusables (UTS #39, confusables.txt): each character that looks like
+    another and the prototype it reads as."""
+    prototypes = {}
+    text = (Path(__file__).with_name("confusables.txt")).read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            source, target = line.split(";")
+            prototypes[chr(int(source, 16))] = "".join(
+                chr(int(point, 16)) for point in target.split()
+            )
+    return prototypes
+
+
+def _skeleton(text: str) -> str:
+    # UTS #39's skeleton: NFD, each character replaced by its prototype, NFD again.
+    prototypes = _prototypes()
+    mapped = "".join(prototypes.get(c, c) for c in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFD", mapped)
+
+
+def username_skeleton(username: str) -> str:
+    """What a user name looks like, whatever its script or case: the UTS #39 skeleton of its
+    key (``username_key``), case-folded, and the skeleton of that (a look-alike of a capital
+    reads as its small letter). Names with one skeleton are confusable: "admin" with a
+    Cyrillic a (U+0430), "ADMIN" with a Greek alpha (U+0391), "adrnin" and "admin" give one;
+    so do "scout14" and "scoutl4"."""
+    return _skeleton(_skeleton(username_key(username)).casefold())
+
+
 class ScoutUserManager(UserManager["User"]):
     def get_by_natural_key(self, username: str | None) -> User:
         # Sign-in (the API's and the Django admin's) finds the account by its key in one
@@ -39,10 +73,20 @@ class ScoutUserManager(UserManager["User"]):
             # An account from before keys whose name folds to an older account's key.
             return self.get(username=username, username_key__isnull=True)
 
+    def confusable_with(self, username: str) -> models.QuerySet[User]:
+        """The accounts whose name reads like ``username``: the same key (NFKC + casefold) or
+        the same skeleton (``username_skeleton``)."""
+        return self.filter(
+            models.Q(username_key=username_key(username))
+            | models.Q(username_skeleton=username_skeleton(username))
+        )
+
     def bulk_create(self, objs: Iterable[User], *args: Any, **kwargs: Any) -> list[User]:
         objs = list(objs)
         for user in objs:
             user.username_key = username_key(user.username)
+            user.username_skeleton = username_skeleton(user.username)
+            user.name_key = fold(user.name)
         return super().bulk_create(objs, *args, **kwargs)
 
 
@@ -84,6 +128,11 @@ class User(AbstractUser):
     # username_key(username), kept by save(): unique, so confusable names are refused.
     # NULL, not "": rows written by bulk_create before it sets keys, and pre-key duplicates.
     username_key = models.TextField(unique=True, null=True, editable=False)  # noqa: DJ001
+    # username_skeleton(username), kept by save(): unique, so look-alike names are refused.
+    # NULL for a pre-skeleton account that looks like an older one.
+    username_skeleton = models.TextField(unique=True, null=True, editable=False)  # noqa: DJ001
+    # fold(name), kept by save(): what a search by nominator name looks in.
+    name_key = models.TextField(blank=True, default="", editable=False)
 
     objects: ClassVar[ScoutUserManager] = ScoutUserManager()
 
@@ -104,9 +153,18 @@ class User(AbstractUser):
         # Kept NULL only for a pre-key account whose name collides with an older one's key.
         if self._state.adding or self.username_key is not None:
             self.username_key = username_key(self.username)
+        if self._state.adding or self.username_skeleton is not None:
+            self.username_skeleton = username_skeleton(self.username)
+        self.name_key = fold(self.name)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "username_key"}
+            kwargs["update_fields"] = update_fields = {
+                *update_fields,
+                "username_key",
+                "username_skeleton",
+            }
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
         super().save(*args, **kwargs)
 
     @property

@@ -116,6 +116,11 @@ class MeOut(WithAvatar):
     favorite_sport: str
 
 
+class SessionOut(CamelSchema):
+    # The signed-in user, or None when signed out.
+    user: MeOut | None
+
+
 class CsrfOut(CamelSchema):
     csrf_token: str
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import (
     BooleanField,
+    Case,
     Count,
     Exists,
     IntegerField,
@@ -11,17 +12,22 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Value,
+    When,
 )
 from django.db.models.functions import Coalesce
+from django.http import HttpRequest
 
 from project.accounts.models import ProfileVisibility, User, UserSettings
 from project.common.errors import NotFound
 from project.common.pagination import Page, PageQuery, keyset_paginate
+from project.integrity.models import FlagStatus, IntegrityFlag
 from project.scouting.models import LIVE_STATUSES, Follow, Nomination
 
 SCOUT_NOT_FOUND = "Scout not found"
-# Newest accounts first: a stable order, so pages never repeat or skip a card while points move.
-SCOUT_ORDERING = ("-created_at", "-id")
+# Most points first (what a member looks for in a scout; a ring of fresh accounts has few),
+# then newest. A card may move between two pages while its points change.
+SCOUT_ORDERING = ("-points", "-created_at", "-id")
+SUGGESTIONS = 5
 SCOUT_CARD_FIELDS = (
     "id",
     "username",
@@ -35,14 +41,54 @@ SCOUT_CARD_FIELDS = (
 )
 
 
-def scout_list(*, page: PageQuery) -> Page[User]:
-    """Scouts who opted in to discovery: active, discoverable and not private (one query)."""
-    queryset = (
+def session_user(request: HttpRequest) -> User | None:
+    """The request's signed-in, active user, or None (the API's session auth accepts the same
+    users)."""
+    user = request.user
+    if isinstance(user, User) and user.is_authenticated and user.is_active:
+        return user
+    return None
+
+
+def _discoverable() -> QuerySet[User]:
+    """Scouts who opted in to discovery: active, discoverable and not private."""
+    return (
         User.objects.filter(is_active=True, settings__allow_discoverability=True)
         .exclude(settings__profile_visibility=ProfileVisibility.PRIVATE)
         .only(*SCOUT_CARD_FIELDS)
     )
-    return keyset_paginate(queryset, ordering=SCOUT_ORDERING, page=page)
+
+
+def scout_list(*, page: PageQuery) -> Page[User]:
+    """The discoverable scouts, most points first (one query)."""
+    return keyset_paginate(_discoverable(), ordering=SCOUT_ORDERING, page=page)
+
+
+def _flagged_accounts() -> set[int]:
+    """The accounts named by an open integrity flag (voters of a suspected ring)."""
+    lists = IntegrityFlag.objects.filter(status=FlagStatus.OPEN).values_list("accounts", flat=True)
+    return {int(account) for accounts in lists for account in accounts}
+
+
+def scout_suggestions(*, viewer: User, limit: int = SUGGESTIONS) -> list[User]:
+    """Scouts for ``viewer`` to follow: discoverable ones they do not follow yet, who share
+    their favourite sport first, then by points. Accounts under an open integrity flag and
+    suspended (inactive) ones are never suggested. Two queries (the open flags, the scouts)."""
+    flagged = _flagged_accounts()
+    followed = Follow.objects.filter(follower_id=viewer.pk, followed_user_id=OuterRef("pk"))
+    shared_sport = Case(
+        When(favorite_sport=viewer.favorite_sport, then=Value(1)),
+        default=Value(0),
+        output_field=IntegerField(),
+    )
+    return list(
+        _discoverable()
+        .exclude(pk=viewer.pk)
+        .exclude(pk__in=flagged)
+        .exclude(Exists(followed))
+        .annotate(shared_sport=shared_sport)
+        .order_by("-shared_sport", "-points", "-created_at", "-id")[:limit]
+    )
 
 
 def _count(queryset: QuerySet[Follow] | QuerySet[Nomination], column: str) -> Coalesce:

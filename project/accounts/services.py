@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from django.middleware.csrf import rotate_token
 from django.utils import timezone
 
-from project.accounts.models import Role, User, UserSession, UserSettings, username_key
+from project.accounts.models import Role, User, UserSession, UserSettings
 from project.accounts.throttle import forget_login_attempts, register_login_attempt
 from project.accounts.two_factor import second_factor_check, two_factor_enabled
 from project.common.errors import Conflict, NotAuthenticated, PermissionDenied, ValidationFailed
@@ -21,8 +21,9 @@ TWO_FACTOR_NEEDED = "Enter the code from your authenticator app"
 
 
 def _raise_if_taken(*, username: str, email: str) -> None:
-    # Compared by key (NFKC + casefold): "Scout14" or a long-s "scout14" is taken when scout14 is.
-    if User.objects.filter(username_key=username_key(username)).exists():
+    # Compared by key (NFKC + casefold): "Scout14" or a long-s "scout14" is taken when scout14
+    # is; and by skeleton (UTS #39): so is "scout14" with a Cyrillic s (U+0455), or "scoutl4".
+    if User.objects.confusable_with(username).exists():
         raise Conflict(
             "Username is already taken",
             code="username_taken",

@@ -1,4 +1,9 @@
-"""Login throttling: atomic failure counters in the cache, per IP and per username.
+"""Login throttling: atomic failure counters in the cache, per account and client together,
+per client, and per account from clients it never signed in from (OWASP's authentication
+guidance; django-axes counts the same way). Guessing one account from one address holds that
+pair only; the account's own ceiling is higher and spares the clients its owner signs in from,
+so no one can lock an owner out of their account from elsewhere. Each hold lasts twice the one
+before (up to LOGIN_THROTTLE_MAX_DELAY).
 
 The cache is Redis when ``REDIS_URL`` is set. While Redis cannot be reached the counters live
 in a per-process fallback store, so sign-in and password change keep working (each process
@@ -11,7 +16,9 @@ import contextlib
 import hashlib
 import ipaddress
 import logging
+import math
 import time
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -23,11 +30,13 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 
 from project.accounts.models import username_key
+from project.common.addresses import address_key
+from project.common.budgets import wait_words
 from project.common.errors import Throttled
 
 logger = logging.getLogger(__name__)
 
-_WINDOW_MESSAGE = "Too many login attempts. Please wait {minutes} minute{s} and try again."
+_WINDOW_MESSAGE = "Too many login attempts. Please wait {wait} and try again."
 
 IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -110,24 +119,51 @@ def _call(operation: str, *args: Any, **kwargs: Any) -> Any:
     return getattr(_fallback, operation)(*args, **kwargs)
 
 
-def _keys(request: HttpRequest, username: str) -> list[tuple[str, int]]:
+# A client that has signed in to an account is remembered for it this long: its attempts
+# are not held to the account's ceiling, so a flood from elsewhere cannot lock the owner out.
+KNOWN_CLIENT_SECONDS = 90 * 86400
+
+
+@dataclass(frozen=True)
+class _Counter:
+    """Failed attempts of one subject within the window; ``limit`` of them allowed."""
+
+    key: str
+    limit: int
+
+
+def _subjects(request: HttpRequest, username: str) -> tuple[str, str]:
+    """The account (its name's key, NFKC + casefold, hashed: a typed name may hold any
+    character and cache keys should not) and the client (``address_key``: an IPv4 address or
+    an IPv6 /64)."""
+    account = hashlib.sha256(username_key(username).encode()).hexdigest()
+    return account, address_key(client_ip(request))
+
+
+def _known_key(account: str, client: str) -> str:
+    return f"login-known:{account}:{client}"
+
+
+def _counters(account: str, client: str, *, known: bool) -> list[_Counter]:
     limit = settings.LOGIN_THROTTLE_LIMIT
-    # The username's key (NFKC + casefold): "SCOUT14" and a long-s "scout14" count as scout14.
-    # Hashed: a typed username may hold any character, and cache keys should not.
-    user_hash = hashlib.sha256(username_key(username).encode()).hexdigest()
-    return [
-        (f"login-fail:user:{user_hash}", limit),
-        # One address may serve many people (an office, a school): allow more per IP.
-        (f"login-fail:ip:{client_ip(request)}", limit * 3),
+    counters = [
+        # This account from this client: the owner mistyping, or a guesser on one address.
+        _Counter(f"login-fail:pair:{account}:{client}", limit),
+        # This client, whatever the account: one address spraying many accounts. One address
+        # may serve many people (an office, a school): allow more.
+        _Counter(f"login-fail:ip:{client}", limit * 3),
     ]
+    if not known:
+        # This account from clients it never signed in from: guessing from many addresses.
+        counters.append(
+            _Counter(f"login-fail:user:{account}", settings.LOGIN_THROTTLE_ACCOUNT_LIMIT)
+        )
+    return counters
 
 
-def _raise_throttled() -> None:
-    window = settings.LOGIN_THROTTLE_WINDOW
-    minutes = max(1, round(window / 60))
-    raise Throttled(
-        _WINDOW_MESSAGE.format(minutes=minutes, s="" if minutes == 1 else "s"), retry_after=window
-    )
+def _raise_throttled(wait: float) -> None:
+    retry_after = max(1, math.ceil(wait))
+    raise Throttled(_WINDOW_MESSAGE.format(wait=wait_words(retry_after)), retry_after=retry_after)
 
 
 def _incr(key: str, window: int) -> int:
@@ -140,23 +176,50 @@ def _incr(key: str, window: int) -> int:
         return 1
 
 
-def register_login_attempt(request: HttpRequest, username: str) -> None:
-    """Count an attempt before checking the password, so concurrent guesses are counted too."""
+def _hold(counter: _Counter, now: float) -> float:
+    """The attempt that passes a counter's limit holds the subject for a delay that doubles
+    with each hold within LOGIN_THROTTLE_MAX_DELAY (the window, twice it, four times...): the
+    counter is kept until the hold ends, then the subject has its attempts again."""
     window = settings.LOGIN_THROTTLE_WINDOW
-    over = False
-    for key, limit in _keys(request, username):
-        if _incr(key, window) > limit:
-            over = True
-    if over:
-        _raise_throttled()
+    longest = settings.LOGIN_THROTTLE_MAX_DELAY
+    holds = _incr(f"{counter.key}:holds", 2 * longest)
+    delay = min(longest, window * 2 ** (holds - 1))
+    _call("set", f"{counter.key}:until", now + delay, timeout=math.ceil(delay))
+    _call("touch", counter.key, math.ceil(delay))
+    return delay
+
+
+def register_login_attempt(request: HttpRequest, username: str) -> None:
+    """Count an attempt before checking the password, so concurrent guesses are counted too,
+    and refuse it (429) while one of its counters is held."""
+    window = settings.LOGIN_THROTTLE_WINDOW
+    account, client = _subjects(request, username)
+    known = _call("get", _known_key(account, client)) is not None
+    now = time.time()
+    waits = []
+    for counter in _counters(account, client, known=known):
+        attempts = _incr(counter.key, window)
+        if attempts == counter.limit + 1:
+            waits.append(_hold(counter, now))
+        elif attempts > counter.limit:
+            until = _call("get", f"{counter.key}:until")
+            waits.append(until - now if until is not None else window)
+    if waits:
+        _raise_throttled(max(waits))
 
 
 def forget_login_attempts(request: HttpRequest, username: str) -> None:
-    """A successful sign-in clears its username's counter and gives its attempt back to the IP."""
-    user_key, ip_key = (key for key, _ in _keys(request, username))
-    _call("delete", user_key)
-    with contextlib.suppress(ValueError):
-        _call("decr", ip_key)
+    """A successful sign-in clears this account's counters on this client, gives its attempt
+    back to the client's and the account's counters, and remembers the client for the account."""
+    account, client = _subjects(request, username)
+    known_key = _known_key(account, client)
+    known = _call("get", known_key) is not None
+    pair, *shared = _counters(account, client, known=known)
+    _call("delete_many", [pair.key, f"{pair.key}:holds", f"{pair.key}:until"])
+    for counter in shared:
+        with contextlib.suppress(ValueError):
+            _call("decr", counter.key)
+    _call("set", known_key, 1, timeout=KNOWN_CLIENT_SECONDS)
 
 
 def clear_fallback() -> None:

@@ -16,6 +16,8 @@ from django.conf import settings
 # provider pool in IPv4; a /48 is one site in IPv6.
 IPV4_PREFIX = 24
 IPV6_PREFIX = 48
+# Bits of an IPv6 address that are one client for per-address limits: a subscriber's /64.
+IPV6_CLIENT_PREFIX = 64
 # Hex digits kept of a prefix key (64 bits: collisions between real prefixes are negligible).
 PREFIX_KEY_LENGTH = 16
 
@@ -24,9 +26,26 @@ def _secret() -> bytes:
     return hashlib.sha256(b"scoutvote-address-key:" + settings.SECRET_KEY.encode()).digest()
 
 
+def client_of(address: str) -> str:
+    """What per-address limits count as one client: an IPv4 address (an IPv4-mapped IPv6 one
+    too), or the /64 network of an IPv6 address, since one subscriber is given a whole /64 and
+    picks any address in it at will. Anything that is not an address is taken as it is."""
+    text = address.strip()
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return text
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/{IPV6_CLIENT_PREFIX}", strict=False))
+    return str(ip)
+
+
 def address_key(address: str) -> str:
-    """A keyed hash of one client address (budgets per address use it as their subject)."""
-    return hmac.new(_secret(), address.strip().encode(), hashlib.sha256).hexdigest()[:32]
+    """A keyed hash of one client (``client_of``: an IPv4 address or an IPv6 /64); budgets and
+    throttles per address use it as their subject."""
+    return hmac.new(_secret(), client_of(address).encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def prefix_of(address: str) -> str | None:

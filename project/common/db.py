@@ -5,6 +5,7 @@ sent together in one round trip (``Pending``)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from contextlib import ExitStack
 from datetime import UTC, datetime
@@ -140,7 +141,11 @@ class Pending:
     by one. ``add`` sends one and answers its index; ``rows(i)`` its rows (the first call
     reads every answer; a statement that failed raises there, or when the block ends). For
     statements none of which needs another's answer: a write that holds a contended lock
-    (the vote's, on its nomination) holds it over one round trip instead of one each."""
+    (the vote's, on its nomination) holds it over one round trip instead of one each.
+
+    Every error of the driver in the block, its pipeline's included (a sync or the pipeline's
+    exit on a connection the server ended), is raised as Django's (``OperationalError``...),
+    as a statement's own error is: a database that goes away answers 503, not 500."""
 
     def __init__(self, connection: Any) -> None:
         self.connection = connection
@@ -150,9 +155,15 @@ class Pending:
         self.stack = ExitStack()
 
     def __enter__(self) -> Pending:
-        self.connection.ensure_connection()
-        if self.connection.vendor == "postgresql":
-            self.pipeline = self.stack.enter_context(self.connection.connection.pipeline())
+        # Entered first, so left last: it sees what the pipeline's exit raises.
+        self.stack.enter_context(self.connection.wrap_database_errors)
+        try:
+            self.connection.ensure_connection()
+            if self.connection.vendor == "postgresql":
+                self.pipeline = self.stack.enter_context(self.connection.connection.pipeline())
+        except BaseException:
+            self.stack.__exit__(*sys.exc_info())
+            raise
         return self
 
     def add(self, sql: str, params: Sequence[Any]) -> int:
@@ -164,7 +175,8 @@ class Pending:
     def rows(self, index: int) -> list[Any]:
         if self.answers is None:
             if self.pipeline is not None:
-                self.pipeline.sync()
+                with self.connection.wrap_database_errors:
+                    self.pipeline.sync()
             self.answers = [
                 [] if cursor.description is None else cursor.fetchall() for cursor in self.cursors
             ]

@@ -63,6 +63,19 @@ class Throttled(ApplicationError):
 
 
 SERVICE_UNAVAILABLE = "The service is temporarily unavailable. Please try again in a moment."
+
+
+class ServiceUnavailable(ApplicationError):
+    """A dependency the call cannot go without is unreachable (503 with Retry-After)."""
+
+    status_code = 503
+    code = "service_unavailable"
+
+    def __init__(self, message: str = SERVICE_UNAVAILABLE, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 # Seconds a client is told to wait when the database cannot be reached (a restart takes a few).
 DATABASE_RETRY_AFTER = 5
 

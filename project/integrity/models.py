@@ -37,6 +37,10 @@ EXPLANATIONS = {
 }
 
 
+def _figure(value: object) -> object:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 class IntegrityFlag(models.Model):
     """One suspicion about a set of votes, kept up to date as its evidence grows: at most one
     open flag per rule and subject (the nomination and cluster, the voter and nominator, the
@@ -75,9 +79,11 @@ class IntegrityFlag(models.Model):
 
     @property
     def explanation(self) -> str:
-        """The rule and its numbers, in words, for the admin."""
+        """The rule and its numbers, in words, for the admin (a whole float reads as the whole
+        number: "24 hours", not "24.0 hours")."""
+        figures = {key: _figure(value) for key, value in self.evidence.items()}
         try:
-            return EXPLANATIONS[FlagRule(self.rule)].format(**self.evidence)
+            return EXPLANATIONS[FlagRule(self.rule)].format(**figures)
         except (KeyError, ValueError):
             return str(self.rule)
 

@@ -11,27 +11,25 @@ log; restoring puts back exactly what voiding took.
 from __future__ import annotations
 
 import logging
-from collections import Counter, defaultdict
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q, QuerySet
-from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from project.accounts.models import User
-from project.accounts.progress import user_points_add
+from project.accounts.progress import progress_published
 from project.common import metrics
+from project.common.db import Pending
 from project.common.errors import NotFound, ValidationFailed
 from project.integrity.models import FlagRule, FlagStatus, IntegrityFlag, VoterListView
 from project.integrity.selectors import flag_data, flag_get, nomination_votes, user_votes
 from project.modlog.models import ModlogAction, ModlogTarget
 from project.modlog.services import modlog_record
-from project.scouting import boards
-from project.scouting.models import Nomination, NominationWeek, Vote, VoteStatus
-from project.scouting.points import VOTE_POINTS, VOTE_RECEIVED_POINTS
+from project.scouting.models import Nomination, Vote, VoteStatus
+from project.scouting.services.bookkeeping import Ballot, bookkeeping, bookkeeping_send
 from project.scouting.services.votes import CastVote
 from realtime.publish import Event, publish, publish_summaries, publish_vote_count
 
@@ -281,21 +279,6 @@ def _selection(
     return _between(ids), None, "votes between users " + ", ".join(map(str, ids))
 
 
-def _trend_after(
-    trend: float | None, counted: int, terms: list[float], *, add: bool
-) -> float | None:
-    """The trend column after adding (or taking out) these terms; ``counted`` is the number
-    of counted votes before."""
-    for term in sorted(terms, reverse=not add):
-        if add:
-            trend = boards.trend_add(trend, term)
-            counted += 1
-        else:
-            counted -= 1
-            trend = boards.trend_remove(trend, term, remaining=counted)
-    return trend
-
-
 @transaction.atomic
 def votes_status_set(
     *,
@@ -327,58 +310,44 @@ def votes_status_set(
         for nomination in Nomination.objects.select_for_update(no_key=True)
         .filter(pk__in=nomination_ids)
         .order_by("pk")
-        .only("sport", "vote_count", "counted_votes", "trend", "version", "nominated_by_id")
+        .only("sport", "nominated_by_id")
     }
     rows = list(
-        selected.filter(nomination_id__in=nomination_ids).values(
+        selected.filter(nomination_id__in=nomination_ids).values_list(
             "id", "nomination_id", "user_id", "created_at", "counted"
         )
     )
-    Vote.objects.filter(pk__in=[row["id"] for row in rows]).update(status=after)
-    sign = -1 if void else 1
-    by_nomination: dict[int, list[Any]] = defaultdict(list)
-    for row in rows:
-        by_nomination[row["nomination_id"]].append(row)
-    points: Counter[int] = Counter()
+    Vote.objects.filter(pk__in=[row[0] for row in rows]).update(status=after)
+    book = bookkeeping(
+        [
+            Ballot(
+                nomination_id=nomination_id,
+                sport=nominations[nomination_id].sport,
+                nominator_id=nominations[nomination_id].nominated_by_id,
+                voter_id=voter_id,
+                voted_at=voted_at,
+                counted=counted,
+            )
+            for _, nomination_id, voter_id, voted_at, counted in rows
+        ],
+        entering=not void,
+    )
+    with Pending(connection) as pending:
+        sent = bookkeeping_send(pending, book)
+        changed = sent.counter_rows(pending)
+        progress = sent.progress_rows(pending)
     counts = []
-    for nomination_id, votes in sorted(by_nomination.items()):
-        nomination = nominations[nomination_id]
-        counted = [vote for vote in votes if vote["counted"]]
-        trend = _trend_after(
-            nomination.trend,
-            nomination.counted_votes,
-            [boards.trend_term(vote["created_at"]) for vote in counted],
-            add=not void,
-        )
-        Nomination.objects.filter(pk=nomination_id).update(
-            vote_count=Greatest(F("vote_count") + sign * len(votes), 0),
-            counted_votes=Greatest(F("counted_votes") + sign * len(counted), 0),
-            trend=trend,
-            version=F("version") + 1,
-        )
-        _weeks_change(nomination, counted, sign=sign)
-        for vote in votes:
-            points[vote["user_id"]] += sign * VOTE_POINTS
-            if vote["counted"] and vote["user_id"] != nomination.nominated_by_id:
-                points[nomination.nominated_by_id] += sign * VOTE_RECEIVED_POINTS
-        nomination.refresh_from_db(fields=["vote_count", "version"])
+    for nomination_id, row in changed.items():
+        assert row is not None  # locked above
+        vote_count, version, sport = row
         publish_vote_count(
-            sport=nomination.sport,
-            nomination_id=nomination_id,
-            vote_count=nomination.vote_count,
-            version=nomination.version,
+            sport=sport, nomination_id=nomination_id, vote_count=vote_count, version=version
         )
         counts.append(
-            {
-                "nomination_id": nomination_id,
-                "vote_count": nomination.vote_count,
-                "version": nomination.version,
-            }
+            {"nomination_id": nomination_id, "vote_count": vote_count, "version": version}
         )
-    for user_id in sorted(points):
-        if points[user_id]:
-            user_points_add(user_id=user_id, delta=points[user_id])
-    for sport in sorted({nominations[pk].sport for pk in by_nomination}):
+    progress_published(progress)
+    for sport in sorted({nominations[pk].sport for pk in changed}):
         publish_summaries(sport)
     if flag is not None:
         _flag_status_set(flag, FlagStatus.VOIDED if void else FlagStatus.OPEN)
@@ -393,23 +362,6 @@ def votes_status_set(
         nominations=nominations,
     )
     return {"votes": len(rows), "nominations": counts}
-
-
-def _weeks_change(nomination: Nomination, counted: list[dict[str, Any]], *, sign: int) -> None:
-    weeks = Counter(boards.week_of(vote["created_at"]) for vote in counted)
-    for week, votes in sorted(weeks.items()):
-        if sign < 0:
-            NominationWeek.objects.filter(nomination_id=nomination.pk, week=week).update(
-                votes=Greatest(F("votes") - votes, 0)
-            )
-            continue
-        updated = NominationWeek.objects.filter(nomination_id=nomination.pk, week=week).update(
-            votes=F("votes") + votes
-        )
-        if not updated:
-            NominationWeek.objects.create(
-                nomination_id=nomination.pk, sport=nomination.sport, week=week, votes=votes
-            )
 
 
 def _flag_status_set(flag: IntegrityFlag, status: str) -> None:

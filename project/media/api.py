@@ -44,7 +44,8 @@ def upload_address(request: HttpRequest, payload: UploadIn | None = None) -> dic
     summary="Make an uploaded file the profile picture",
     description=(
         "Takes the objectURL of the upload; checks the object (PNG, JPEG, GIF or WebP, at "
-        "most 5 MB and 4096x4096 pixels) and keeps a re-encoded copy without its metadata "
+        "most 5 MB, 4096x4096 pixels and 16 megapixels) and keeps a re-encoded copy without its "
+        "metadata "
         "(no EXIF, no GPS position; animations keep their first frame). A refused file is "
         "deleted (400). Answers the new avatarUrl, an address on this server that shows it."
     ),

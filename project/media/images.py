@@ -9,19 +9,31 @@ the image. Kept: the pixels, the ICC colour profile and GIF/PNG transparency.
 Animated GIFs, WebPs and PNGs keep their first frame only: an avatar is a small still picture,
 and decoding one frame bounds the work a 5 MB upload can ask for (a GIF of that size can hold
 thousands of full-size frames).
+
+A few kilobytes of PNG can hold millions of pixels, and a decoded frame takes 4 bytes a pixel:
+the header is checked against a side and a pixel limit before anything is decoded, and a
+per-process semaphore caps the images decoded at once (``AVATAR_DECODE_CONCURRENCY``), so N
+parallel confirmations cost at most that many decoded frames; the others wait their turn.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from io import BytesIO
 from typing import Any
 
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from PIL import Image, ImageOps
 
 NOT_AN_IMAGE = "The file is not a supported image (PNG, JPEG, GIF or WebP)"
 TOO_LARGE = "The image must be at most {megabytes:g} MB"
 TOO_MANY_PIXELS = "The image must be at most {limit}x{limit} pixels"
+TOO_MANY_MEGAPIXELS = "The image must be at most {megapixels:g} megapixels"
 
 UPLOAD_CONTENT_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
 
@@ -49,6 +61,37 @@ def too_large_message(max_bytes: int) -> str:
     return TOO_LARGE.format(megabytes=max_bytes / 1_048_576)
 
 
+def too_many_megapixels_message(max_pixels: int) -> str:
+    return TOO_MANY_MEGAPIXELS.format(megapixels=round(max_pixels / 1_000_000, 1))
+
+
+_lock = threading.Lock()
+_semaphore: threading.BoundedSemaphore | None = None
+
+
+def _slots() -> threading.BoundedSemaphore:
+    global _semaphore
+    with _lock:
+        if _semaphore is None:
+            _semaphore = threading.BoundedSemaphore(max(1, settings.AVATAR_DECODE_CONCURRENCY))
+        return _semaphore
+
+
+@receiver(setting_changed)
+def _reset_slots(*, setting: str, **kwargs: Any) -> None:
+    global _semaphore
+    if setting == "AVATAR_DECODE_CONCURRENCY":
+        with _lock:
+            _semaphore = None
+
+
+@contextmanager
+def decoding_slot() -> Iterator[None]:
+    """Hold one of the process's decoding slots while an image is decoded and written again."""
+    with _slots():
+        yield
+
+
 class ImageRejected(Exception):
     def __init__(self, message: str, code: str) -> None:
         super().__init__(message)
@@ -68,7 +111,7 @@ def _open(data: bytes) -> Image.Image:
     return Image.open(BytesIO(data), formats=_OPEN_FORMATS)
 
 
-def _probe(data: bytes, *, max_dimension: int) -> str:
+def _probe(data: bytes, *, max_dimension: int, max_pixels: int) -> str:
     """The content type, from the header alone (no pixel decoded), after ``verify()``."""
     with _open(data) as image:
         content_type = _CONTENT_TYPES.get(image.format or "")
@@ -79,6 +122,8 @@ def _probe(data: bytes, *, max_dimension: int) -> str:
             raise ImageRejected(
                 TOO_MANY_PIXELS.format(limit=max_dimension), "image_too_many_pixels"
             )
+        if width * height > max_pixels:
+            raise ImageRejected(too_many_megapixels_message(max_pixels), "image_too_many_pixels")
         image.verify()
     return content_type
 
@@ -92,24 +137,27 @@ def _reencode(data: bytes, content_type: str) -> bytes:
         kept: dict[str | tuple[int, int], Any] = {
             key: image.info[key] for key in _KEPT_INFO if key in image.info
         }
-        # The EXIF orientation is applied to the pixels, since the EXIF block itself goes.
-        frame = ImageOps.exif_transpose(image)
-    pillow_format, options = _ENCODINGS[content_type]
-    if pillow_format == "JPEG" and frame.mode not in ("RGB", "L"):
-        frame = frame.convert("RGB")
-    frame.info = kept
-    out = BytesIO()
-    frame.save(out, format=pillow_format, **options)
+        # The EXIF orientation is applied to the pixels, since the EXIF block itself goes
+        # (in place: a copy would double the frame's memory).
+        ImageOps.exif_transpose(image, in_place=True)
+        frame: Image.Image = image
+        pillow_format, options = _ENCODINGS[content_type]
+        if pillow_format == "JPEG" and frame.mode not in ("RGB", "L"):
+            frame = frame.convert("RGB")
+        frame.info = kept
+        out = BytesIO()
+        frame.save(out, format=pillow_format, **options)
     return out.getvalue()
 
 
-def clean_image(data: bytes, *, max_bytes: int, max_dimension: int) -> CleanImage:
+def clean_image(data: bytes, *, max_bytes: int, max_dimension: int, max_pixels: int) -> CleanImage:
     """The avatar to store for an upload, or ``ImageRejected`` saying why there is none."""
     if len(data) > max_bytes:
         raise ImageRejected(too_large_message(max_bytes), "image_too_large")
     try:
-        content_type = _probe(data, max_dimension=max_dimension)
-        return CleanImage(_reencode(data, content_type), content_type)
+        content_type = _probe(data, max_dimension=max_dimension, max_pixels=max_pixels)
+        with decoding_slot():
+            return CleanImage(_reencode(data, content_type), content_type)
     except ImageRejected:
         raise
     except Image.DecompressionBombError:

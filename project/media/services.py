@@ -156,7 +156,10 @@ def _checked_image(upload: AvatarUpload, data: bytes | None) -> CleanImage:
     if data is None:
         raise ImageRejected(NO_FILE, "upload_missing")
     return clean_image(
-        data, max_bytes=settings.AVATAR_MAX_BYTES, max_dimension=settings.AVATAR_MAX_DIMENSION
+        data,
+        max_bytes=settings.AVATAR_MAX_BYTES,
+        max_dimension=settings.AVATAR_MAX_DIMENSION,
+        max_pixels=settings.AVATAR_MAX_PIXELS,
     )
 
 

@@ -11,6 +11,8 @@ from ninja.responses import codes_4xx
 
 from project.accounts.auth import admin_auth, csrf_only, current_user
 from project.accounts.throttle import client_ip
+from project.common.addresses import address_key
+from project.common.budgets import budget_for
 from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
@@ -260,16 +262,23 @@ community_router = Router(tags=["safety"])
     response={201: ReportCreatedOut, codes_4xx: ErrorOut},
     summary="Report a nomination or a scout profile",
     description="Exactly one of nominationId or userId, a reason and optional text. Once per "
-    "member and item: 409 `already_reported` the second time.",
+    "member and item: 409 `already_reported` the second time. 429 `throttled` with "
+    "`Retry-After` beyond `BUDGET_REPORTS_PER_HOUR` per member or "
+    "`BUDGET_IP_REPORTS_PER_HOUR` per client address (a refused report spends nothing).",
 )
 def report_create(request: HttpRequest, payload: ReportIn) -> Status[object]:
-    report = report_services.report_create(
-        reporter=current_user(request),
-        reason=payload.reason,
-        text=payload.text or "",
-        nomination_id=payload.nomination_id,
-        user_id=payload.user_id,
-    )
+    reporter = current_user(request)
+    with (
+        budget_for("REPORTS", reporter.pk, "HOUR"),
+        budget_for("IP_REPORTS", address_key(client_ip(request)), "HOUR"),
+    ):
+        report = report_services.report_create(
+            reporter=reporter,
+            reason=payload.reason,
+            text=payload.text or "",
+            nomination_id=payload.nomination_id,
+            user_id=payload.user_id,
+        )
     return Status(201, report)
 
 

@@ -15,7 +15,7 @@ from project.accounts.auth import current_user
 from project.accounts.throttle import client_ip
 from project.common import metrics
 from project.common.addresses import address_key, prefix_key
-from project.common.budgets import budget_spend
+from project.common.budgets import budget_for
 from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
@@ -60,7 +60,8 @@ PAGED = (
 )
 BUDGETED = (
     " 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent "
-    "(`BUDGET_<WHAT>_PER_<WINDOW>`); nothing is written."
+    "(`BUDGET_<WHAT>_PER_<WINDOW>`, sliding windows); nothing is written. Only what is "
+    "written spends the budget: a refused call does not."
 )
 
 
@@ -79,9 +80,11 @@ BUDGETED = (
 )
 def nomination_create(request: HttpRequest, payload: NominationIn) -> Status[Any]:
     user = current_user(request)
-    budget_spend("NOMINATIONS", user.pk, "DAY")
-    budget_spend("IP_NOMINATIONS", address_key(client_ip(request)), "HOUR")
-    return Status(201, nominations.nomination_create(user=user, **payload.dict()))
+    with (
+        budget_for("NOMINATIONS", user.pk, "DAY"),
+        budget_for("IP_NOMINATIONS", address_key(client_ip(request)), "HOUR"),
+    ):
+        return Status(201, nominations.nomination_create(user=user, **payload.dict()))
 
 
 @router.get(
@@ -156,8 +159,8 @@ def user_nomination_list(request: HttpRequest, user_id: int) -> QuerySet:
 )
 def player_update(request: HttpRequest, player_id: int, payload: PlayerUpdateIn) -> Any:
     user = current_user(request)
-    budget_spend("PLAYER_EDITS", user.pk, "MINUTE")
-    return nominations.player_update(user=user, player_id=player_id, **payload.dict())
+    with budget_for("PLAYER_EDITS", user.pk, "MINUTE"):
+        return nominations.player_update(user=user, player_id=player_id, **payload.dict())
 
 
 # --- Votes --------------------------------------------------------------------------------
@@ -182,12 +185,12 @@ def _vote_state(nomination: Any, *, has_voted: bool) -> dict[str, Any]:
 )
 def vote_cast(request: HttpRequest, payload: VoteIn) -> Status[dict[str, Any]]:
     user = current_user(request)
-    budget_spend("VOTES", user.pk, "MINUTE", "DAY")
-    cast = votes.vote_cast(
-        user=user,
-        nomination_id=payload.nomination_id,
-        ip_prefix=prefix_key(client_ip(request)),
-    )
+    with budget_for("VOTES", user.pk, "MINUTE", "DAY"):
+        cast = votes.vote_cast(
+            user=user,
+            nomination_id=payload.nomination_id,
+            ip_prefix=prefix_key(client_ip(request)),
+        )
     metrics.VOTES_CAST.inc()
     integrity.vote_inspect(voter_id=user.pk, nomination_id=cast.nomination.pk, cast=cast)
     return Status(201, _vote_state(cast.nomination, has_voted=True))
@@ -226,7 +229,10 @@ def leaderboard_scouts(request: HttpRequest, query: Query[SportQuery]) -> list:
     summary="Top 10 community nominations of the sport on a board",
     description="`board=all` (default): by votes, then oldest first. `trending`: by votes "
     "decayed with their age (half-life 24 hours); `score` is the votes of the last 24 hours. "
-    "`weekly`: by votes cast this week (see /api/leaderboard/week); `score` is those votes.",
+    "`weekly`: by votes cast this week (see /api/leaderboard/week); `score` is those votes. "
+    "Entries side by side with equal scores share a rank on every board. Trending and weekly "
+    "count only votes that are not voided, from accounts at least `TRUST_ACCOUNT_AGE_HOURS` "
+    "old when they voted; all time counts every vote.",
 )
 def leaderboard_players(request: HttpRequest, query: Query[BoardQuery]) -> list:
     return board_selectors.board_nominations(
@@ -308,8 +314,10 @@ def follow_status(request: HttpRequest, target: Query[FollowTargetIn]) -> dict[s
 )
 def follow_player(request: HttpRequest, player_id: int) -> Status[dict[str, bool]]:
     user = current_user(request)
-    budget_spend("FOLLOWS", user.pk, "MINUTE")
-    created = follows.follow_player_create(user=user, player_id=player_id)
+    with budget_for("FOLLOWS", user.pk, "MINUTE") as spend:
+        created = follows.follow_player_create(user=user, player_id=player_id)
+    if not created:
+        spend.refund()
     return Status(201 if created else 200, {"is_following": True})
 
 
@@ -323,8 +331,10 @@ def follow_player(request: HttpRequest, player_id: int) -> Status[dict[str, bool
 )
 def follow_user(request: HttpRequest, user_id: int) -> Status[dict[str, bool]]:
     user = current_user(request)
-    budget_spend("FOLLOWS", user.pk, "MINUTE")
-    created = follows.follow_user_create(user=user, target_id=user_id)
+    with budget_for("FOLLOWS", user.pk, "MINUTE") as spend:
+        created = follows.follow_user_create(user=user, target_id=user_id)
+    if not created:
+        spend.refund()
     return Status(201 if created else 200, {"is_following": True})
 
 

@@ -13,7 +13,10 @@ from project.scouting.schemas import NominationEventOut, NominationOut, ScoutRan
 
 BoardKind = Literal["all", "trending", "weekly"]
 
-RANK_DESCRIPTION = "1 for the first; equal scores share a rank (1, 2, 2, 4)"
+RANK_DESCRIPTION = (
+    "1 for the first; on every board, entries side by side with equal scores share a rank "
+    "(1, 2, 2, 4)"
+)
 SCORE_DESCRIPTION = (
     "What people are shown: votes (all time), votes in the last 24 hours (trending) or votes "
     "this week (weekly)"

@@ -9,7 +9,9 @@ sort), whatever the number of nominations or votes:
   the votes of the last 24 hours it shows are a subquery evaluated for the 10 rows answered;
 * weekly orders the current week's ``NominationWeek`` counters (sport, week, votes desc).
 
-Ranks follow the scores shown (equal scores share a rank: 1, 2, 2, 4). Movement compares the
+Ranks follow the scores shown, on every board the same way: entries showing the same figure
+side by side share a rank (1, 2, 2, 4), even where trending orders them by a decayed score that
+tells them apart. Movement compares the
 board with the previous one: the ranks of each board's last two distinct states are kept in
 the cache (shared by every process with Redis), so the REST answer and the live event tell
 the same movement.
@@ -74,7 +76,7 @@ def _ordered(
     kind: BoardKind, *, sport: str | None, user: User | None, now: datetime
 ) -> QuerySet[Nomination]:
     """The board's live nominations in board order, each annotated with ``board_key`` (what
-    ranks it) and, for weekly and trending, ``board_score`` (the votes shown)."""
+    orders it) and, for weekly and trending, ``board_score`` (the votes shown, which rank it)."""
     week = week_of(now)
     queryset = selectors.nomination_queryset(user=user).filter(status__in=LIVE_STATUSES)
     if kind == "weekly":
@@ -204,7 +206,7 @@ def board_nominations(
         scores = [n.vote_count for n in nominations]
     else:
         scores = [n.board_score for n in nominations]  # type: ignore[attr-defined]  # annotated
-    ranks = competition_ranks([n.board_key for n in nominations])  # type: ignore[attr-defined]
+    ranks = competition_ranks(scores)
     movements = _movements(
         kind,
         sport,
@@ -226,7 +228,7 @@ def board_data(
     REST answers encode it), read by ``_board_rows``; ``stored`` as ``_movements`` takes it."""
     now = now or timezone.now()
     rows = _board_rows(kind, sport, now)
-    ranks = competition_ranks([row[-1] for row in rows])
+    ranks = competition_ranks([row[-2] for row in rows])  # by the score shown
     movements = _movements(
         kind,
         sport,

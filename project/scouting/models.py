@@ -100,6 +100,9 @@ class Player(models.Model):
         USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="claimed_players"
     )
     normalized_identity = models.CharField(max_length=400, db_index=True)
+    # The searched fields folded (name|position|nationality|club), kept by the services: a
+    # search folds its text the same way and looks for it here, on every database alike.
+    search_key = models.TextField(blank=True, default="")
     # Set while the player is taken down (a takedown request or an admin's decision): its
     # profile, nominations and the activity about it are hidden from everyone but admins.
     hidden_at = models.DateTimeField(null=True, blank=True)

@@ -19,6 +19,7 @@ from project.accounts.models import User
 from project.accounts.selectors import scout_get
 from project.common.db import reading
 from project.common.errors import NotFound, PermissionDenied, ValidationFailed
+from project.common.text import fold
 from project.scouting.models import (
     LIVE_STATUSES,
     Activity,
@@ -102,15 +103,17 @@ def nomination_queryset(*, user: User | None = None) -> QuerySet[Nomination]:
 
 
 def _search(queryset: QuerySet[Nomination], text: str) -> QuerySet[Nomination]:
-    text = text.strip()
-    if not text:
+    """Nominations whose player name, position, nationality, club or nominator name holds the
+    text, folded alike (``fold``: case, accents and punctuation aside) on every database: the
+    folded text is looked for in the keys the services keep (``Player.search_key``,
+    ``User.name_key``). Text with no letter or digit matches nothing."""
+    if not text.strip():
         return queryset
+    folded = fold(text)
+    if not folded:
+        return queryset.none()
     return queryset.filter(
-        Q(player__name__icontains=text)
-        | Q(player__position__icontains=text)
-        | Q(player__nationality__icontains=text)
-        | Q(player__club__icontains=text)
-        | Q(nominated_by__name__icontains=text)
+        Q(player__search_key__contains=folded) | Q(nominated_by__name_key__contains=folded)
     )
 
 

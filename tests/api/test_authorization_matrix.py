@@ -151,11 +151,30 @@ def _own_identity(actor: str, client: ApiClient, response: Response, world: Worl
     assert user is not None and response.json()["id"] == user.pk
 
 
+def _session_identity(actor: str, client: ApiClient, response: Response, world: World) -> None:
+    """Signed out is no error: the user is null; signed in, the same user as /me."""
+    user = _user_of(actor, world)
+    body = response.json()
+    if user is None:
+        assert body == {"user": None}
+    else:
+        assert body["user"] == client.get("/api/auth/me").json()
+
+
 def _private_scout_not_listed(
     actor: str, client: ApiClient, response: Response, world: World
 ) -> None:
     ids = {item["id"] for item in response.json()}
     assert world.private.pk not in ids and world.owner.pk in ids
+
+
+def _private_scout_and_self_not_suggested(
+    actor: str, client: ApiClient, response: Response, world: World
+) -> None:
+    ids = {item["id"] for item in response.json()}
+    user = _user_of(actor, world)
+    assert world.private.pk not in ids
+    assert user is None or user.pk not in ids
 
 
 def _owner_untouched_unless_owner(field: str, value: Any) -> Check:
@@ -285,6 +304,7 @@ CALLS: list[Call] = [
         check=_signed_out_after,
     ),
     Call("me", "GET", "/api/auth/me", EVERYONE_200, check=_own_identity),
+    Call("session", "GET", "/api/auth/session", PUBLIC_200, check=_session_identity),
     # Two-factor sign-in: each signed-in member's own, none of them has one yet.
     Call("two-factor status", "GET", "/api/auth/2fa", EVERYONE_200),
     Call("two-factor setup", "POST", "/api/auth/2fa/setup", EVERYONE_200),
@@ -316,6 +336,13 @@ CALLS: list[Call] = [
         "/api/users/scouts",
         EVERYONE_200,
         check=_private_scout_not_listed,
+    ),
+    Call(
+        "suggested scouts",
+        "GET",
+        "/api/users/suggested",
+        EVERYONE_200,
+        check=_private_scout_and_self_not_suggested,
     ),
     Call(
         "public profile: contact details for self and admins only",

@@ -109,11 +109,18 @@ def test_leaderboard_tabs_switch_boards_and_a_live_vote_moves_trending(
     expect(players(page).nth(0)).to_contain_text("2 votes in 24 h")
     expect(players(page).nth(2)).to_contain_text("0 votes in 24 h")
 
-    # Two votes for Cal elsewhere: Cal overtakes Ben on the trending board, live.
-    vote_through_server(e2e_server, ids["Cal Rising"], voters=2)
+    # A vote for Cal elsewhere: Cal draws level with Ben (2 votes in 24 h each) and they share
+    # first place, live, the newer votes first.
+    vote_through_server(e2e_server, ids["Cal Rising"])
     in_order(page, ["Cal Rising", "Ben Steady", "Ava Early"])
-    expect(players(page).nth(0)).to_contain_text("3 votes in 24 h")
+    expect(players(page).nth(0)).to_contain_text("Rank 1")
     expect(players(page).nth(0)).to_contain_text("Up 1 place")
+    expect(players(page).nth(1)).to_contain_text("Rank 1")
+    expect(players(page).nth(1)).to_contain_text("2 votes in 24 h")
+    # Another: Cal overtakes Ben.
+    vote_through_server(e2e_server, ids["Cal Rising"])
+    expect(players(page).nth(0)).to_contain_text("3 votes in 24 h")
+    expect(players(page).nth(1)).to_contain_text("Rank 2")
     expect(players(page).nth(1)).to_contain_text("Down 1 place")
     assert [name for name, _, _ in board_names(api, "trending")] == [
         "Cal Rising",

@@ -30,6 +30,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 # A reconnect waits out the backoff (up to a few seconds) and the server's restart.
 RECONNECT_MS = 30_000
+# A network lost or back shows within this, without waiting for a heartbeat or a backoff.
+NOTICE_MS = 5_000
 
 
 def wait_for_scroll(page: Page, *, above: int | None = None, below: int | None = None) -> None:
@@ -164,3 +166,38 @@ def test_a_tab_catches_up_after_losing_its_socket(e2e_server: Server, browser: B
     # And the new socket carries later events as before.
     vote_through_server(e2e_server, nomination.pk)
     expect(sam.get_by_test_id("vote-count")).to_have_text("3")
+
+
+def test_a_lost_network_shows_at_once_and_resumes_when_it_returns(
+    e2e_server: Server, browser: Browser
+) -> None:
+    author = make_user(username="pat", name="Pat Nominator")
+    make_user(username="remy", name="Remy Reader")
+    nomination = nominate(author, name="Offline Olly")
+
+    page = new_page(browser, e2e_server)
+    sign_in(page, "remy", to="/nominations")
+    live(page)
+    olly = card(page, "Offline Olly")
+    expect(olly.get_by_test_id("vote-count")).to_have_text("0")
+    wall = new_page(browser, e2e_server, viewport={"width": 1280, "height": 720})
+    sign_in(wall, "remy", to="/results")
+    wall.goto("/wall?sport=football&board=all")
+    live(wall)
+
+    # The browser loses its network: both say so within seconds, not after a heartbeat.
+    for context in (page.context, wall.context):
+        context.set_offline(True)
+    expect(page.get_by_title("Live updates: offline")).to_be_visible(timeout=NOTICE_MS)
+    banner = wall.get_by_role("alert").filter(has_text="Reconnecting…")
+    expect(banner).to_be_visible(timeout=NOTICE_MS)
+    vote_through_server(e2e_server, nomination.pk, voters=2)
+
+    # The network back, they connect at once (no backoff) and replay what they missed.
+    for context in (page.context, wall.context):
+        context.set_offline(False)
+    expect(page.get_by_title("Live updates: live")).to_be_visible(timeout=NOTICE_MS)
+    expect(olly.get_by_test_id("vote-count")).to_have_text("2")
+    expect(banner).to_have_count(0, timeout=NOTICE_MS)
+    rows = wall.get_by_role("region", name="Top Players").get_by_role("listitem")
+    expect(rows.filter(has_text="Offline Olly")).to_have_text(re.compile(r"\D2$"))

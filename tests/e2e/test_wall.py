@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from project.accounts.models import User
 from project.scouting.services.votes import vote_cast
 from tests.e2e.browsing import (
+    PHONE,
     card,
     live,
     log_in,
@@ -184,3 +185,65 @@ def test_the_wall_recovers_after_the_server_restarts(e2e_server: Server, browser
     vote_through_server(e2e_server, second.pk, voters=2)
     expect(players(wall).nth(0)).to_contain_text("Sid Second", timeout=RECONNECT_MS)
     shows_votes(wall, "Sid Second", 5)
+
+
+def clipped(page: Page, selector: str) -> list[str]:
+    """Texts under ``selector`` that do not fit their box (cut off or ellipsed), or that lie
+    outside the screen's width."""
+    return page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)]
+          .filter((el) => el.getClientRects().length > 0)
+          .filter((el) => {
+            const box = el.getBoundingClientRect();
+            const outside = box.left < 0 || box.right > window.innerWidth;
+            return outside || el.scrollWidth > el.clientWidth + 1;
+          })
+          .map((el) => el.tagName.toLowerCase() + ': ' + el.textContent)""",
+        selector,
+    )
+
+
+def overlapping(page: Page, first: str, second: str) -> list[str]:
+    """Rows in which an element of ``first`` overlaps one of ``second``."""
+    return page.evaluate(
+        """([first, second]) => [...document.querySelectorAll('li')].flatMap((row) => {
+          const a = [...row.querySelectorAll(first)].map((el) => el.getBoundingClientRect());
+          const b = [...row.querySelectorAll(second)].map((el) => el.getBoundingClientRect());
+          return a.some((x) => b.some((y) =>
+            x.left < y.right && y.left < x.right && x.top < y.bottom && y.top < x.bottom))
+            ? [row.textContent] : [];
+        })""",
+        [first, second],
+    )
+
+
+def test_the_wall_fits_a_phones_width(e2e_server: Server, browser: Browser) -> None:
+    make_user(username="pia", name="Pia Phone", favorite_sport="football")
+    author = make_user(name="Maria de los Ángeles Fernández-Castellanos")
+    for index in range(12):
+        nomination = nominate(author, name=f"Wolfgang Amadeus Fernández-Castellanos {index:02d}")
+        votes(12 - index, nomination.pk)
+    last = nomination
+
+    page = new_page(browser, e2e_server, viewport=PHONE)
+    log_in(page, "pia", to="/results")
+    for board in ("all", "trending", "weekly"):
+        page.goto(f"/wall?sport=football&board={board}")
+        expect(players(page)).to_have_count(10)
+        live(page)
+        screenshot(page, f"wall-{board}-390x844")
+        # The boards stack and the page scrolls down; never sideways.
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        # The time and date, the countdown and both columns' headings show whole.
+        assert not clipped(page, "header time, header time + span, header p, section h2 > span")
+        assert not clipped(page, "section h2"), board
+
+    # One more enters the board ("new" beside its rank), and covers no rank.
+    page.goto("/wall?sport=football&board=all")
+    live(page)
+    vote_through_server(e2e_server, last.pk, voters=3)
+    entered = players(page).filter(has_text="New on the board")
+    expect(entered).to_have_count(1)
+    entered.scroll_into_view_if_needed()
+    screenshot(page, "wall-new-entry-390x844")
+    assert not overlapping(page, "[aria-label^='Rank']", "[title='New on the board']")

@@ -37,7 +37,7 @@ def budgets(settings: Any) -> Iterator[dict[str, int]]:
 def assert_throttled(response: Any, *, within: int) -> None:
     body = assert_error(response, 429)
     assert body["code"] == "throttled"
-    assert "Please wait" in body["message"]
+    assert " again in " in body["message"]
     assert 1 <= int(response["Retry-After"]) <= within
 
 

@@ -85,7 +85,7 @@ def test_a_voter_whose_votes_go_to_one_nominator() -> None:
 
 
 def test_a_burst_of_new_accounts_on_one_nomination(settings: Any) -> None:
-    settings.TRUST_ACCOUNT_AGE_HOURS = 24
+    settings.TRUST_ACCOUNT_AGE_HOURS = 24.0  # as the environment sets it
     nomination = approved(aged_user())
     newcomers = [make_user() for _ in range(6)]
     for index, newcomer in enumerate(newcomers):
@@ -94,6 +94,7 @@ def test_a_burst_of_new_accounts_on_one_nomination(settings: Any) -> None:
     assert flag.rule == FlagRule.NEW_ACCOUNT_BURST
     assert flag.accounts == sorted(newcomer.pk for newcomer in newcomers)
     assert flag.evidence["accounts"] == 6
+    assert flag.explanation.startswith("6 accounts younger than 24 hours voted")
 
 
 def test_two_nominators_voting_for_each_other() -> None:

@@ -4,6 +4,8 @@ import base64
 import io
 import json
 import random
+import threading
+import time
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -14,9 +16,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import timezone
-from PIL import Image
+from PIL import Image, ImageFile
 
 from project.accounts.models import User
+from project.media.images import CleanImage, clean_image
 from project.media.models import AvatarUpload
 from tests.helpers import ApiClient, Response, assert_error
 from tests.media.conftest import S3Upload, Upload, image_bytes, local_path, png_bytes
@@ -414,6 +417,61 @@ def test_too_many_pixels(scout_api: ApiClient, backend: Upload, capture: Any) ->
         "The image must be at most 4096x4096 pixels",
     )
     assert backend.keys() == []
+
+
+def test_more_pixels_than_the_limit_within_the_sides_is_refused(
+    scout_api: ApiClient, backend: Upload, capture: Any
+) -> None:
+    """4096x4000 is within the 4096 a side but over 16 megapixels: refused from its header,
+    before a pixel is decoded."""
+    out = io.BytesIO()
+    Image.new("L", (4096, 4000)).save(out, format="PNG")
+    ticket = new_ticket(scout_api)
+    assert backend.send(ticket, out.getvalue()) == 204
+    body = assert_error(
+        confirm(scout_api, ticket["objectURL"], capture),
+        400,
+        "The image must be at most 16 megapixels",
+    )
+    assert body["code"] == "image_too_many_pixels"
+    assert backend.keys() == []
+
+
+def test_decoding_at_once_is_bounded_per_process(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.AVATAR_DECODE_CONCURRENCY = 2
+    running = 0
+    most = 0
+    lock = threading.Lock()
+    real = ImageFile.ImageFile.load
+
+    def counted(self: ImageFile.ImageFile) -> Any:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        try:
+            time.sleep(0.05)  # long enough for the other threads to pile up
+            return real(self)
+        finally:
+            with lock:
+                running -= 1
+
+    monkeypatch.setattr(ImageFile.ImageFile, "load", counted)
+    data = png_bytes(size=(64, 64))
+    cleaned: list[CleanImage] = []
+
+    def one() -> None:
+        cleaned.append(clean_image(data, max_bytes=MAX, max_dimension=4096, max_pixels=16_000_000))
+
+    threads = [threading.Thread(target=one) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(cleaned) == 8
+    assert most == 2
 
 
 def test_never_uploaded(scout_api: ApiClient, backend: Upload, capture: Any) -> None:

@@ -16,6 +16,7 @@ from django.db import connections
 
 from realtime.backend import get_backend
 from realtime.broadcast import get_publisher
+from realtime.hub import hub_of
 from realtime.merge import get_merger
 
 
@@ -77,5 +78,5 @@ async def live_cleanup() -> AsyncIterator[None]:
     """After a test: close this loop's hub (its Redis connections belong to the loop) and the
     database connection of the thread sync_to_async ran the test's writes in."""
     yield
-    await get_backend().hub().close()
+    await hub_of(get_backend()).close()
     await sync_to_async(connections.close_all)()

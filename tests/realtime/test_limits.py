@@ -9,7 +9,7 @@ import pytest
 from realtime import broadcast
 from realtime.events import Event
 from tests.helpers import ApiClient
-from tests.realtime.live import signed_in
+from tests.realtime.live import open_socket, session_of, signed_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("live_cleanup")]
 
@@ -65,3 +65,52 @@ async def test_a_resume_past_the_sockets_replay_budget_gets_resync(
     assert await socket.receive() == {"type": "resync", "groups": [SOCCER], "cursors": {SOCCER: 50}}
     assert (await socket.receive_type("snapshot"))["seq"] == 50
     await socket.close()
+
+
+async def test_sockets_opened_again_share_their_users_replay_budget(
+    scout_api: ApiClient, other_api: ApiClient, settings: Any
+) -> None:
+    """Each socket has a budget of its own, and a new socket a new one: the user's sockets
+    together get at most REALTIME_RESUME_USER_MAX_BYTES of replay per window."""
+    one = len(vote(1).envelope().tail) + 40
+    settings.REALTIME_RESUME_MAX_BYTES = 100 * one
+    settings.REALTIME_RESUME_USER_MAX_BYTES = 60 * one
+    broadcast.send(*(vote(count) for count in range(1, 41)))
+    first, _ = await signed_in(scout_api, sport="soccer")
+    await first.send({"type": "resume", "cursors": {SOCCER: 0}})
+    seqs = []
+    while (message := await first.receive())["type"] != "resumed":
+        seqs.append(message["seq"])
+    assert seqs == list(range(1, 41))
+    await first.close()
+    # A socket of the same user, opened afresh, has a fresh budget of its own but not of its
+    # user's: 40 more events would pass the 60 a window.
+    again, _ = await signed_in(scout_api, sport="soccer")
+    await again.send({"type": "resume", "cursors": {SOCCER: 0}})
+    assert await again.receive() == {"type": "resync", "groups": [SOCCER], "cursors": {SOCCER: 40}}
+    # Another user's budget is their own.
+    other, _ = await signed_in(other_api, sport="soccer")
+    await other.send({"type": "resume", "cursors": {SOCCER: 0}})
+    seqs = []
+    while (message := await other.receive())["type"] != "resumed":
+        seqs.append(message["seq"])
+    assert seqs == list(range(1, 41))
+    await again.close()
+    await other.close()
+
+
+async def test_a_session_past_its_socket_limit_is_closed_with_4429(
+    scout_api: ApiClient, other_api: ApiClient, settings: Any
+) -> None:
+    settings.REALTIME_SOCKETS_PER_SESSION = 3
+    sockets = [(await signed_in(scout_api))[0] for _ in range(3)]
+    extra, connected = await open_socket(session_of(scout_api))
+    assert connected  # accepted, then closed before its hello
+    assert await extra.receive_close() == 4429
+    # Another session is counted apart.
+    other, _ = await signed_in(other_api)
+    # One closed: its place is free again.
+    await sockets.pop().close()
+    sockets.append((await signed_in(scout_api))[0])
+    for socket in [*sockets, other]:
+        await socket.close()

@@ -176,3 +176,61 @@ async def test_writes_survive_a_redis_outage_and_sockets_resync_after_it(
             assert changed["data"] == {
                 "votes": [{"nominationId": during.pk, "voteCount": 2, "version": 2}]
             }
+
+
+async def test_a_redis_outage_logs_each_failure_once_per_interval(
+    scout_api: ApiClient, private_redis: PrivateRedis, live_cleanup: None, tmp_path: Any
+) -> None:
+    """Sockets reconnecting in a tight loop and votes while Redis is down: every attempt
+    fails the same way, and the server's log holds each kind of failure once per
+    LOG_REPEAT_INTERVAL, not once per attempt (project/common/logrepeat.py)."""
+    nomination = await sync_to_async(make_nomination)("Lena Logged")
+    log_path = tmp_path / "daphne.log"
+    attempts = 0
+    with (
+        log_path.open("wb") as log,
+        daphne(log, REDIS_URL=private_redis.url, LOG_REPEAT_INTERVAL="30") as (port, _),
+    ):
+        origin = f"http://{HOST}:{port}"
+        url = f"ws://{HOST}:{port}/ws/"
+        headers = {"Cookie": f"sessionid={session_of(scout_api)}"}
+        cookies = {"sessionid": session_of(scout_api), "csrftoken": scout_api.csrf_token()}
+        async with connect(url, origin=origin, additional_headers=headers) as ws:  # type: ignore[arg-type]
+            await receive(ws, "hello")
+        private_redis.stop()
+        until = time.monotonic() + 5
+
+        async def reconnect() -> None:
+            nonlocal attempts
+            while time.monotonic() < until:
+                attempts += 1
+                try:
+                    async with connect(
+                        url,
+                        origin=origin,  # type: ignore[arg-type]
+                        additional_headers=headers,
+                        open_timeout=5,
+                    ) as ws:
+                        await closed_with(ws, timeout=5)
+                except (ConnectionClosed, InvalidHandshake, InvalidStatus, OSError, TimeoutError):
+                    pass
+
+        async def vote() -> None:
+            async with httpx.AsyncClient(base_url=origin, cookies=cookies, timeout=10) as http:
+                while time.monotonic() < until:
+                    await http.post(
+                        "/api/votes",
+                        json={"nominationId": nomination.pk},
+                        headers={"X-CSRFToken": cookies["csrftoken"], "Origin": origin},
+                    )
+                    await http.delete(
+                        f"/api/votes/{nomination.pk}",
+                        headers={"X-CSRFToken": cookies["csrftoken"], "Origin": origin},
+                    )
+
+        await asyncio.gather(*(reconnect() for _ in range(10)), vote())
+        private_redis.start()
+    lines = log_path.read_text(errors="replace").splitlines()
+    assert attempts >= 50, attempts
+    # A handful of kinds, each written once with its traceback: not a line per attempt.
+    assert len(lines) < 400, (attempts, len(lines), lines[-40:])

@@ -18,6 +18,7 @@ from realtime import broadcast
 from realtime.backend import get_backend
 from realtime.backend_memory import MemoryBackend
 from realtime.events import Event
+from realtime.hub import hub_of
 from tests.helpers import ApiClient, unless_available
 from tests.realtime.live import Socket, send_now, signed_in
 
@@ -66,7 +67,7 @@ async def test_sockets_resuming_together_share_each_replayed_message(
 ) -> None:
     """A reconnect storm replays the same recent events to many sockets: each event is built
     (its frames, deflated ones included) once per process, not once per socket."""
-    hub = get_backend().hub()
+    hub = hub_of(get_backend())
     first, _ = await signed_in(scout_api, sport="soccer")
     send_now(vote(1))
     assert (await first.receive())["seq"] == 1
@@ -91,7 +92,7 @@ async def test_sockets_resuming_at_once_from_the_log_read_it_once() -> None:
     first replay reads the log and keeps what it read; the others, waiting their turn, are
     served from memory (hundreds of reads of the same pages at once had emptied the live
     layer's Redis pool)."""
-    hub = get_backend().hub()
+    hub = hub_of(get_backend())
     for count in range(1, 6):
         send_now(vote(count))  # nobody here has joined soccer: nothing kept
     assert (SOCCER, 1) not in hub.recent
@@ -133,7 +134,7 @@ async def test_a_board_replayed_from_memory_that_a_newer_one_replaced_is_skipped
         send_now(Event("leaderboard.changed", board, sport="soccer"))
     send_now(vote(3))
     assert [(await watcher.receive())["seq"] for _ in range(3)] == [1, 2, 3]
-    assert (SOCCER, 1) in get_backend().hub().recent  # served from memory, not the log
+    assert (SOCCER, 1) in hub_of(get_backend()).recent  # served from memory, not the log
     again, _ = await signed_in(scout_api, sport="soccer")
     await again.send({"type": "resume", "cursors": {SOCCER: 0}})
     replayed = [await again.receive() for _ in range(4)]
@@ -158,7 +159,7 @@ async def test_a_board_kept_from_before_the_process_left_the_group_is_not_replay
     watcher, _ = await signed_in(scout_api, sport="soccer")
     send_now(Event("leaderboard.changed", board, sport="soccer"))
     assert (await watcher.receive())["seq"] == 1
-    assert (SOCCER, 1) in get_backend().hub().recent
+    assert (SOCCER, 1) in hub_of(get_backend()).recent
     await watcher.close()  # nobody here watches soccer: the next board is not seen
     newer = {"board": "all", "players": [{"id": 1, "voteCount": 2}]}
     send_now(Event("leaderboard.changed", newer, sport="soccer"))

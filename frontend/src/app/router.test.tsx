@@ -46,17 +46,14 @@ describe('routes', () => {
     expect(locationOf(router)).toBe('/login?returnTo=%2Fvote%3Ftab%3Dvoted');
   });
 
-  it('treats a 401 from /api/auth/me as signed out', async () => {
-    mockFetch({
-      'GET /api/auth/me': {
-        status: 401,
-        body: { message: 'Authentication required', code: 'not_authenticated' },
-      },
-    });
+  it('treats a session without a user as signed out, asking no /api/auth/me', async () => {
+    const fetched = mockFetch({ 'GET /api/auth/session': { body: { user: null } } });
     const { router } = renderApp('/');
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
     expect(locationOf(router)).toBe('/login?returnTo=%2F');
     expect(screen.queryByRole('button', { name: /^Open user menu/ })).not.toBeInTheDocument();
+    expect(fetched.requests.some((r) => r.url === '/api/auth/session')).toBe(true);
+    expect(fetched.requests.some((r) => r.url === '/api/auth/me')).toBe(false);
   });
 
   it('renders member pages for a signed-in user', async () => {
@@ -70,20 +67,20 @@ describe('routes', () => {
   it('keeps a signed-in page when reading the session again fails', async () => {
     // The server restarting while the session is read again (after the socket said it
     // changed): the user already known stays signed in; no error page, no reload needed.
-    const fetched = mockFetch({ 'GET /api/auth/me': { status: 503, body: 'restarting' } });
+    const fetched = mockFetch({ 'GET /api/auth/session': { status: 503, body: 'restarting' } });
     const { queryClient } = renderApp('/nominations/needing-votes', scout);
     expect(
       await screen.findByRole('heading', { name: 'Nominations Needing Votes' }),
     ).toBeInTheDocument();
     await act(() => queryClient.invalidateQueries({ queryKey: authKeys.me() }));
-    expect(fetched.requests.some((r) => r.url === '/api/auth/me')).toBe(true);
+    expect(fetched.requests.some((r) => r.url === '/api/auth/session')).toBe(true);
     expect(queryClient.getQueryState(authKeys.me())?.status).toBe('error');
     expect(screen.getByRole('heading', { name: 'Nominations Needing Votes' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Something went wrong' })).not.toBeInTheDocument();
   });
 
   it('keeps the admin dashboard when reading the session again fails', async () => {
-    mockFetch({ 'GET /api/auth/me': { status: 503, body: 'restarting' } });
+    mockFetch({ 'GET /api/auth/session': { status: 503, body: 'restarting' } });
     const { queryClient } = renderApp('/admin/dashboard', admin);
     expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
     await act(() => queryClient.invalidateQueries({ queryKey: authKeys.me() }));

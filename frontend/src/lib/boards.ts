@@ -11,27 +11,37 @@ export type BoardEntry = components['schemas']['BoardEntryOut'];
 type BoardText = {
   /** The tab and the wall's board name. */
   label: string;
-  /** What the score counts, after the number ("3 votes this week"). */
+  /** What the score counts, after the number ("3 votes this week"). Equal figures side by side
+   * share a rank on every board (1, 2, 2, 4). */
   unit: (score: number) => string;
   /** The wall's column heading over the scores. */
   column: string;
+  /** What the board counts, in a sentence under it. */
+  counts: string;
 };
+
+/** Votes of accounts younger than the server's TRUST_ACCOUNT_AGE_HOURS are left out of the
+ * trending and weekly boards (and nominators' points). */
+const NEW_ACCOUNTS = 'Votes from brand-new accounts count only in the all-time total.';
 
 export const BOARD_TEXT: Record<BoardKind, BoardText> = {
   all: {
     label: 'All time',
     unit: (score) => (score === 1 ? 'vote' : 'votes'),
     column: 'Votes',
+    counts: 'Every vote a player has received. Votes removed by moderators do not count.',
   },
   trending: {
     label: 'Trending',
     unit: (score) => (score === 1 ? 'vote in 24 h' : 'votes in 24 h'),
     column: 'Votes in 24 h',
+    counts: `Recent votes weigh most (a vote counts half as much a day later); the figure is the votes of the last 24 hours. ${NEW_ACCOUNTS}`,
   },
   weekly: {
     label: 'This week',
     unit: (score) => (score === 1 ? 'vote this week' : 'votes this week'),
     column: 'Votes this week',
+    counts: `Votes cast this week, since Monday. ${NEW_ACCOUNTS}`,
   },
 };
 

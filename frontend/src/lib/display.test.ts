@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { displayAge, initials, statusTone } from './display';
+import { countOf, displayAge, humanHours, initials, statusTone } from './display';
 
 const now = new Date(2025, 5, 15);
 
@@ -64,5 +64,29 @@ describe('statusTone', () => {
     ['anything-else', 'red'],
   ])('%s -> %s', (status, tone) => {
     expect(statusTone(status)).toBe(tone);
+  });
+});
+
+describe('countOf', () => {
+  it.each([
+    [0, '0 points'],
+    [1, '1 point'],
+    [2, '2 points'],
+  ])('%i -> %s', (count, text) => {
+    expect(countOf(count, 'point')).toBe(text);
+  });
+});
+
+describe('humanHours', () => {
+  it.each([
+    [0.25, '15 minutes'],
+    [1, '1 hour'],
+    [24, '24 hours'],
+    [47.6, '48 hours'],
+    [48, '2 days'],
+    [2160, '90 days'],
+    [24 * 800, '2 years'],
+  ])('%d h -> %s', (hours, text) => {
+    expect(humanHours(hours)).toBe(text);
   });
 });

@@ -42,3 +42,20 @@ export function statusTone(status: string): StatusTone {
   if (status === 'pending') return 'yellow';
   return 'red';
 }
+
+/** A count with its noun, singular for exactly one: "1 point", "0 points", "12 points". */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}
+
+/**
+ * A span of hours in the unit an admin reads at a glance, whole units only: minutes under an
+ * hour, hours under two days ("36 hours"), days under two years ("90 days"), then years.
+ */
+export function humanHours(hours: number): string {
+  if (hours < 1) return countOf(Math.max(0, Math.round(hours * 60)), 'minute');
+  if (hours < 48) return countOf(Math.round(hours), 'hour');
+  const days = Math.round(hours / 24);
+  if (days < 730) return countOf(days, 'day');
+  return countOf(Math.floor(days / 365), 'year');
+}

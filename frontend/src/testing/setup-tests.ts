@@ -14,6 +14,7 @@ configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no layout: the router's scroll restoration has nothing to scroll.
 window.scrollTo = vi.fn() as typeof window.scrollTo;
+Element.prototype.scrollIntoView = vi.fn();
 
 // The live socket never reaches the network in tests; a test drives the fake when it needs to.
 beforeEach(() => {

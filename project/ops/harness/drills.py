@@ -15,6 +15,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import threading
@@ -531,4 +532,106 @@ def hashing_memory_drill(*, parallel: int = 100, concurrency: int = 4) -> dict[s
         )
     finally:
         pg.destroy()
+    return figures
+
+
+def _load_average() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def avatar_memory_drill(
+    *, parallel: int = 100, concurrency: int = 2, side: int = 4000
+) -> dict[str, Any]:
+    """Peak RSS of one daphne process while ``parallel`` avatar confirmations arrive at once,
+    each of a ``side`` x ``side`` PNG of one colour (a few kilobytes that decode to 4 bytes a
+    pixel), against the process's idle RSS in the same run (after the uploads, before the
+    confirmations), with the machine's load average before and after."""
+    import io
+    import tempfile
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (side, side), "teal").save(out, format="PNG")
+    png = out.getvalue()
+    pg = PrivatePostgres()
+    media = tempfile.mkdtemp(prefix="scoutvote-media-")
+    figures: dict[str, Any] = {
+        "parallel": parallel,
+        "decode concurrency": concurrency,
+        "image": f"{side}x{side} PNG, {len(png) / 1024:.0f} KiB",
+    }
+    try:
+        pg.create()
+        env = _env(pg.url, AVATAR_DECODE_CONCURRENCY=str(concurrency), MEDIA_ROOT=media)
+        env["DB_POOL_TIMEOUT"] = "60"
+        env["LOGIN_THROTTLE_LIMIT"] = "1000"
+        seed(env, voters=parallel, nominations=0)
+        with daphne(env) as (port, pid):
+            clients = [signed_in(port, f"drill{n}") for n in range(parallel)]
+            object_urls = []
+            for client in clients:
+                client.timeout = httpx.Timeout(300)
+                ticket = client.post("/api/objects/upload").json()
+                sent = client.post(
+                    ticket["uploadURL"],
+                    data=ticket["fields"],
+                    files={"file": ("avatar.png", png, "image/png")},
+                )
+                assert sent.status_code == 204, sent.text
+                object_urls.append(ticket["objectURL"])
+            idle = rss_bytes(pid)
+            load_before = _load_average()
+            peak = idle
+            stop = threading.Event()
+
+            def sample() -> None:
+                nonlocal peak
+                while not stop.is_set():
+                    peak = max(peak, rss_bytes(pid))
+                    time.sleep(0.01)
+
+            sampler = threading.Thread(target=sample)
+            sampler.start()
+            statuses: Counter[int] = Counter()
+            lock = threading.Lock()
+            barrier = threading.Barrier(parallel)
+
+            def one(client: httpx.Client, object_url: str) -> None:
+                barrier.wait()
+                response = client.put("/api/profile/avatar", json={"avatarURL": object_url})
+                with lock:
+                    statuses[response.status_code] += 1
+
+            threads = [
+                threading.Thread(target=one, args=pair)
+                for pair in zip(clients, object_urls, strict=True)
+            ]
+            started = time.monotonic()
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            burst_s = time.monotonic() - started
+            stop.set()
+            sampler.join()
+            load_after = _load_average()
+            for client in clients:
+                client.close()
+        mib = 1 << 20
+        figures.update(
+            {
+                "idle MiB": round(idle / mib, 1),
+                "peak MiB": round(peak / mib, 1),
+                "peak/idle": round(peak / idle, 2),
+                "confirmations s": round(burst_s, 2),
+                "load before": load_before,
+                "load after": load_after,
+                "answers": dict(sorted(statuses.items())),
+            }
+        )
+    finally:
+        pg.destroy()
+        shutil.rmtree(media, ignore_errors=True)
     return figures

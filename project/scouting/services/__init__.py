@@ -1,7 +1,8 @@
 """Writes of the scouting app, one module per area: nominations and player edits
 (``nominations``), votes (``votes``), follows (``follows``), the feed's activity and
-notifications (``activity``), and what an account deletion removes (``deletion``). Points and
-streaks are the accounts app's (``project.accounts.progress``).
+notifications (``activity``), what an account deletion removes (``deletion``), and what a vote
+entering or leaving the counts changes, for every write that moves votes (``bookkeeping``).
+Points and streaks are the accounts app's (``project.accounts.progress``).
 
 Each service is one transaction that also keeps every counter it touches (``vote_count``,
 points, streaks) and queues its live events with :func:`realtime.publish.publish`, which sends

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections import Counter
 
+from django.db import connection
 from django.db.models import (
     Exists,
     OuterRef,
@@ -12,7 +12,8 @@ from django.db.models import (
 )
 
 from project.accounts.models import User
-from project.accounts.progress import user_points_add
+from project.accounts.progress import progress_published
+from project.common.db import Pending
 from project.scouting.models import (
     Activity,
     Follow,
@@ -22,12 +23,8 @@ from project.scouting.models import (
     Vote,
     VoteStatus,
 )
-from project.scouting.points import (
-    VOTE_POINTS,
-    VOTE_RECEIVED_POINTS,
-)
-from project.scouting.services.votes import vote_counters_withdraw
-from realtime.publish import Event, publish, publish_summaries
+from project.scouting.services.bookkeeping import Ballot, bookkeeping, bookkeeping_send
+from realtime.publish import Event, publish, publish_summaries, publish_vote_count
 
 logger = logging.getLogger(__name__)
 
@@ -58,38 +55,47 @@ def user_scouting_data_delete(user: User) -> None:
     )
     User.objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
 
-    # Voided votes are out of every counter and their points already (project/integrity).
-    voted = list(
-        Vote.objects.filter(user=user, status=VoteStatus.ACTIVE)
-        .exclude(nomination__nominated_by=user)
-        .order_by("nomination_id")
-        .values_list("nomination_id", "nomination__nominated_by_id", "created_at", "counted")
-    )
-    Vote.objects.filter(user=user).delete()
-    sports = {sport for _, sport, _ in own}
-    for nomination_id, _, voted_at, counted in voted:
-        sport = vote_counters_withdraw(
-            voter=user, nomination_id=nomination_id, voted_at=voted_at, counted=counted
-        )
-        if sport is not None:
-            sports.add(sport)
-    # Points given for votes that no longer exist are taken back: each nominator they voted
-    # for loses the 2 a vote gave, and each voter on the user's own nominations (deleted with
-    # them below) the 1 point their vote earned. One update per user, in id order.
-    deltas: Counter[int] = Counter()
-    for _, nominator_id, _, counted in voted:
-        if counted:  # an untrusted vote gave its nominator nothing
-            deltas[nominator_id] -= VOTE_RECEIVED_POINTS
+    # Their votes, and the votes others cast on their nominations, leave the counts as a removal
+    # takes them out (``bookkeeping``), less what falls on the rows deleted here anyway: the
+    # user and their nominations. Voided votes are out of every counter and their points
+    # already (project/integrity).
     own_ids = [nomination_id for nomination_id, _, _ in own]
-    for voter_id in (
-        Vote.objects.filter(nomination_id__in=own_ids, status=VoteStatus.ACTIVE)
-        .exclude(user=user)
-        .values_list("user_id", flat=True)
-    ):
-        deltas[voter_id] -= VOTE_POINTS
-    for changed_id in sorted(deltas):
-        if deltas[changed_id]:
-            user_points_add(user_id=changed_id, delta=deltas[changed_id])
+    ballots = [
+        Ballot(
+            nomination_id=nomination_id,
+            sport=sport,
+            nominator_id=nominator_id,
+            voter_id=voter_id,
+            voted_at=voted_at,
+            counted=counted,
+        )
+        for nomination_id, sport, nominator_id, voter_id, voted_at, counted in Vote.objects.filter(
+            Q(user=user) | Q(nomination_id__in=own_ids), status=VoteStatus.ACTIVE
+        ).values_list(
+            "nomination_id",
+            "nomination__sport",
+            "nomination__nominated_by_id",
+            "user_id",
+            "created_at",
+            "counted",
+        )
+    ]
+    Vote.objects.filter(user=user).delete()
+    book = bookkeeping(ballots, entering=False).without(nomination_ids=own_ids, user_ids=[user.pk])
+    with Pending(connection) as pending:
+        sent = bookkeeping_send(pending, book)
+        counters = sent.counter_rows(pending)
+        progress = sent.progress_rows(pending)
+    sports = {sport for _, sport, _ in own}
+    for nomination_id, row in counters.items():
+        if row is None:
+            continue
+        vote_count, version, sport = row
+        sports.add(sport)
+        publish_vote_count(
+            sport=sport, nomination_id=nomination_id, vote_count=vote_count, version=version
+        )
+    progress_published(progress)
 
     player_ids = {player_id for _, _, player_id in own}
     nominated_by_others = Nomination.objects.filter(player=OuterRef("pk")).exclude(

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
-import unicodedata
 from datetime import date
 
 from django.db import connection, transaction
@@ -13,6 +11,7 @@ from django.utils import timezone
 from project.accounts.models import User
 from project.accounts.progress import user_progress
 from project.common.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from project.common.text import fold
 from project.modlog.models import ModlogAction, ModlogTarget
 from project.modlog.services import field_changes, modlog_record
 from project.scouting import selectors
@@ -58,11 +57,15 @@ PLAYER_EDIT_FIELDS = (
 
 
 def _fold(text: str) -> str:
-    """Lower-cased, accent-folded letters and digits only, so spacing and punctuation do not
-    matter: " Zoë O'Brien-Núñez " and "zoe obrien nunez" both give "zoeobriennunez"."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return "".join(re.findall(r"[^\W_]+", bare.casefold()))
+    """Folded (``fold``) with no spaces, so spacing and punctuation do not matter: " Zoë
+    O'Brien-Núñez " and "zoe obrien nunez" both give "zoeobriennunez"."""
+    return fold(text).replace(" ", "")
+
+
+def player_search_key(*, name: str, position: str, nationality: str, club: str) -> str:
+    """``Player.search_key``: the searched fields folded (``fold``), each on its own, joined by
+    "|", which no folded search text holds: a search matches within one field."""
+    return "|".join(fold(value) for value in (name, position, nationality, club))
 
 
 def player_identity(
@@ -156,6 +159,9 @@ def nomination_create(
         skills=skills,
         video_link=video_link or "",
         normalized_identity=identity,
+        search_key=player_search_key(
+            name=name, position=position, nationality=nationality, club=club
+        ),
     )
     nomination = Nomination.objects.create(player=player, nominated_by=user, sport=player.sport)
     nomination.has_voted = False  # type: ignore[attr-defined]  # the read shape's annotation
@@ -226,6 +232,9 @@ def player_update(
     if video_link is not None:
         player.video_link = video_link
     player.normalized_identity = identity
+    player.search_key = player_search_key(
+        name=name, position=position, nationality=nationality, club=club
+    )
     player.save()
     # Its cards show the old details: dropped now, drawn again by the worker's next round.
     share_cards_drop_for_player(player.pk)

@@ -1,5 +1,6 @@
 """Casting and taking back a vote: one transaction of at most 8 statements that keeps every
-counter (vote_count, version, trend, the week's counter, both users' points and streaks)."""
+counter (vote_count, version, trend, the week's counter, both users' points and streaks) by
+the one rule of a vote's bookkeeping (``bookkeeping``)."""
 
 from __future__ import annotations
 
@@ -10,30 +11,23 @@ from typing import Any
 
 from django.conf import settings as django_settings
 from django.db import connection, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from project.accounts.models import User, UserSettings
-from project.accounts.progress import progress_published, progress_statement, user_progress
-from project.common.db import Pending, db_datetime, insert_statement, loaded, sql_greatest
+from project.accounts.progress import progress_published
+from project.common.db import Pending, db_datetime, insert_statement, loaded
 from project.common.errors import Conflict, NotFound, ValidationFailed
-from project.scouting import boards, selectors
+from project.scouting import selectors
 from project.scouting.models import (
     LIVE_STATUSES,
     Activity,
     ActivityType,
     Nomination,
     NominationStatus,
-    NominationWeek,
-    Notification,
     NotificationType,
     Player,
     Vote,
     VoteStatus,
-)
-from project.scouting.points import (
-    VOTE_POINTS,
-    VOTE_RECEIVED_POINTS,
 )
 from project.scouting.services.activity import (
     activity_published,
@@ -42,6 +36,7 @@ from project.scouting.services.activity import (
     notification_wanted,
     summaries_changed,
 )
+from project.scouting.services.bookkeeping import Ballot, bookkeeping, bookkeeping_send
 from realtime.publish import Event, publish, publish_vote_count
 
 logger = logging.getLogger(__name__)
@@ -153,92 +148,6 @@ def vote_is_trusted(*, voter: User, voted_at: datetime) -> bool:
     return hours <= 0 or voter.date_joined <= voted_at - timedelta(hours=hours)
 
 
-# The nomination's counters are one statement written by hand (it runs on every vote, and
-# building it from the ORM's expressions cost more CPU than running it). ``{greatest}`` is
-# GREATEST on PostgreSQL and the scalar MAX on SQLite; LN and EXP exist on both (Django
-# registers them on SQLite builds without the math functions).
-
-# The trend column with one more vote of ``term`` (lambda * t): the log-sum-exp
-# log(exp(trend) + exp(term)), written so that nothing overflows.
-_TREND_WITH = (
-    "CASE WHEN trend IS NULL THEN %s "
-    "ELSE {greatest}(trend, %s) + LN(1.0 + EXP(-ABS(trend - %s))) END"
-)
-# The trend column with a vote of ``term`` taken out: log(exp(trend) - exp(term)), NULL once
-# no counted vote remains (``counted_votes`` before this update) or when rounding left the
-# term no smaller than the sum it belongs to (``boards.trend_remove``).
-_TREND_WITHOUT = (
-    "CASE WHEN counted_votes <= 1 OR trend IS NULL OR trend <= %s THEN NULL "
-    "ELSE trend + LN(1.0 - EXP(%s - trend)) END"
-)
-
-
-def _counters_update(
-    *, nomination_id: int, votes: int, trend_term: float | None, add: bool, unread: bool = False
-) -> tuple[Any, ...] | None:
-    """``_counters_statement`` sent now: its row, None when the nomination is gone."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            *_counters_statement(
-                nomination_id=nomination_id,
-                votes=votes,
-                trend_term=trend_term,
-                add=add,
-                unread=unread,
-            )
-        )
-        return cursor.fetchone()
-
-
-def _counters_statement(
-    *,
-    nomination_id: int,
-    votes: int,
-    trend_term: float | None,
-    add: bool,
-    unread: bool = False,
-    live: bool = False,
-) -> tuple[str, list[Any]]:
-    """One ``UPDATE ... RETURNING`` of the nomination's counters: ``votes`` (+1, -1 or 0)
-    to vote_count, +1 to version and, given the vote's ``trend_term``, its term into the trend
-    (``add``) or out of it and one into or out of counted_votes. Answers (vote_count,
-    version, sport) and, with ``unread``, the id of its nominator's unread vote_received
-    notification of it (the one a new vote coalesces into); no row when the nomination is
-    gone or, with ``live``, no longer live."""
-    ops = connection.ops
-    greatest = sql_greatest(connection)
-    table = ops.quote_name(Nomination._meta.db_table)
-    sets = ["vote_count = vote_count + %s", "version = version + 1"]
-    params: list[Any] = [votes]
-    if trend_term is not None:
-        if add:
-            sets.append("trend = " + _TREND_WITH.format(greatest=greatest))
-            params.extend([trend_term] * 3)
-        else:
-            sets.append("trend = " + _TREND_WITHOUT)
-            params.extend([trend_term] * 2)
-        sets.append("counted_votes = counted_votes + %s")
-        params.append(1 if add else -1)
-    params.append(nomination_id)
-    where = "id = %s"
-    if live:
-        where += f" AND status IN ({', '.join(['%s'] * len(LIVE_STATUSES))})"
-        params.extend(LIVE_STATUSES)
-    returning = "vote_count, version, sport"
-    if unread:
-        notifications = ops.quote_name(Notification._meta.db_table)
-        returning += (
-            f", (SELECT n.id FROM {notifications} n WHERE n.user_id = {table}.nominated_by_id "  # noqa: S608  (the models' tables; values bound)
-            f"AND n.type = %s AND n.related_nomination_id = {table}.id AND n.read = %s "
-            "ORDER BY n.created_at DESC, n.id DESC LIMIT 1)"
-        )
-        params.extend([NotificationType.VOTE_RECEIVED, False])
-    return (
-        f"UPDATE {table} SET {', '.join(sets)} WHERE {where} RETURNING {returning}",  # noqa: S608  (the model's table; values bound)
-        params,
-    )
-
-
 def _vote_row_statement(
     *, nomination_id: int, user_id: int, voted_at: datetime, counted: bool, ip_prefix: str
 ) -> tuple[str, list[Any]]:
@@ -274,28 +183,6 @@ def _vote_row_delete(*, nomination_id: int, user_id: int) -> tuple[datetime, boo
     if row is None:
         return None
     return db_datetime(row[0]), bool(row[1]), row[2] == VoteStatus.ACTIVE
-
-
-def _week_count_statement(*, nomination: Nomination, voted_at: datetime) -> tuple[str, list[Any]]:
-    """+1 to the nomination's counter of the week ``voted_at`` falls in (created at 1)."""
-    table = connection.ops.quote_name(NominationWeek._meta.db_table)
-    return (
-        f"INSERT INTO {table} (nomination_id, sport, week, votes) VALUES (%s, %s, %s, 1) "  # noqa: S608  (the model's table; values bound)
-        f"ON CONFLICT (nomination_id, week) DO UPDATE SET votes = {table}.votes + 1",
-        [
-            nomination.pk,
-            nomination.sport,
-            connection.ops.adapt_datefield_value(boards.week_of(voted_at)),
-        ],
-    )
-
-
-def _week_count_remove(*, nomination: Nomination, voted_at: datetime) -> None:
-    """-1 to the counter of the week the vote was cast in (never below 0: votes cast before
-    the counters existed were never added)."""
-    NominationWeek.objects.filter(
-        nomination_id=nomination.pk, week=boards.week_of(voted_at), votes__gt=0
-    ).update(votes=F("votes") - 1)
 
 
 def _vote_received_message(*, voter: User, nomination: Nomination) -> str:
@@ -342,13 +229,11 @@ def vote_cast(
     own = nomination.nominated_by_id == user.pk
     settings = None if own else _settings_of(nomination.nominated_by)
     notify = not own and notification_wanted(settings, NotificationType.VOTE_RECEIVED)
-    points: dict[int, tuple[int, date | None]] = {
-        user.pk: (VOTE_POINTS, today or timezone.localdate())
-    }
-    if counted and not own:
-        points[nomination.nominated_by_id] = (VOTE_RECEIVED_POINTS, None)
-    progress = progress_statement(points)
-    assert progress is not None  # the voter's point
+    book = bookkeeping(
+        [_ballot(nomination, voter_id=user.pk, voted_at=voted_at, counted=counted)],
+        entering=True,
+        today=today or timezone.localdate(),
+    )
     activity = new_activity(
         user=user,
         activity_type=ActivityType.VOTE_CAST,
@@ -370,29 +255,16 @@ def vote_cast(
             )
         )
         activity_id = pending.add(*insert_statement(Activity, connection, **activity.columns))
-        counters = pending.add(
-            *_counters_statement(
-                nomination_id=nomination.pk,
-                votes=1,
-                trend_term=boards.trend_term(voted_at) if counted else None,
-                add=True,
-                unread=notify,
-                live=True,
-            )
-        )
-        if counted:
-            pending.add(*_week_count_statement(nomination=nomination, voted_at=voted_at))
-        progressed = pending.add(*progress)
-        counted_rows = pending.rows(counters)
-        if not counted_rows:
+        sent = bookkeeping_send(pending, book, unread=notify, live=True)
+        row = sent.counter_rows(pending)[nomination.pk]
+        if row is None:
             # Hidden, decided or deleted since it was read: answered as if it had been then
             # (read again without its lock: the users' rows may be locked by now).
             _nomination_for_vote(user=user, nomination_id=nomination_id, lock=False)
             raise ValidationFailed(VOTING_CLOSED, code="voting_closed")
         if not pending.rows(inserted):
             raise Conflict(ALREADY_VOTED, code="already_voted")
-        row = counted_rows[0]
-        progress_published(pending.rows(progressed))
+        progress_published(sent.progress_rows(pending))
         activity_published(activity, pk=pending.rows(activity_id)[0][0])
     nomination.vote_count, nomination.version = row[0], row[1]
     if notify:
@@ -422,30 +294,22 @@ def vote_remove(*, user: User, nomination_id: int) -> Nomination:
     deletes the row and the activity only (so an admin's restore can no longer bring it
     back). 404 when there is no such vote.
 
-    At most 6 statements: the lock, the vote row, the nomination's counters, the week's
-    counter, both users' points, the activity."""
+    At most 6 statements: the lock, the vote row, then sent together the nomination's
+    counters, the week's counter and both users' points, then the activity."""
     nomination = _nomination_for_vote(user=user, nomination_id=nomination_id)
     removed = _vote_row_delete(nomination_id=nomination.pk, user_id=user.pk)
     if removed is None:
         raise NotFound(NOT_VOTED, code="vote_not_found")
     voted_at, counted, active = removed
-    counted = counted and active
-    row = _counters_update(
-        nomination_id=nomination.pk,
-        votes=-1 if active else 0,
-        trend_term=boards.trend_term(voted_at) if counted else None,
-        add=False,
-    )
-    assert row is not None  # locked above
+    ballots = [_ballot(nomination, voter_id=user.pk, voted_at=voted_at, counted=counted)]
+    book = bookkeeping(ballots if active else [], entering=False)
+    book.touch(nomination.pk, nomination.sport)
+    with Pending(connection) as pending:
+        sent = bookkeeping_send(pending, book)
+        row = sent.counter_rows(pending)[nomination.pk]
+        assert row is not None  # locked above
+        progress_published(sent.progress_rows(pending))
     nomination.vote_count, nomination.version = row[0], row[1]
-    if counted:
-        _week_count_remove(nomination=nomination, voted_at=voted_at)
-    points: dict[int, tuple[int, date | None]] = {}
-    if active:
-        points[user.pk] = (-VOTE_POINTS, None)
-    if counted and nomination.nominated_by_id != user.pk:
-        points[nomination.nominated_by_id] = (-VOTE_RECEIVED_POINTS, None)
-    user_progress(points)
     Activity.objects.filter(
         user_id=user.pk, activity_type=ActivityType.VOTE_CAST, related_nomination=nomination
     ).delete()
@@ -453,30 +317,15 @@ def vote_remove(*, user: User, nomination_id: int) -> Nomination:
     return nomination
 
 
-def vote_counters_withdraw(
-    *, voter: User, nomination_id: int, voted_at: datetime, counted: bool = True
-) -> str | None:
-    """Take a deleted active vote row (``voted_at``, ``counted``) of ``voter`` out of its
-    nomination's counters: vote_count, version and, when it counted, trend, counted_votes and
-    the week's counter, as ``vote_remove`` does, and publish the new count (account deletion;
-    the caller deletes the row and keeps the points; a voided row is out of them already).
-    Locks the nomination. Returns its sport, or None when it is gone."""
-    row = _counters_update(
-        nomination_id=nomination_id,
-        votes=-1,
-        trend_term=boards.trend_term(voted_at) if counted else None,
-        add=False,
+def _ballot(nomination: Nomination, *, voter_id: int, voted_at: datetime, counted: bool) -> Ballot:
+    return Ballot(
+        nomination_id=nomination.pk,
+        sport=nomination.sport,
+        nominator_id=nomination.nominated_by_id,
+        voter_id=voter_id,
+        voted_at=voted_at,
+        counted=counted,
     )
-    if row is None:
-        return None
-    vote_count, version, sport = row
-    nomination = Nomination(pk=nomination_id, sport=sport)
-    if counted:
-        _week_count_remove(nomination=nomination, voted_at=voted_at)
-    publish_vote_count(
-        sport=sport, nomination_id=nomination_id, vote_count=vote_count, version=version
-    )
-    return str(sport)
 
 
 def _vote_changed(nomination: Nomination, *, voter: User, has_voted: bool) -> None:

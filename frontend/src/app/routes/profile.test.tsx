@@ -22,10 +22,10 @@ const profile: Profile = {
   role: 'scout',
 };
 
-function renderProfile() {
+function renderProfile(user: typeof scout | null = scout) {
   return renderRoutes([{ path: '/profile', element: <ProfilePage /> }], {
     path: '/profile',
-    user: scout,
+    user,
   });
 }
 
@@ -73,19 +73,15 @@ describe('ProfilePage', () => {
     expect(screen.getByRole('button', { name: 'Upload photo' })).toBeInTheDocument();
   });
 
-  it('asks a signed-out visitor to log in', async () => {
-    mockFetch({
-      'GET /api/profile': {
-        status: 401,
-        body: { message: 'Authentication required', code: 'not_authenticated' },
-      },
-    });
-    renderProfile();
+  it('asks a signed-out visitor to log in, without asking for a profile', async () => {
+    const { requests } = mockFetch({});
+    renderProfile(null);
     expect(await screen.findByText('Please log in to view your profile')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute(
       'href',
       '/login?returnTo=%2Fprofile',
     );
+    expect(requests.filter((request) => request.url.startsWith('/api/profile'))).toEqual([]);
   });
 
   it('saves the form, says so and refreshes the session user', async () => {

@@ -84,8 +84,10 @@ describe('/results boards', () => {
     expect(within(rows[0]).getByText('Up 2 places')).toBeInTheDocument();
     expect(within(rows[1]).getByText('New on the board')).toBeInTheDocument();
     expect(within(rows[2]).getByText('Down 1 place')).toBeInTheDocument();
-    // Trending keeps the server's ranks: equal 24-hour counts need not share a place.
-    expect(within(rows[2]).getByText('Rank').parentElement).toHaveTextContent('3');
+    // Equal 24-hour counts side by side share a place, as on every board (1, 2, 2).
+    expect(within(rows[1]).getByText('Rank').parentElement).toHaveTextContent('2');
+    expect(within(rows[2]).getByText('Rank').parentElement).toHaveTextContent('2');
+    expect(screen.getByText(/brand-new accounts count only in the all-time total/)).toBeVisible();
     const read = requests.find((r) => r.url.startsWith('/api/leaderboard/players'))!;
     expect(search(read).get('board')).toBe('trending');
     expect(search(read).get('sport')).toBe('football');

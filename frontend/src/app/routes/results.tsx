@@ -45,14 +45,15 @@ export default function ResultsPage() {
           <TabsTrigger value="scouts">Top Scouts</TabsTrigger>
         </TabsList>
         <TabsContent value="players" className="outline-none">
+          {/* One column: Player of the Week as wide as the board above it. */}
           <div className="max-w-3xl">
             <PlayerBoards
               sport={sport}
               board={board}
               onBoardChange={(next) => show({ board: next })}
             />
+            <PlayerOfTheWeek sport={sport} />
           </div>
-          <PlayerOfTheWeek sport={sport} />
         </TabsContent>
         <TabsContent value="scouts" className="max-w-3xl outline-none">
           <TopScouts sport={sport} />

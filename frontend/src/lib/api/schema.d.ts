@@ -591,9 +591,29 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description 429 `throttled` with `Retry-After` when too many accounts were created from the caller's address this hour (`BUDGET_REGISTRATIONS_PER_HOUR`); nothing is written.
+         * @description 429 `throttled` with `Retry-After` when too many accounts were created from the caller's address (an IPv6 /64 counts as one) in the last hour (`BUDGET_REGISTRATIONS_PER_HOUR`); nothing is written. 503 `service_unavailable` with `Retry-After` while the shared counters (Redis) cannot be reached.
          */
         post: operations["project_accounts_api_register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in, if anyone
+         * @description Always 200: `user` is the signed-in user as `GET /api/auth/me` returns it, or null when signed out. The SPA asks this on start, so a signed-out visit is no error.
+         */
+        get: operations["project_accounts_api_session"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -651,7 +671,7 @@ export interface paths {
         put?: never;
         /**
          * Follow a player
-         * @description 201 when newly followed, 200 when already following (idempotent). 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent (`BUDGET_<WHAT>_PER_<WINDOW>`); nothing is written.
+         * @description 201 when newly followed, 200 when already following (idempotent). 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent (`BUDGET_<WHAT>_PER_<WINDOW>`, sliding windows); nothing is written. Only what is written spends the budget: a refused call does not.
          */
         post: operations["project_scouting_api_follow_player"];
         delete?: never;
@@ -688,7 +708,7 @@ export interface paths {
         put?: never;
         /**
          * Follow a scout
-         * @description 201 when newly followed, 200 when already following (idempotent); 400 "You cannot follow yourself". 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent (`BUDGET_<WHAT>_PER_<WINDOW>`); nothing is written.
+         * @description 201 when newly followed, 200 when already following (idempotent); 400 "You cannot follow yourself". 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent (`BUDGET_<WHAT>_PER_<WINDOW>`, sliding windows); nothing is written. Only what is written spends the budget: a refused call does not.
          */
         post: operations["project_scouting_api_follow_user"];
         delete?: never;
@@ -743,7 +763,7 @@ export interface paths {
         };
         /**
          * Top 10 community nominations of the sport on a board
-         * @description `board=all` (default): by votes, then oldest first. `trending`: by votes decayed with their age (half-life 24 hours); `score` is the votes of the last 24 hours. `weekly`: by votes cast this week (see /api/leaderboard/week); `score` is those votes.
+         * @description `board=all` (default): by votes, then oldest first. `trending`: by votes decayed with their age (half-life 24 hours); `score` is the votes of the last 24 hours. `weekly`: by votes cast this week (see /api/leaderboard/week); `score` is those votes. Entries side by side with equal scores share a rank on every board. Trending and weekly count only votes that are not voided, from accounts at least `TRUST_ACCOUNT_AGE_HOURS` old when they voted; all time counts every vote.
          */
         get: operations["project_scouting_api_leaderboard_players"];
         put?: never;
@@ -806,7 +826,7 @@ export interface paths {
         put?: never;
         /**
          * Nominate a player
-         * @description Creates the player and its pending nomination (+10 points). A blank age needs a graduation year (else 400 with fields.age "Enter the player's age or graduation year"). 409 `duplicate_nomination` with `nominationId` when the same player (name, sport, birth year, club) already has a pending or approved nomination. 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent (`BUDGET_<WHAT>_PER_<WINDOW>`); nothing is written.
+         * @description Creates the player and its pending nomination (+10 points). A blank age needs a graduation year (else 400 with fields.age "Enter the player's age or graduation year"). 409 `duplicate_nomination` with `nominationId` when the same player (name, sport, birth year, club) already has a pending or approved nomination. 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent (`BUDGET_<WHAT>_PER_<WINDOW>`, sliding windows); nothing is written. Only what is written spends the budget: a refused call does not.
          */
         post: operations["project_scouting_api_nomination_create"];
         delete?: never;
@@ -939,7 +959,7 @@ export interface paths {
         get?: never;
         /**
          * Edit a player (its nominator or an admin)
-         * @description Omitted `skills` or `videoLink` stay as they are; a blank or omitted age or graduation year is cleared (one of them is required). 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent (`BUDGET_<WHAT>_PER_<WINDOW>`); nothing is written.
+         * @description Omitted `skills` or `videoLink` stay as they are; a blank or omitted age or graduation year is cleared (one of them is required). 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent (`BUDGET_<WHAT>_PER_<WINDOW>`, sliding windows); nothing is written. Only what is written spends the budget: a refused call does not.
          */
         put: operations["project_scouting_api_player_update"];
         post?: never;
@@ -980,7 +1000,7 @@ export interface paths {
         get?: never;
         /**
          * Make an uploaded file the profile picture
-         * @description Takes the objectURL of the upload; checks the object (PNG, JPEG, GIF or WebP, at most 5 MB and 4096x4096 pixels) and keeps a re-encoded copy without its metadata (no EXIF, no GPS position; animations keep their first frame). A refused file is deleted (400). Answers the new avatarUrl, an address on this server that shows it.
+         * @description Takes the objectURL of the upload; checks the object (PNG, JPEG, GIF or WebP, at most 5 MB, 4096x4096 pixels and 16 megapixels) and keeps a re-encoded copy without its metadata (no EXIF, no GPS position; animations keep their first frame). A refused file is deleted (400). Answers the new avatarUrl, an address on this server that shows it.
          */
         put: operations["project_media_api_avatar_update"];
         post?: never;
@@ -1021,7 +1041,7 @@ export interface paths {
         put?: never;
         /**
          * Report a nomination or a scout profile
-         * @description Exactly one of nominationId or userId, a reason and optional text. Once per member and item: 409 `already_reported` the second time.
+         * @description Exactly one of nominationId or userId, a reason and optional text. Once per member and item: 409 `already_reported` the second time. 429 `throttled` with `Retry-After` beyond `BUDGET_REPORTS_PER_HOUR` per member or `BUDGET_IP_REPORTS_PER_HOUR` per client address (a refused report spends nothing).
          */
         post: operations["project_moderation_api_report_create"];
         delete?: never;
@@ -1215,10 +1235,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Discoverable scouts, newest first
+         * Discoverable scouts, most points first (then newest)
          * @description Active users who allow discoverability and whose profile is not private. Paginated: `limit` (default 50, max 200) and `cursor`; the next page is in the `Link: <url>; rel="next"` header.
          */
         get: operations["project_accounts_api_scouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/suggested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scouts to follow: up to 5 discoverable scouts the caller does not follow yet
+         * @description Those who share the caller's favourite sport first, then by points. Never the caller, accounts under an open integrity flag or suspended accounts.
+         */
+        get: operations["project_accounts_api_scouts_suggested"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1278,7 +1318,7 @@ export interface paths {
         put?: never;
         /**
          * Vote for a nomination
-         * @description 409 `already_voted` when the caller already voted (nothing changes); 404 for an unknown or hidden nomination; 400 `voting_closed` on a rejected one. 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent (`BUDGET_<WHAT>_PER_<WINDOW>`); nothing is written.
+         * @description 409 `already_voted` when the caller already voted (nothing changes); 404 for an unknown or hidden nomination; 400 `voting_closed` on a rejected one. 429 `throttled` with `Retry-After` (seconds) when the caller's budget for it is spent (`BUDGET_<WHAT>_PER_<WINDOW>`, sliding windows); nothing is written. Only what is written spends the budget: a refused call does not.
          */
         post: operations["project_scouting_api_vote_cast"];
         delete?: never;
@@ -1514,7 +1554,7 @@ export interface components {
             player: components["schemas"]["PlayerOut"];
             /**
              * Rank
-             * @description 1 for the first; equal scores share a rank (1, 2, 2, 4)
+             * @description 1 for the first; on every board, entries side by side with equal scores share a rank (1, 2, 2, 4)
              */
             rank: number;
             /**
@@ -1552,7 +1592,7 @@ export interface components {
             player: components["schemas"]["PlayerOut"];
             /**
              * Rank
-             * @description 1 for the first; equal scores share a rank (1, 2, 2, 4)
+             * @description 1 for the first; on every board, entries side by side with equal scores share a rank (1, 2, 2, 4)
              */
             rank: number;
             /**
@@ -2737,6 +2777,10 @@ export interface components {
             /** Username */
             username: string;
         };
+        /** SessionOut */
+        SessionOut: {
+            user: components["schemas"]["MeOut"] | null;
+        };
         /** SettingsOut */
         SettingsOut: {
             /** Allowdiscoverability */
@@ -3270,7 +3314,7 @@ export interface components {
             player: components["schemas"]["PlayerOut"];
             /**
              * Rank
-             * @description 1 for the first; equal scores share a rank (1, 2, 2, 4)
+             * @description 1 for the first; on every board, entries side by side with equal scores share a rank (1, 2, 2, 4)
              */
             rank: number;
             /**
@@ -8931,6 +8975,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionOut"];
                 };
             };
         };
@@ -14924,6 +14988,188 @@ export interface operations {
                 /** @description Opaque position from the previous page's Link rel="next" header */
                 cursor?: string | null;
             };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScoutCardOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_scouts_suggested: {
+        parameters: {
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;

@@ -212,4 +212,42 @@ describe('LiveSocket', () => {
       vi.useRealTimers();
     }
   });
+
+  it('closes when the browser goes offline, says so, and resumes at once when it is back', async () => {
+    const network = (online: boolean) => {
+      vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(online);
+      window.dispatchEvent(new Event(online ? 'online' : 'offline'));
+    };
+    try {
+      const { onResync } = renderSocket();
+      const first = await nextSocket();
+      greet(first, { user: 3, sport: 5 });
+      expect(status()).toBe('open');
+      onResync.mockClear();
+
+      act(() => network(false));
+      expect(status()).toBe('closed');
+      expect(first.readyState).toBe(FakeWebSocket.CLOSED);
+
+      // Back online: a new socket at once (no backoff), resuming from the cursors.
+      act(() => network(true));
+      const second = await nextSocket(2);
+      expect(status()).toBe('connecting');
+      act(() => {
+        second.open();
+        second.receive({ type: 'hello', groups: { 'user.1': 4 } });
+      });
+      expect(second.sentMessages()).toEqual([
+        { type: 'resume', cursors: { 'user.1': 3 } },
+        { type: 'subscribe', sport: 'football', cursor: 5 },
+      ]);
+      act(() =>
+        second.receive({ type: 'subscribed', sport: 'football', groups: { 'sport.football': 5 } }),
+      );
+      expect(status()).toBe('open');
+      expect(onResync).not.toHaveBeenCalled();
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
 });

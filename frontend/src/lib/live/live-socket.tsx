@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 
+import { useOnline } from '@/hooks/use-online';
 import { useWebSocket } from '@/lib/websocket';
 import { useConnectionStore } from '@/stores/connection';
 import { useSportStore } from '@/stores/sport';
@@ -34,13 +35,20 @@ export type LiveSocketProps = {
   onSessionChanged?: () => void;
 };
 
-/** Heartbeat: a ping after 25 s of silence; no message for 60 s means the socket is dead. */
-const HEARTBEAT = { message: PING, returnMessage: PONG, interval: 25_000, timeout: 60_000 };
+/**
+ * Heartbeat: a ping after 10 s of silence; no message for 20 s (the pong is 10 s late) means the
+ * socket is dead, as when the network is there but leads nowhere.
+ */
+const HEARTBEAT = { message: PING, returnMessage: PONG, interval: 10_000, timeout: 20_000 };
 
 /**
  * The tab's one live socket (shared by any other user of the same address). Every message goes
  * through the protocol session inside onMessage, so a burst of events is applied in full and in
  * order; the cache is written before other screens hear of the event on the bus.
+ *
+ * While the browser says it has no network the socket is closed and the status reads closed
+ * (Offline): nothing would pass on it, and its heartbeat would take its time to notice. The
+ * network back, it connects at once, without a backoff, and resumes from its cursors.
  */
 export function LiveSocket({
   enabled,
@@ -66,7 +74,13 @@ export function LiveSocket({
   }));
   const [session] = useState(() => new LiveSession(sport, callbacks));
   const handlers = useRef({ onSignedOut, onSessionChanged });
-  const active = useRef(enabled);
+  const online = useOnline();
+  const connect = enabled && online;
+  const active = useRef(connect);
+  // The socket open now, and those dropped on purpose (the network went away): the close of a
+  // dropped one may come late, on a browser back online with a new socket, and is not its.
+  const current = useRef<EventTarget | null>(null);
+  const [dropped] = useState(() => new WeakSet<EventTarget>());
 
   const { sendMessage } = useWebSocket(
     liveSocketUrl,
@@ -86,7 +100,10 @@ export function LiveSocket({
         return reconnectDelay(attempts.current++);
       },
       shouldReconnect: (event) => event.code !== CloseCode.unauthenticated,
-      onOpen: () => setStatus('connecting'),
+      onOpen: (event) => {
+        current.current = event.target;
+        setStatus('connecting');
+      },
       onMessage: (event) => {
         const message = parseServerMessage(event.data);
         if (message) session.receive(message);
@@ -94,6 +111,7 @@ export function LiveSocket({
       // Messages are handled above; keeping none as the hook's lastMessage saves a render each.
       filter: () => false,
       onClose: (event) => {
+        if (event.target && dropped.has(event.target)) return;
         session.disconnected();
         usePresenceStore.getState().clear();
         if (!active.current) return;
@@ -114,7 +132,7 @@ export function LiveSocket({
         }
       },
     },
-    enabled,
+    connect,
   );
 
   useEffect(() => {
@@ -159,10 +177,15 @@ export function LiveSocket({
   }, [session, sport]);
 
   useEffect(() => {
-    active.current = enabled;
-    setStatus(enabled ? 'connecting' : 'closed');
-    if (!enabled) session.disconnected();
-  }, [session, enabled, setStatus]);
+    active.current = connect;
+    setStatus(connect ? 'connecting' : 'closed');
+    if (!connect) {
+      if (current.current) dropped.add(current.current);
+      current.current = null;
+      session.disconnected();
+      usePresenceStore.getState().clear();
+    }
+  }, [session, connect, setStatus, dropped]);
 
   return null;
 }

@@ -43,6 +43,17 @@ SCOUT_COUNT = 29
 RING_SIZE = 8
 DEMO_VIDEO = "https://www.youtube.com/watch?v=dQw4w9WgXcQ"
 PLAYERS_PER_SPORT = 12
+# Names as long, accented and right-to-left as people's are, after the generated football
+# players (so every status shows them): the lists, boards and wall must hold each one.
+WORLD_NAMES = [
+    "Sebastian Wolfenberg",
+    "Maria de los Ángeles Fernández-Castellanos",
+    "Johann Maximilian Alexander Friedrich Wilhelm von Hohenzollern-Sigmaringen "
+    "und Wolfenbüttel-Braunschweig-Lüneburg",
+    "عبد الرحمن بن محمد الهاشمي",
+    "יהונתן בן־אברהם רוזנצווייג",
+    "Nguyễn Thị Phương Thảo",
+]
 
 FIRST_NAMES = [
     "Liam",
@@ -211,6 +222,9 @@ class Command(BaseCommand):
         for sport in SELECTABLE_SPORTS:
             for index in range(PLAYERS_PER_SPORT):
                 created += self._nomination(sport, index, scouts, admin, rng)
+        for offset, name in enumerate(WORLD_NAMES):
+            index = PLAYERS_PER_SPORT + offset
+            created += self._nomination(SELECTABLE_SPORTS[0], index, scouts, admin, rng, name)
         self._follows(scouts, rng)
         self._ring()
         self.stdout.write(
@@ -272,11 +286,19 @@ class Command(BaseCommand):
             vote_inspect(voter_id=member.pk, nomination_id=target.pk, cast=cast)
 
     def _nomination(
-        self, sport: str, index: int, scouts: list[User], admin: User, rng: random.Random
+        self,
+        sport: str,
+        index: int,
+        scouts: list[User],
+        admin: User,
+        rng: random.Random,
+        name: str | None = None,
     ) -> int:
+        """The sport's index-th demo nomination (a generated name unless one is given)."""
         seed = SELECTABLE_SPORTS.index(sport) * 100 + index
         local = random.Random(seed)
-        name = f"{local.choice(FIRST_NAMES)} {local.choice(LAST_NAMES)}"
+        generated = f"{local.choice(FIRST_NAMES)} {local.choice(LAST_NAMES)}"
+        name = name or generated
         club = local.choice(CLUBS[sport])
         use_grad_year = local.random() < 0.4
         age = None if use_grad_year else local.randint(13, 19)

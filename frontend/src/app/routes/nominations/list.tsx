@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { PageHeader } from '@/components/ui/page-header';
 import { useNominations } from '@/features/nominations/api/get-nominations';
 import { nominationKeys } from '@/features/nominations/api/nomination-keys';
+import { checkSearch } from '@/features/nominations/api/search';
 import { EmptyState } from '@/features/nominations/components/empty-state';
 import { NominatePlayerDialog } from '@/features/nominations/components/nominate-player-dialog';
 import { NominationFeed } from '@/features/nominations/components/nomination-feed';
@@ -30,7 +31,8 @@ export default function NominationsPage() {
   const { sport, option } = useSport();
   const [searchParams, setSearchParams] = useSearchParams();
   const [text, setText] = useState(() => searchParams.get('q') ?? '');
-  const q = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
+  const search = checkSearch(text);
+  const q = useDebouncedValue(search.q, SEARCH_DEBOUNCE_MS);
   const filters = { sport, q };
   const query = useNominations(filters);
 
@@ -51,7 +53,8 @@ export default function NominationsPage() {
         <SearchField
           value={text}
           onChange={setText}
-          searching={text.trim() !== q || (query.isFetching && query.isPlaceholderData)}
+          error={search.error}
+          searching={search.q !== q || (query.isFetching && query.isPlaceholderData)}
         />
       </div>
       <NominationFeed

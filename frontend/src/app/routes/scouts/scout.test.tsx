@@ -77,6 +77,7 @@ describe('ScoutPage', () => {
     expect(screen.getByText('Watching youth football every weekend.')).toBeInTheDocument();
     expect(screen.getByText('Austin, USA')).toBeInTheDocument();
     expect(screen.queryByText('Email')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Report' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Back to Discover/ })).toHaveAttribute(
       'href',
       '/discover',
@@ -136,6 +137,8 @@ describe('ScoutPage', () => {
       'href',
       '/discover',
     );
+    // Nothing to report: no Report button.
+    expect(screen.queryByRole('button', { name: 'Report' })).toBeNull();
   });
 
   it('says Scout Not Found for an address that is not an id, without asking', async () => {

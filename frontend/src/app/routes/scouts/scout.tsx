@@ -14,15 +14,13 @@ export default function ScoutPage() {
   const { id } = useParams();
   const { user } = useUser();
   const userId = parseId(id);
-  return (
-    <>
-      <ScoutProfile key={id} userId={userId} viewerId={user?.id ?? 0} />
-      {userId !== null && (
-        <div className="mt-6 flex flex-wrap justify-end gap-3 border-t border-border pt-4">
-          <ShareButton path={`/scout/${userId}`} title="A scout on ScoutVote" />
-          {userId !== user?.id && <ReportButton userId={userId} what="this scout's profile" />}
-        </div>
-      )}
-    </>
+  // Share and report only a profile there is: none under "Scout Not Found"; one's own is
+  // shared, not reported.
+  const footer = userId !== null && (
+    <div className="mt-6 flex flex-wrap justify-end gap-3 border-t border-border pt-4">
+      <ShareButton path={`/scout/${userId}`} title="A scout on ScoutVote" />
+      {userId !== user?.id && <ReportButton userId={userId} what="this scout's profile" />}
+    </div>
   );
+  return <ScoutProfile key={id} userId={userId} viewerId={user?.id ?? 0} footer={footer} />;
 }

@@ -41,7 +41,7 @@ function api(flags: IntegrityFlag[]) {
           voterUsername: 'fan1',
           votedAt: '2026-01-01T09:59:00Z',
           accountCreatedAt: '2026-01-01T09:00:00Z',
-          accountAgeHours: 1,
+          accountAgeHours: 2160,
           clusterId: 'ab12',
           trusted: false,
           status: 'active',
@@ -78,11 +78,21 @@ describe('integrity tab', () => {
       name: 'Flag 3: One network, many accounts',
     });
     expect(within(flag).getByText(ring.explanation)).toBeInTheDocument();
+    // Each flagged account links to its page.
+    expect(within(flag).getByRole('link', { name: 'Account #21' })).toHaveAttribute(
+      'href',
+      '/scout/21',
+    );
+    expect(within(flag).getAllByRole('link', { name: /^Account #/ })).toHaveLength(5);
     expect(screen.getByRole('tab', { name: 'Integrity (1)' })).toBeInTheDocument();
 
     await userEvent.click(within(flag).getByText('Voters'));
     const voter = await within(flag).findByRole('row', { name: /Fan One/ });
-    expect(voter).toHaveTextContent('1 h');
+    expect(voter).toHaveTextContent('90 days');
+    expect(within(voter).getByRole('link', { name: 'Fan One' })).toHaveAttribute(
+      'href',
+      '/scout/21',
+    );
     expect(voter).toHaveTextContent('raw count only');
 
     await userEvent.click(within(flag).getByRole('button', { name: 'Void votes' }));

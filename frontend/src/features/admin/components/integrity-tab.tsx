@@ -1,7 +1,9 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
+import { Link } from 'react-router';
 
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { humanHours } from '@/lib/display';
 
 import { useIntegrityFlags, useNominationVoters, useVoteSelection } from '../api/integrity';
 import type { IntegrityFlag } from '../api/types';
@@ -38,12 +40,15 @@ function Voters({ nominationId }: { nominationId: number }) {
         {(voters.data ?? []).map((vote) => (
           <tr key={vote.id}>
             <td>
-              {vote.voterName} (@{vote.voterUsername})
+              <Link to={`/scout/${vote.voterId}`} className="text-primary hover:underline">
+                {vote.voterName}
+              </Link>{' '}
+              (@{vote.voterUsername})
             </td>
             <td>
               <Age since={vote.votedAt} />
             </td>
-            <td>{Math.round(vote.accountAgeHours)} h</td>
+            <td>{humanHours(vote.accountAgeHours)}</td>
             <td className="font-mono">{vote.clusterId || '—'}</td>
             <td>{vote.status === 'void' ? 'voided' : vote.trusted ? 'yes' : 'raw count only'}</td>
           </tr>
@@ -51,6 +56,22 @@ function Voters({ nominationId }: { nominationId: number }) {
       </tbody>
     </table>
   );
+}
+
+/** The flagged accounts, each a link to its page (where an admin sees every profile). */
+function AccountLinks({ ids }: { ids: number[] }) {
+  return ids.map((id, index) => (
+    <Fragment key={id}>
+      {index > 0 && ', '}
+      <Link
+        to={`/scout/${id}`}
+        aria-label={`Account #${id}`}
+        className="font-medium text-primary underline-offset-2 hover:underline"
+      >
+        #{id}
+      </Link>
+    </Fragment>
+  ));
 }
 
 function VotersDisclosure({ nominationId }: { nominationId: number }) {
@@ -104,7 +125,8 @@ export function IntegrityTab() {
               </p>
               <p className="mt-1">{flag.explanation}</p>
               <p className="mt-1 text-muted-foreground">
-                Accounts: {flag.accounts.join(', ')} · updated <Age since={flag.updatedAt} />
+                Accounts: <AccountLinks ids={flag.accounts} /> · updated{' '}
+                <Age since={flag.updatedAt} />
               </p>
               {flag.nominationId !== null && flag.nominationId !== undefined && (
                 <VotersDisclosure nominationId={flag.nominationId} />

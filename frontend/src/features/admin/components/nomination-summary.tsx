@@ -33,7 +33,8 @@ export function NominationSummary({
       <div className="flex flex-wrap items-center gap-2">
         <Link
           to={`/nominations/${nomination.id}`}
-          className="truncate text-lg font-semibold hover:text-primary hover:underline"
+          dir="auto"
+          className="min-w-0 text-lg font-semibold wrap-anywhere hover:text-primary hover:underline"
         >
           {player.name}
         </Link>
@@ -45,11 +46,14 @@ export function NominationSummary({
         )}
         {showStatus && <StatusBadge status={nomination.status} />}
       </div>
-      <p className="mt-1 text-sm text-muted-foreground">{facts.join(' · ')}</p>
+      <p className="mt-1 text-sm wrap-anywhere text-muted-foreground">{facts.join(' · ')}</p>
       <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted-foreground">
-        <span>
-          Nominated by <span className="font-medium text-foreground">{nominatedBy.name}</span> (@
-          {nominatedBy.username})
+        <span className="min-w-0 wrap-anywhere">
+          Nominated by{' '}
+          <span dir="auto" className="font-medium text-foreground">
+            {nominatedBy.name}
+          </span>{' '}
+          (@{nominatedBy.username})
         </span>
         <span>{format(new Date(nomination.createdAt), 'MMMM d, yyyy')}</span>
         <span className="inline-flex items-center gap-1 font-medium text-foreground tabular-nums">

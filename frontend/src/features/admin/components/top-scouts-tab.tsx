@@ -49,7 +49,9 @@ export function TopScoutsTab() {
             </span>
             <span className="text-right">
               <span className="block text-lg font-bold tabular-nums">{scout.points}</span>
-              <span className="block text-xs text-muted-foreground">points</span>
+              <span className="block text-xs text-muted-foreground">
+                {scout.points === 1 ? 'point' : 'points'}
+              </span>
             </span>
           </li>
         ))}

@@ -1,18 +1,17 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api, ApiError, unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 import { authKeys } from './auth-keys';
 import type { AuthUser } from './types';
 
-/** The signed-in user, or null when signed out (the server answers 401). */
+/**
+ * The signed-in user, or null when signed out: GET /api/auth/session answers 200 either way,
+ * so a signed-out visit leaves no failed request in the console.
+ */
 export async function getMe({ signal }: { signal?: AbortSignal } = {}): Promise<AuthUser | null> {
-  try {
-    return await unwrap(api.GET('/api/auth/me', { signal }));
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
-    throw error;
-  }
+  const { user } = await unwrap(api.GET('/api/auth/session', { signal }));
+  return user ?? null;
 }
 
 export const meQueryOptions = () =>

@@ -1,4 +1,10 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import { useEffect } from 'react';
 
 import { api, errorMessage, unwrap } from '@/lib/api-client';
@@ -30,6 +36,22 @@ export function usePlayerFollowStatus(playerId: number | undefined) {
   return query;
 }
 
+const followPlayerMutationKey = ['follow', 'player'] as const;
+
+/**
+ * Whether a follow or unfollow of the player is on its way: the mutation cache knows at once,
+ * before any screen has rendered the button held.
+ */
+export function isFollowPlayerInFlight(queryClient: QueryClient, playerId: number): boolean {
+  return (
+    queryClient.isMutating({
+      mutationKey: followPlayerMutationKey,
+      predicate: (mutation) =>
+        (mutation.state.variables as FollowVariables | undefined)?.playerId === playerId,
+    }) > 0
+  );
+}
+
 export type FollowVariables = { playerId: number; playerName: string; follow: boolean };
 
 export function followPlayer({ playerId, follow }: FollowVariables): Promise<FollowStatus> {
@@ -44,6 +66,7 @@ export function followPlayer({ playerId, follow }: FollowVariables): Promise<Fol
 export function useFollowPlayer() {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: followPlayerMutationKey,
     mutationFn: followPlayer,
     onSuccess: (_status, { playerId, playerName, follow }) => {
       queryClient.setQueryData<FollowStatus>(followKeys.playerStatus(playerId), {

@@ -1,6 +1,7 @@
 import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query';
 
 import type { BoardKind } from '@/lib/boards';
+import { fold } from '@/lib/fold';
 import { isSport, type Sport } from '@/stores/sport';
 
 import { NEEDS_VOTES_BELOW, RECENT_NOMINATIONS } from './constants';
@@ -253,13 +254,15 @@ function sportOfKey(queryKey: QueryKey): Sport | null {
   return null;
 }
 
-/** The case-insensitive search the server runs for `q`, for a nomination pushed live. */
+/** The search the server runs for `q` (folded: case, accents and punctuation aside; within one
+ * field), for a nomination pushed live. */
 export function matchesSearch(nomination: NominationEvent, q: string): boolean {
-  const text = q.trim().toLowerCase();
-  if (!text) return true;
+  if (!q.trim()) return true;
+  const text = fold(q);
+  if (!text) return false;
   const { player, nominatedBy } = nomination;
   return [player.name, player.position, player.nationality, player.club, nominatedBy.name].some(
-    (field) => field.toLowerCase().includes(text),
+    (field) => fold(field).includes(text),
   );
 }
 

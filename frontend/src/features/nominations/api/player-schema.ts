@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { ApiError } from '@/lib/api-client';
+import { tooLong } from '@/lib/limits';
 import { SPORT_VALUES } from '@/stores/sport';
 
 export const AGE_MIN = 9;
@@ -17,11 +18,25 @@ const blankToUndefined = (value: unknown) => {
   return value;
 };
 
-const requiredText = (min: number, message: string) => z.string().trim().min(min, message);
+/** The server's limits of the player fields (project/scouting/schemas.py). */
+export const PLAYER_FIELD_LIMITS = {
+  name: 200,
+  position: 100,
+  nationality: 100,
+  club: 200,
+  skills: 5000,
+  videoLink: 500,
+} as const;
+
+const requiredText = (min: number, message: string, label: string, limit: number) =>
+  z.string().trim().min(min, message).max(limit, tooLong(label, limit));
+
+const optionalText = (label: string, limit: number) =>
+  z.string().trim().max(limit, tooLong(label, limit));
 
 /** The fields the nomination form and the player edit form share, with the spec's messages. */
 const playerFields = {
-  name: requiredText(2, 'Name must be at least 2 characters'),
+  name: requiredText(2, 'Name must be at least 2 characters', 'Name', PLAYER_FIELD_LIMITS.name),
   age: z.preprocess(
     blankToUndefined,
     z
@@ -40,12 +55,17 @@ const playerFields = {
       .max(GRADUATION_YEAR_MAX, GRADUATION_YEAR_RANGE)
       .optional(),
   ),
-  position: requiredText(2, 'Position is required'),
-  nationality: requiredText(2, 'Nationality is required'),
-  club: requiredText(2, 'Club is required'),
+  position: requiredText(2, 'Position is required', 'Position', PLAYER_FIELD_LIMITS.position),
+  nationality: requiredText(
+    2,
+    'Nationality is required',
+    'Nationality',
+    PLAYER_FIELD_LIMITS.nationality,
+  ),
+  club: requiredText(2, 'Club is required', 'Club', PLAYER_FIELD_LIMITS.club),
   // A string on the form (blank until chosen), one of the five sports once valid.
   sport: z.string().pipe(z.enum(SPORT_VALUES, { error: 'Please select a sport' })),
-  videoLink: z.string().trim(),
+  videoLink: optionalText('Video link', PLAYER_FIELD_LIMITS.videoLink),
 };
 
 /** The server's message (AGE_OR_GRADUATION_YEAR_REQUIRED) when both are blank. */
@@ -70,14 +90,14 @@ const hasAgeOrGraduationYear = (value: { age?: number; graduationYear?: number }
 export const nominationInputSchema = z
   .object({
     ...playerFields,
-    skills: requiredText(1, 'Skills are required'),
+    skills: requiredText(1, 'Skills are required', 'Skills', PLAYER_FIELD_LIMITS.skills),
   })
   .refine(hasAgeOrGraduationYear, ageOrGraduationYear);
 
 export const playerUpdateInputSchema = z
   .object({
     ...playerFields,
-    skills: z.string().trim(),
+    skills: optionalText('Skills', PLAYER_FIELD_LIMITS.skills),
   })
   .refine(hasAgeOrGraduationYear, ageOrGraduationYear);
 

@@ -40,16 +40,21 @@ function RowsSkeleton() {
 type Placed = { nomination: Nomination; rank: number; score: number; movement?: number | null };
 
 /**
- * A board's entries in order with their places. All time follows each live vote at once, so it
- * is ordered and ranked here by vote count (ties share a rank, as the server ranks them); the
- * other boards keep the server's order, ranks and scores, renewed by their live events.
+ * A board's entries in order with their places, every board numbered alike: entries side by side
+ * with the same figure share a rank (as the server ranks them). All time follows each live vote
+ * at once, so it is ordered here by vote count; the other boards keep the server's order and
+ * scores, renewed by their live events.
  */
 function placed(board: BoardKind, entries: Nomination[] | undefined): Placed[] {
   if (!entries) return [];
   if (board !== 'all') {
-    return (entries as BoardEntry[])
-      .slice(0, LEADERBOARD_SIZE)
-      .map((entry) => ({ nomination: entry, ...entry }));
+    const top = (entries as BoardEntry[]).slice(0, LEADERBOARD_SIZE);
+    return rank(top, (entry) => entry.score).map(({ item: entry, rank: place }) => ({
+      nomination: entry,
+      rank: place,
+      score: entry.score,
+      movement: entry.movement,
+    }));
   }
   const sorted = [...entries].sort(byVotes).slice(0, LEADERBOARD_SIZE);
   return rank(sorted, (nomination) => nomination.voteCount).map(

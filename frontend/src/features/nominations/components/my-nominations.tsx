@@ -12,6 +12,7 @@ import { flattenPages } from '../api/paged';
 import type { Nomination } from '../api/types';
 
 import { EditPlayerDialog } from './edit-player-dialog';
+import { gridClasses } from './nomination-card';
 import { NOT_SPECIFIED } from './labels';
 import { PlayerAvatar } from './player-avatar';
 import { SectionHeader } from './section-header';
@@ -25,9 +26,9 @@ export function MyNominations({ userId }: { userId: number }) {
   return (
     <section aria-labelledby="my-nominations" className="mt-12">
       <SectionHeader id="my-nominations" title="My Nominations" />
-      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+      <ul className={gridClasses}>
         {nominations.map((nomination) => (
-          <li key={nomination.id} className="flex [&>*]:w-full">
+          <li key={nomination.id} className="flex min-w-0 [&>*]:w-full [&>*]:min-w-0">
             <MyNominationCard nomination={nomination} />
           </li>
         ))}
@@ -58,8 +59,8 @@ function MyNominationCard({ nomination }: { nomination: Nomination }) {
       <div className="flex items-start gap-3">
         <PlayerAvatar name={player.name} />
         <div className="min-w-0 flex-1">
-          <h3 className="truncate text-lg leading-tight font-semibold">
-            <Link to={`/nominations/${nomination.id}`} className="hover:text-primary">
+          <h3 className="line-clamp-2 text-lg leading-tight font-semibold wrap-anywhere">
+            <Link to={`/nominations/${nomination.id}`} dir="auto" className="hover:text-primary">
               {player.name}
             </Link>
           </h3>

@@ -42,14 +42,21 @@ export function NominationCard({
         <div className="min-w-0 flex-1">
           <Heading
             id={headingId}
-            className="flex items-center gap-1.5 text-lg leading-tight font-semibold"
+            className="flex items-start gap-1.5 text-lg leading-tight font-semibold"
           >
-            <span className="truncate">{player.name}</span>
+            <span dir="auto" className="line-clamp-2 min-w-0 wrap-anywhere" title={player.name}>
+              {player.name}
+            </span>
             {player.verified && (
-              <BadgeCheck className="size-4 shrink-0 text-primary" aria-label="Verified player" />
+              <BadgeCheck
+                className="mt-0.5 size-4 shrink-0 text-primary"
+                aria-label="Verified player"
+              />
             )}
           </Heading>
-          <p className="mt-0.5 truncate text-sm text-muted-foreground">{player.position}</p>
+          <p dir="auto" className="mt-0.5 truncate text-sm text-muted-foreground">
+            {player.position}
+          </p>
         </div>
         <VoteCount count={nomination.voteCount} />
       </div>
@@ -64,7 +71,9 @@ export function NominationCard({
       <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 px-5 text-sm">
         <div className="min-w-0">
           <dt className="text-xs font-medium text-muted-foreground uppercase">Club</dt>
-          <dd className="truncate font-medium">{player.club || NOT_SPECIFIED}</dd>
+          <dd dir="auto" className="truncate font-medium">
+            {player.club || NOT_SPECIFIED}
+          </dd>
         </div>
         <div className="min-w-0">
           <dt className="text-xs font-medium text-muted-foreground uppercase">Nationality</dt>
@@ -77,7 +86,10 @@ export function NominationCard({
       )}
 
       <p className="mt-auto px-5 pt-4 text-xs text-muted-foreground">
-        Nominated by <span className="font-medium text-foreground">{nominatedBy.name}</span>
+        Nominated by{' '}
+        <span dir="auto" className="font-medium wrap-anywhere text-foreground">
+          {nominatedBy.name}
+        </span>
       </p>
 
       <div className="mt-4 flex items-center gap-2 border-t border-border p-4">
@@ -124,7 +136,11 @@ export function NominationCardSkeleton() {
   );
 }
 
-const gridClasses = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
+/**
+ * Columns of minmax(0, 1fr), and items free to shrink below their content: however long a name,
+ * the screen sets a card's width, never the card the screen's.
+ */
+export const gridClasses = 'grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3';
 
 /** Cards in a responsive grid: one column on phones, two on tablets, three on desktops. */
 export function NominationGrid({
@@ -137,7 +153,7 @@ export function NominationGrid({
   return (
     <ul className={gridClasses} aria-label="Nominations">
       {nominations.map((nomination) => (
-        <li key={nomination.id} className="flex [&>*]:w-full">
+        <li key={nomination.id} className="flex min-w-0 [&>*]:w-full [&>*]:min-w-0">
           <NominationCard nomination={nomination} headingLevel={headingLevel} />
         </li>
       ))}

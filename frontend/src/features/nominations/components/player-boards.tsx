@@ -36,6 +36,7 @@ export function PlayerBoards({
       </TabsList>
       {BOARD_KINDS.map((kind) => (
         <TabsContent key={kind} value={kind} className="outline-none">
+          <p className="mb-4 text-sm text-muted-foreground">{BOARD_TEXT[kind].counts}</p>
           <TopPlayers sport={sport} board={kind} />
         </TabsContent>
       ))}

@@ -111,7 +111,7 @@ export function PlayerOfTheWeek({ sport }: { sport: Sport }) {
   }
 
   return (
-    <section aria-labelledby="player-of-the-week" className="mb-8 max-w-5xl">
+    <section aria-labelledby="player-of-the-week" className="mb-8">
       <h2
         id="player-of-the-week"
         className="mb-3 flex items-center gap-2 text-lg font-bold tracking-tight"

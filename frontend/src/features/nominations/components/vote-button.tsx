@@ -1,9 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Check, ThumbsUp } from 'lucide-react';
 
 import { Button, type ButtonProps } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 
-import { useVoteInFlight, useVoteToggle } from '../api/vote';
+import { isVoteInFlight, useVoteInFlight, useVoteToggle } from '../api/vote';
 import type { Nomination } from '../api/types';
 
 type VoteButtonProps = {
@@ -12,8 +13,13 @@ type VoteButtonProps = {
   className?: string;
 };
 
-/** VOTE casts a vote, VOTED takes it back; disabled with a spinner while the call runs. */
+/**
+ * VOTE casts a vote, VOTED takes it back; held with a spinner while the call runs. A click while
+ * a call for the nomination is on its way (the second of a double click comes before the button
+ * shows it is held) does nothing.
+ */
 export function VoteButton({ nomination, size = 'md', className }: VoteButtonProps) {
+  const queryClient = useQueryClient();
   const toggle = useVoteToggle();
   const inFlight = useVoteInFlight(nomination.id);
   const voted = nomination.hasVoted;
@@ -26,13 +32,14 @@ export function VoteButton({ nomination, size = 'md', className }: VoteButtonPro
       loading={inFlight}
       keepFocus
       title={voted ? `Remove your vote for ${nomination.player.name}` : undefined}
-      onClick={() =>
+      onClick={() => {
+        if (isVoteInFlight(queryClient, nomination.id)) return;
         toggle.mutate({
           nominationId: nomination.id,
           playerName: nomination.player.name,
           vote: !voted,
-        })
-      }
+        });
+      }}
       className={cn('min-w-28 tracking-wide', className)}
     >
       {!inFlight && <Icon aria-hidden="true" />}

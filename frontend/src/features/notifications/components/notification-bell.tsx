@@ -79,11 +79,11 @@ export function NotificationBell() {
       >
         <Bell aria-hidden="true" />
         {unread > 0 && (
-          // Beside the 16 px glyph's top-right corner (its bottom-left corner 4 px into the empty
-          // corner of the bell's box), so the count never covers the bell.
+          // Above the 16 px glyph's top-right corner (its bottom edge level with the top of the
+          // bell's dome, 8 px over the centre), so the count never covers the bell.
           <span
             data-testid="unread-count"
-            className="pointer-events-none absolute bottom-[calc(50%+0.25rem)] left-[calc(50%+0.25rem)] flex h-4.5 min-w-4.5 items-center justify-center rounded-full bg-destructive px-1 text-[0.65rem] leading-none font-bold text-destructive-foreground"
+            className="pointer-events-none absolute bottom-[calc(50%+0.5rem)] left-[calc(50%+0.25rem)] flex h-4.5 min-w-4.5 items-center justify-center rounded-full bg-destructive px-1 text-[0.65rem] leading-none font-bold text-destructive-foreground"
           >
             {unreadLabel(unread)}
           </span>

@@ -23,6 +23,7 @@ export const profileQueryOptions = () =>
     queryFn: ({ signal }) => getProfile({ signal }),
   });
 
-export function useProfile() {
-  return useQuery(profileQueryOptions());
+/** Asked only while signed in (`enabled`): signed out, there is no profile to ask for. */
+export function useProfile({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...profileQueryOptions(), enabled });
 }

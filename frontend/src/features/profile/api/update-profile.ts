@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
 import { api, errorMessage, unwrap } from '@/lib/api-client';
+import { tooLong } from '@/lib/limits';
 import { toast } from '@/stores/toast';
 
 import { profileKeys } from './keys';
@@ -19,16 +20,18 @@ export const PROFILE_SPORTS = [
   'other',
 ] as const;
 
-// Profile fields have no rules of their own: only the generic messages can appear.
-const text = z.string({
-  error: (issue) => (issue.input === undefined ? 'Required' : 'Invalid input'),
-});
+// Profile fields have no rules of their own beyond the server's limits: otherwise only the
+// generic messages can appear.
+const text = (label: string, limit: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'Required' : 'Invalid input') })
+    .refine((value) => value.trim().length <= limit, tooLong(label, limit));
 
 export const profileInputSchema = z.object({
-  name: text,
-  bio: text,
-  location: text,
-  phoneNumber: text,
+  name: text('Name', 150),
+  bio: text('Bio', 1000),
+  location: text('Location', 200),
+  phoneNumber: text('Phone number', 40),
   favoriteSport: z.union([z.enum(PROFILE_SPORTS), z.literal('')], { error: 'Invalid input' }),
 });
 

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { countOf } from '@/lib/display';
 
 import type { Profile } from '../api/types';
 import { AVATAR_CONTENT_TYPES, useAvatarUpload } from '../api/upload-avatar';
@@ -76,7 +77,7 @@ export function AvatarCard({ profile, onAvatarUpdated }: AvatarCardProps) {
         </p>
         <p className="mt-3 inline-flex items-center gap-1 rounded-full bg-secondary-soft px-3 py-1 text-sm font-semibold text-secondary">
           <Star className="size-4 fill-current" aria-hidden="true" />
-          {profile.points} points
+          {countOf(profile.points, 'point')}
         </p>
 
         <Button

@@ -15,12 +15,15 @@ type ProfileViewProps = {
   onUserChanged?: () => void;
   /** Shown to a visitor who is not signed in, under the message. */
   signInAction?: ReactNode;
+  /** Whether a user is signed in (undefined while the session is read): no profile is asked
+   * for a visitor who is not. */
+  signedIn?: boolean;
 };
 
-export function ProfileView({ onUserChanged, signInAction }: ProfileViewProps) {
-  const profile = useProfile();
+export function ProfileView({ onUserChanged, signInAction, signedIn }: ProfileViewProps) {
+  const profile = useProfile({ enabled: signedIn === true });
 
-  if (profile.isPending) {
+  if (signedIn !== false && profile.isPending) {
     return (
       <p role="status" className="py-16 text-center text-muted-foreground">
         <DocumentTitle title="Your Profile" />
@@ -42,7 +45,7 @@ export function ProfileView({ onUserChanged, signInAction }: ProfileViewProps) {
     );
   }
 
-  if (!profile.data) {
+  if (signedIn === false || !profile.data) {
     return (
       <div className="mx-auto flex max-w-md flex-col items-center rounded-2xl border border-border bg-surface px-6 py-12 text-center shadow-sm">
         <DocumentTitle title="Your Profile" />

@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
 
 import { api, unwrap } from '@/lib/api-client';
+import { tooLong } from '@/lib/limits';
 
 import type { TakedownConfirmInput, TakedownInput } from './types';
 
@@ -17,8 +18,12 @@ export const takedownFormSchema = z.object({
     .refine((value) => nominationIdOf(value) !== null, 'Paste the address of the player page'),
   relationship: z.enum(['athlete', 'parent_or_guardian'], { error: 'Tell us who you are' }),
   kind: z.enum(['remove', 'correct']),
-  contactEmail: z.string().trim().pipe(z.email('Invalid email address')),
-  details: z.string().max(4000, 'Details must be at most 4000 characters'),
+  contactEmail: z
+    .string()
+    .trim()
+    .max(254, tooLong('Contact email', 254))
+    .pipe(z.email('Invalid email address')),
+  details: z.string().refine((value) => value.trim().length <= 4000, tooLong('Details', 4000)),
 });
 
 export type TakedownForm = z.infer<typeof takedownFormSchema>;

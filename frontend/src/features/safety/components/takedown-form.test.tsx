@@ -56,6 +56,10 @@ describe('takedown request', () => {
     expect(status).toHaveAttribute('role', 'status');
     expect(status).toHaveTextContent('We have sent a link to parent@example.com');
     expect(await screen.findByText('Check your email')).toBeVisible();
+    // The confirmation takes the form's place: it is brought into view and focused.
+    const received = status as HTMLElement;
+    expect(received).toHaveFocus();
+    expect(received.scrollIntoView).toHaveBeenCalled();
     const sent = requests.find((request) => request.method === 'POST');
     expect(sent?.body).toEqual({
       nominationId: 12,

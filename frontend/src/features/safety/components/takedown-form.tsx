@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { MailCheck } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 
 import { Button } from '@/components/ui/button';
@@ -73,16 +74,10 @@ export function TakedownRequestForm({ nominationId }: { nominationId: number | n
 
   if (takedown.data) {
     return (
-      <div role="status" className="rounded-xl border border-border bg-surface p-6">
-        <MailCheck className="size-8 text-success" aria-hidden="true" />
-        <h2 className="mt-3 text-lg font-semibold">Confirm your request from your email</h2>
-        <p className="mt-2 text-sm">
-          Your reference is <strong>{takedown.data.reference}</strong>. We have sent a link to{' '}
-          <strong>{takedown.variables.contactEmail}</strong>: open it within 24 hours to confirm
-          your request. The profile is hidden from the site as soon as you confirm, while our
-          moderators review your request.
-        </p>
-      </div>
+      <TakedownReceived
+        reference={takedown.data.reference}
+        email={takedown.variables.contactEmail}
+      />
     );
   }
 
@@ -146,5 +141,35 @@ export function TakedownRequestForm({ nominationId }: { nominationId: number | n
         Send request
       </Button>
     </form>
+  );
+}
+
+/**
+ * The request received, with its reference. It takes the form's place, where the reader had
+ * scrolled to the send button: it scrolls itself into view below the sticky header
+ * (scroll-margin) and takes the focus, so it is seen and read whole.
+ */
+function TakedownReceived({ reference, email }: { reference: string; email: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    ref.current?.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
+    ref.current?.focus({ preventScroll: true });
+  }, []);
+  return (
+    <div
+      ref={ref}
+      role="status"
+      tabIndex={-1}
+      className="scroll-mt-24 rounded-xl border border-border bg-surface p-6 outline-none"
+    >
+      <MailCheck className="size-8 text-success" aria-hidden="true" />
+      <h2 className="mt-3 text-lg font-semibold">Confirm your request from your email</h2>
+      <p className="mt-2 text-sm">
+        Your reference is <strong>{reference}</strong>. We have sent a link to{' '}
+        <strong>{email}</strong>: open it within 24 hours to confirm your request. The profile is
+        hidden from the site as soon as you confirm, while our moderators review your request.
+      </p>
+    </div>
   );
 }

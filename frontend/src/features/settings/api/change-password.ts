@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
 import { api, errorMessage, unwrap } from '@/lib/api-client';
+import { tooLong } from '@/lib/limits';
 import { toast } from '@/stores/toast';
 
 import { settingsKeys } from './keys';
@@ -14,8 +15,8 @@ export const PASSWORD_MIN_LENGTH = 6;
  */
 export const changePasswordInputSchema = z
   .object({
-    currentPassword: z.string(),
-    newPassword: z.string(),
+    currentPassword: z.string().max(256, tooLong('Current password', 256)),
+    newPassword: z.string().max(256, tooLong('New password', 256)),
     confirmPassword: z.string(),
   })
   .superRefine(({ newPassword, confirmPassword }, context) => {

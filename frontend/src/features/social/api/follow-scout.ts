@@ -1,4 +1,10 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 
 import { api, errorMessage, unwrap } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
@@ -15,6 +21,22 @@ export const followStatusQueryOptions = (userId: number) =>
 
 export function useFollowStatus(userId: number) {
   return useQuery(followStatusQueryOptions(userId));
+}
+
+const followScoutMutationKey = ['follow', 'scout'] as const;
+
+/**
+ * Whether a follow or unfollow of the scout is on its way: the mutation cache knows at once,
+ * before any screen has rendered the button held.
+ */
+export function isFollowScoutInFlight(queryClient: QueryClient, userId: number): boolean {
+  return (
+    queryClient.isMutating({
+      mutationKey: followScoutMutationKey,
+      predicate: (mutation) =>
+        (mutation.state.variables as FollowScoutInput | undefined)?.userId === userId,
+    }) > 0
+  );
 }
 
 export type FollowScoutInput = {
@@ -35,6 +57,7 @@ export function followScout({ userId, isFollowing }: FollowScoutInput): Promise<
 export function useFollowScout() {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: followScoutMutationKey,
     mutationFn: followScout,
     onSuccess: (status, { userId, name }) => {
       queryClient.setQueryData(followKeys.userStatus(userId), status);
@@ -46,6 +69,8 @@ export function useFollowScout() {
       void queryClient.invalidateQueries({ queryKey: followKeys.followingLists() });
       void queryClient.invalidateQueries({ queryKey: feedKeys.all });
       void queryClient.invalidateQueries({ queryKey: scoutKeys.detail(userId) });
+      // Suggestions leave out the scouts one follows.
+      void queryClient.invalidateQueries({ queryKey: scoutKeys.suggested() });
     },
     onError: (error) => {
       toast({

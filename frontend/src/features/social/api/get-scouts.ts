@@ -10,8 +10,6 @@ import { api, getPage, unwrap } from '@/lib/api-client';
 import { scoutKeys } from './keys';
 
 export const SCOUTS_PAGE_SIZE = 24;
-/** Suggestions fetched: enough to still show a few once the viewer is left out. */
-const SUGGESTIONS_FETCHED = 6;
 
 export const scoutDirectoryQueryOptions = () =>
   infiniteQueryOptions({
@@ -26,13 +24,12 @@ export function useScoutDirectory() {
   return useInfiniteQuery(scoutDirectoryQueryOptions());
 }
 
+/** GET /api/users/suggested: scouts the viewer does not follow yet, sharing their sport first
+ * (never the viewer, flagged or suspended accounts). */
 export const suggestedScoutsQueryOptions = () =>
   queryOptions({
     queryKey: scoutKeys.suggested(),
-    queryFn: ({ signal }) =>
-      unwrap(
-        api.GET('/api/users/scouts', { params: { query: { limit: SUGGESTIONS_FETCHED } }, signal }),
-      ),
+    queryFn: ({ signal }) => unwrap(api.GET('/api/users/suggested', { signal })),
   });
 
 export function useSuggestedScouts() {

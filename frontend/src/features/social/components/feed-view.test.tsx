@@ -56,7 +56,7 @@ function feedRoutes(feed: Activity[] = []) {
   return mockFetch({
     'GET /api/feed': { body: feed },
     'GET /api/user/following': { body: [] },
-    'GET /api/users/scouts': { body: [scoutCard(1, 'Jane'), scoutCard(5, 'Bob')] },
+    'GET /api/users/suggested': { body: [scoutCard(1, 'Jane'), scoutCard(5, 'Bob')] },
     'GET /api/follow/status': { body: { isFollowing: false } },
   });
 }

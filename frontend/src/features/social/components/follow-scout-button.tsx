@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { UserCheck, UserPlus } from 'lucide-react';
 import { useEffect } from 'react';
 
@@ -5,7 +6,7 @@ import { Button, type ButtonProps } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import { toast } from '@/stores/toast';
 
-import { useFollowScout, useFollowStatus } from '../api/follow-scout';
+import { isFollowScoutInFlight, useFollowScout, useFollowStatus } from '../api/follow-scout';
 
 type FollowScoutButtonProps = {
   userId: number;
@@ -14,7 +15,10 @@ type FollowScoutButtonProps = {
   className?: string;
 };
 
-/** Follow / Following for one scout; disabled with a spinner while the change is sent. */
+/**
+ * Follow / Following for one scout; held with a spinner while the change is sent (a click
+ * meanwhile does nothing).
+ */
 export function FollowScoutButton({
   userId,
   name,
@@ -22,6 +26,7 @@ export function FollowScoutButton({
   className,
 }: FollowScoutButtonProps) {
   const status = useFollowStatus(userId);
+  const queryClient = useQueryClient();
   const follow = useFollowScout();
   const isFollowing = status.data?.isFollowing ?? false;
   const label = isFollowing ? 'Following' : 'Follow';
@@ -42,7 +47,10 @@ export function FollowScoutButton({
       disabled={status.isPending}
       aria-label={`${label} ${name}`}
       aria-pressed={isFollowing}
-      onClick={() => follow.mutate({ userId, name, isFollowing })}
+      onClick={() => {
+        if (isFollowScoutInFlight(queryClient, userId)) return;
+        follow.mutate({ userId, name, isFollowing });
+      }}
     >
       {!follow.isPending &&
         (isFollowing ? <UserCheck aria-hidden="true" /> : <UserPlus aria-hidden="true" />)}

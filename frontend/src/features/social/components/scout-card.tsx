@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { Avatar } from '@/components/ui/avatar';
 import { buttonClasses } from '@/components/ui/button-classes';
 import { sportLabel } from '@/lib/sport-label';
+import { countOf } from '@/lib/display';
 
 import type { ScoutCard as ScoutCardData } from '../api/types';
 
@@ -18,7 +19,7 @@ export function ScoutCard({ scout }: { scout: ScoutCardData }) {
           <h2 className="truncate text-lg font-semibold">{scout.name}</h2>
           <p className="mt-0.5 inline-flex items-center gap-1 text-sm font-semibold text-secondary">
             <Star className="size-4 fill-current" aria-hidden="true" />
-            {scout.points} points
+            {countOf(scout.points, 'point')}
           </p>
         </div>
       </div>

@@ -25,6 +25,7 @@ import { DocumentTitle } from '@/components/ui/document-title';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';
 import { sportLabel } from '@/lib/sport-label';
+import { countOf } from '@/lib/display';
 
 import { RECENT_NOMINATIONS_SHOWN, useScout, useScoutNominations } from '../api/get-scout';
 import type { Scout } from '../api/types';
@@ -35,11 +36,13 @@ type ScoutProfileProps = {
   /** The scout's id from the address; null when it is not a number. */
   userId: number | null;
   viewerId: number;
+  /** Shown under the profile once it is loaded (never under "Scout Not Found"). */
+  footer?: ReactNode;
 };
 
-export function ScoutProfile({ userId, viewerId }: ScoutProfileProps) {
+export function ScoutProfile({ userId, viewerId, footer }: ScoutProfileProps) {
   if (userId === null) return <ScoutNotFound />;
-  return <ScoutProfileLoader userId={userId} viewerId={viewerId} />;
+  return <ScoutProfileLoader userId={userId} viewerId={viewerId} footer={footer} />;
 }
 
 function BackToDiscover() {
@@ -73,7 +76,15 @@ function ScoutNotFound() {
   );
 }
 
-function ScoutProfileLoader({ userId, viewerId }: { userId: number; viewerId: number }) {
+function ScoutProfileLoader({
+  userId,
+  viewerId,
+  footer,
+}: {
+  userId: number;
+  viewerId: number;
+  footer: ReactNode;
+}) {
   const scout = useScout(userId);
 
   if (scout.isPending) return <ScoutProfileSkeleton />;
@@ -98,7 +109,12 @@ function ScoutProfileLoader({ userId, viewerId }: { userId: number; viewerId: nu
       </div>
     );
   }
-  return <ScoutDetails scout={scout.data} isSelf={scout.data.id === viewerId} />;
+  return (
+    <>
+      <ScoutDetails scout={scout.data} isSelf={scout.data.id === viewerId} />
+      {footer}
+    </>
+  );
 }
 
 function Detail({
@@ -142,7 +158,7 @@ function ScoutDetails({ scout, isSelf }: { scout: Scout; isSelf: boolean }) {
             <div className="mt-3 flex flex-wrap justify-center gap-2 text-sm">
               <span className="inline-flex items-center gap-1 rounded-full bg-secondary-soft px-3 py-1 font-semibold text-secondary">
                 <Star className="size-4 fill-current" aria-hidden="true" />
-                {scout.points} points
+                {countOf(scout.points, 'point')}
               </span>
               <span className="inline-flex items-center gap-1 rounded-full bg-muted px-3 py-1 font-medium">
                 <Users className="size-4 text-muted-foreground" aria-hidden="true" />

@@ -65,7 +65,7 @@ export function Board({
             <li
               key={row.key}
               data-flip-key={row.key}
-              className="relative flex min-h-0 items-center gap-[1.2vw] overflow-hidden rounded-[1vh] bg-slate-900 px-[1.2vw] will-change-transform"
+              className="relative flex min-h-0 items-center gap-[1.2vw] overflow-hidden rounded-[1vh] bg-slate-900 px-[1.2vw] will-change-transform max-sm:min-h-12 max-sm:gap-2 max-sm:px-2"
             >
               <span
                 aria-hidden="true"
@@ -85,7 +85,7 @@ export function Board({
                 {row.rank}
               </span>
               {row.movement !== undefined && (
-                <span className="relative flex w-[3.2vw] shrink-0 justify-center text-[clamp(0.8rem,2.2vh,2rem)]">
+                <span className="relative flex min-w-[3.2vw] shrink-0 justify-center text-[clamp(0.8rem,2.2vh,2rem)]">
                   <RankMovement movement={row.movement} tone={MOVEMENT_TONE} />
                 </span>
               )}

@@ -14,7 +14,7 @@ export function Clock() {
     <div className="text-right leading-none">
       <time
         dateTime={now.toISOString()}
-        className="block text-[clamp(1.25rem,4.5vh,4rem)] font-black tabular-nums"
+        className="block text-[clamp(1.25rem,min(4.5vh,7vw),4rem)] font-black tabular-nums"
       >
         {time.format(now)}
       </time>

@@ -25,8 +25,9 @@ import { WeeklyReset } from './weekly-reset';
 const OFFLINE_AFTER_MS = 2000;
 
 /**
- * A board's rows. All time is ordered and ranked here by vote count, as each live vote moves it;
- * the other boards keep the server's order, ranks and scores, renewed by their events.
+ * A board's rows, every board numbered alike: rows side by side with the same figure share a
+ * rank. All time is ordered here by vote count, as each live vote moves it; the other boards keep
+ * the server's order and scores, renewed by their events.
  */
 function playerRows(board: BoardKind, entries: WallEntry[]): BoardRow[] {
   const placed =
@@ -36,11 +37,9 @@ function playerRows(board: BoardKind, entries: WallEntry[]): BoardRow[] {
           place,
           score: item.voteCount,
         }))
-      : entries.slice(0, WALL_SIZE).map((entry, index) => ({
-          entry,
-          place: entry.rank ?? index + 1,
-          score: entry.score ?? 0,
-        }));
+      : rank(entries.slice(0, WALL_SIZE), (entry) => entry.score ?? 0).map(
+          ({ item, rank: place }) => ({ entry: item, place, score: item.score ?? 0 }),
+        );
   const leader = Math.max(1, placed[0]?.score ?? 0);
   return placed.map(({ entry, place, score }) => ({
     key: `player-${entry.id}`,
@@ -56,7 +55,8 @@ function playerRows(board: BoardKind, entries: WallEntry[]): BoardRow[] {
 /**
  * The full-screen live leaderboard of one sport: top players on each board in turn (all time,
  * trending, this week; or one fixed board), top scouts by nominations, the latest activity, the
- * time and the countdown to the weekly reset, sized to the screen (never scrolling). While the
+ * time and the countdown to the weekly reset, sized to the screen (never scrolling). On a
+ * phone's narrow screen the boards stack, one under the other, and the page scrolls. While the
  * live connection is down the numbers dim under a "Reconnecting…" banner rather than pass for
  * current.
  */
@@ -97,14 +97,14 @@ export function WallScreen({
   );
 
   return (
-    <div className="fixed inset-0 flex flex-col gap-[2vh] overflow-hidden bg-slate-950 px-[2.5vw] py-[2.5vh] text-white">
+    <div className="fixed inset-0 flex flex-col gap-[2vh] overflow-hidden bg-slate-950 px-[2.5vw] py-[2.5vh] text-white max-sm:relative max-sm:min-h-dvh max-sm:overflow-visible max-sm:px-3">
       <header className="flex shrink-0 flex-col gap-[2vh]">
         <div className="flex flex-wrap items-center justify-between gap-[2vw]">
-          <h1 className="flex min-w-0 items-center gap-[1vw] text-[clamp(1.5rem,5.5vh,5rem)] leading-none font-black tracking-tight">
+          <h1 className="flex min-w-0 items-center gap-[1vw] text-[clamp(1.25rem,min(5.5vh,6.5vw),5rem)] leading-none font-black tracking-tight">
             <SportIcon className="size-[1.1em] shrink-0 text-secondary" aria-hidden="true" />
             <span className="truncate">{label} Leaderboard</span>
           </h1>
-          <div className="flex shrink-0 items-center gap-[2vw]">
+          <div className="flex min-w-0 flex-wrap items-center justify-end gap-x-[2vw] gap-y-1 max-sm:w-full max-sm:justify-between">
             <WatchingCount
               scope="sport"
               id={sport}
@@ -114,7 +114,7 @@ export function WallScreen({
             <Clock />
           </div>
         </div>
-        <div className="flex items-center justify-between gap-[2vw] text-[clamp(0.8rem,2.2vh,1.9rem)] text-slate-300">
+        <div className="flex flex-wrap items-center justify-between gap-x-[2vw] gap-y-2 text-[clamp(0.8rem,2.2vh,1.9rem)] text-slate-300">
           <ol aria-label="Boards" className="flex gap-[0.8vw]">
             {boards.map((kind) => (
               <li
@@ -136,7 +136,7 @@ export function WallScreen({
       {offline && (
         <div
           role="alert"
-          className="absolute top-1/2 left-1/2 z-10 flex -translate-x-1/2 -translate-y-1/2 items-center gap-[1vw] rounded-full bg-amber-400 px-[3vw] py-[2vh] text-[clamp(1.25rem,5vh,4.5rem)] font-black text-amber-950 shadow-2xl"
+          className="absolute top-1/2 left-1/2 z-10 flex -translate-x-1/2 -translate-y-1/2 items-center gap-[1vw] rounded-full bg-amber-400 px-[3vw] py-[2vh] text-[clamp(1.25rem,5vh,4.5rem)] font-black text-amber-950 shadow-2xl max-sm:fixed"
         >
           <WifiOff className="size-[1.1em]" aria-hidden="true" />
           {loaded ? 'Reconnecting…' : 'Connecting…'}
@@ -147,7 +147,7 @@ export function WallScreen({
       <main
         aria-busy={!loaded || offline}
         className={cn(
-          'grid min-h-0 flex-1 grid-cols-[minmax(0,1.7fr)_minmax(0,1fr)] gap-[2.5vw] transition-[opacity,filter] duration-500',
+          'grid min-h-0 flex-1 grid-cols-1 gap-[2.5vw] transition-[opacity,filter] duration-500 max-sm:flex-none max-sm:gap-6 sm:grid-cols-[minmax(0,1.7fr)_minmax(0,1fr)]',
           offline && 'opacity-35 grayscale',
         )}
       >
@@ -175,7 +175,7 @@ export function WallScreen({
             />
           </>
         ) : (
-          <div className="col-span-2 flex items-center justify-center text-secondary">
+          <div className="col-span-full flex items-center justify-center text-secondary">
             <Spinner className="size-[8vh]" label="Loading the leaderboard" />
           </div>
         )}
