@@ -14,15 +14,12 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.hashers import Argon2PasswordHasher
-from django.core.signals import setting_changed
-from django.dispatch import receiver
+
+from project.common.slots import Slots
 
 
 def _return_large_blocks_to_the_system() -> None:
@@ -40,31 +37,13 @@ def _return_large_blocks_to_the_system() -> None:
 
 _return_large_blocks_to_the_system()
 
-_lock = threading.Lock()
-_semaphore: threading.BoundedSemaphore | None = None
-
-
-def _slots() -> threading.BoundedSemaphore:
-    global _semaphore
-    with _lock:
-        if _semaphore is None:
-            _semaphore = threading.BoundedSemaphore(max(1, settings.PASSWORD_HASH_CONCURRENCY))
-        return _semaphore
-
-
-@receiver(setting_changed)
-def _reset_slots(*, setting: str, **kwargs: Any) -> None:
-    global _semaphore
-    if setting == "PASSWORD_HASH_CONCURRENCY":
-        with _lock:
-            _semaphore = None
+_slots = Slots("PASSWORD_HASH_CONCURRENCY")
 
 
 @contextmanager
 def hashing_slot() -> Iterator[None]:
     """Hold one of the process's hashing slots while a hash is computed."""
-    slots = _slots()
-    with slots:
+    with _slots.held():
         yield
 
 

@@ -18,17 +18,15 @@ parallel confirmations cost at most that many decoded frames; the others wait th
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from io import BytesIO
 from typing import Any
 
-from django.conf import settings
-from django.core.signals import setting_changed
-from django.dispatch import receiver
 from PIL import Image, ImageOps
+
+from project.common.slots import Slots
 
 NOT_AN_IMAGE = "The file is not a supported image (PNG, JPEG, GIF or WebP)"
 TOO_LARGE = "The image must be at most {megabytes:g} MB"
@@ -65,30 +63,13 @@ def too_many_megapixels_message(max_pixels: int) -> str:
     return TOO_MANY_MEGAPIXELS.format(megapixels=round(max_pixels / 1_000_000, 1))
 
 
-_lock = threading.Lock()
-_semaphore: threading.BoundedSemaphore | None = None
-
-
-def _slots() -> threading.BoundedSemaphore:
-    global _semaphore
-    with _lock:
-        if _semaphore is None:
-            _semaphore = threading.BoundedSemaphore(max(1, settings.AVATAR_DECODE_CONCURRENCY))
-        return _semaphore
-
-
-@receiver(setting_changed)
-def _reset_slots(*, setting: str, **kwargs: Any) -> None:
-    global _semaphore
-    if setting == "AVATAR_DECODE_CONCURRENCY":
-        with _lock:
-            _semaphore = None
+_slots = Slots("AVATAR_DECODE_CONCURRENCY")
 
 
 @contextmanager
 def decoding_slot() -> Iterator[None]:
     """Hold one of the process's decoding slots while an image is decoded and written again."""
-    with _slots():
+    with _slots.held():
         yield
 
 

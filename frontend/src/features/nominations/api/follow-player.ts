@@ -8,6 +8,7 @@ import {
 import { useEffect } from 'react';
 
 import { api, errorMessage, unwrap } from '@/lib/api-client';
+import { isMutationInFlight } from '@/lib/mutations';
 import type { components } from '@/lib/api/schema';
 import { toast } from '@/stores/toast';
 
@@ -38,17 +39,12 @@ export function usePlayerFollowStatus(playerId: number | undefined) {
 
 const followPlayerMutationKey = ['follow', 'player'] as const;
 
-/**
- * Whether a follow or unfollow of the player is on its way: the mutation cache knows at once,
- * before any screen has rendered the button held.
- */
+/** Whether a follow or unfollow of the player is on its way. */
 export function isFollowPlayerInFlight(queryClient: QueryClient, playerId: number): boolean {
-  return (
-    queryClient.isMutating({
-      mutationKey: followPlayerMutationKey,
-      predicate: (mutation) =>
-        (mutation.state.variables as FollowVariables | undefined)?.playerId === playerId,
-    }) > 0
+  return isMutationInFlight<FollowVariables>(
+    queryClient,
+    followPlayerMutationKey,
+    (variables) => variables.playerId === playerId,
   );
 }
 

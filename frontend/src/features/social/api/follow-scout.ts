@@ -7,6 +7,7 @@ import {
 } from '@tanstack/react-query';
 
 import { api, errorMessage, unwrap } from '@/lib/api-client';
+import { isMutationInFlight } from '@/lib/mutations';
 import { toast } from '@/stores/toast';
 
 import { feedKeys, followKeys, scoutKeys } from './keys';
@@ -25,17 +26,12 @@ export function useFollowStatus(userId: number) {
 
 const followScoutMutationKey = ['follow', 'scout'] as const;
 
-/**
- * Whether a follow or unfollow of the scout is on its way: the mutation cache knows at once,
- * before any screen has rendered the button held.
- */
+/** Whether a follow or unfollow of the scout is on its way. */
 export function isFollowScoutInFlight(queryClient: QueryClient, userId: number): boolean {
-  return (
-    queryClient.isMutating({
-      mutationKey: followScoutMutationKey,
-      predicate: (mutation) =>
-        (mutation.state.variables as FollowScoutInput | undefined)?.userId === userId,
-    }) > 0
+  return isMutationInFlight<FollowScoutInput>(
+    queryClient,
+    followScoutMutationKey,
+    (variables) => variables.userId === userId,
   );
 }
 
