@@ -1,13 +1,21 @@
 from typing import Any
 
 from django.apps import AppConfig
-from django.db.models.signals import post_delete
+from django.db.models.signals import post_delete, post_save
 
 
 def _card_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
     from project.sharing.services import card_file_delete_on_commit
 
     card_file_delete_on_commit(instance.key)
+
+
+def _settings_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
+    from project.accounts.models import ProfileVisibility
+    from project.sharing.services import share_cards_drop
+
+    if instance.profile_visibility != ProfileVisibility.PUBLIC:
+        share_cards_drop(scout_id=instance.user_id)
 
 
 class SharingConfig(AppConfig):
@@ -19,3 +27,8 @@ class SharingConfig(AppConfig):
         # Whatever deletes a card row (a takedown, a rejection, the deletion of its nomination
         # or scout by cascade) takes its stored file along once the deletion commits.
         post_delete.connect(_card_deleted, sender="sharing.ShareCard", dispatch_uid="share_cards")
+        # Accounts do not import sharing: a profile made private or followers-only drops its
+        # card through this signal.
+        post_save.connect(
+            _settings_saved, sender="accounts.UserSettings", dispatch_uid="share_cards_private"
+        )

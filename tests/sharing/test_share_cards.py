@@ -11,6 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.db import transaction
 
+from project.accounts.models import ProfileVisibility, UserSettings
 from project.media.storage import get_storage
 from project.scouting.models import Nomination
 from project.scouting.services.nominations import nomination_create, player_update
@@ -81,3 +82,15 @@ def test_an_edit_drops_the_card_with_the_old_details() -> None:
     assert not ShareCard.objects.filter(nomination=nomination).exists()
     assert get_storage().read(card.key, limit=4) is None
     assert nomination.pk in cards_to_draw(limit=10)[0]
+
+
+def test_a_profile_made_private_drops_the_scouts_card() -> None:
+    sam = make_user(username="sam", name="Sam Scout")
+    call_command("share_cards", "--scout", str(sam.pk))
+    card = ShareCard.objects.get(scout=sam)
+    UserSettings.objects.update_or_create(
+        user=sam, defaults={"profile_visibility": ProfileVisibility.PRIVATE}
+    )
+    assert not ShareCard.objects.filter(scout=sam).exists()
+    assert get_storage().read(card.key, limit=4) is None
+    assert sam.pk not in cards_to_draw(limit=10)[1]
