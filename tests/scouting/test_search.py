@@ -106,7 +106,7 @@ def test_the_migrations_fill_the_keys_of_existing_rows(other_scout: User) -> Non
     Player.objects.update(search_key="")
     User.objects.update(name_key="")
     fill_players: Any = import_module("project.scouting.migrations.0006_search_keys")
-    fill_users: Any = import_module("project.accounts.migrations.0005_search_keys")
+    fill_users: Any = import_module("project.accounts.migrations.0006_search_keys")
     fill_players.fill_search_keys(current_apps, None)
     fill_users.fill_name_keys(current_apps, None)
     player = Player.objects.get(pk=nomination.player_id)
