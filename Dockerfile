@@ -9,6 +9,10 @@ RUN npm run build
 FROM python:3.11-slim-bookworm
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_ENV=production
 WORKDIR /app
+# FriBiDi: Pillow's Raqm layout (bundled in its wheel) loads it to draw right-to-left names on
+# the share cards.
+RUN apt-get update && apt-get install -y --no-install-recommends libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
 COPY requirements/base.lock requirements/base.lock
 RUN pip install --no-cache-dir --require-hashes -r requirements/base.lock
 COPY pyproject.toml ./
