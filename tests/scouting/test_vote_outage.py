@@ -4,10 +4,12 @@ outage does, never 500; the next vote goes through on a new connection."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from typing import Any
 
+import dj_database_url
 import psycopg
 import pytest
 from django.db import connection
@@ -25,19 +27,26 @@ pytestmark = [
 ]
 
 
-def _end_backend(pid: int) -> None:
-    """End backend ``pid`` from a connection of its own, as a restart ends every connection,
-    and wait until it is gone."""
+def _end_backends() -> None:
+    """End, from a connection of its own straight to PostgreSQL (a run through PgBouncer
+    included: its clients' backend pids are PgBouncer's), every backend of the test database
+    that is in the middle of something, as a restart ends every connection, and wait until
+    they are gone."""
     params = connection.get_connection_params()
     params.pop("cursor_factory", None)
     params.pop("context", None)
+    direct = dj_database_url.parse(os.environ.get("DATABASE_URL", ""))
+    params["host"], params["port"] = direct.get("HOST") or params["host"], direct.get("PORT")
+    busy = (
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+        "AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND state <> 'idle'"
+    )
     with psycopg.connect(**params, autocommit=True) as other:
-        assert other.execute("SELECT pg_terminate_backend(%s)", [pid]).fetchone() == (True,)
+        ended = other.execute(f"SELECT count(pg_terminate_backend(pid)) FROM ({busy}) b")
+        assert ended.fetchone() != (0,), "no backend was busy"
         deadline = time.monotonic() + 5
-        while other.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid]
-        ).fetchone() != (0,):
-            assert time.monotonic() < deadline, "the backend outlived its end by 5 s"
+        while other.execute(f"SELECT count(*) FROM ({busy}) b").fetchone() != (0,):
+            assert time.monotonic() < deadline, "a backend outlived its end by 5 s"
             time.sleep(0.01)
 
 
@@ -55,8 +64,8 @@ def _ended_in_pipeline(statement: int, ended: list[int]) -> Callable[..., Any]:
         if not ended and raw.pgconn.pipeline_status != pq.PipelineStatus.OFF:
             sent += 1
             if sent == statement:
-                ended.append(raw.info.backend_pid)
-                _end_backend(raw.info.backend_pid)
+                ended.append(sent)
+                _end_backends()
         return execute(sql, params, many, context)
 
     return wrapper
