@@ -10,7 +10,7 @@ FRONTEND := frontend
 
 .PHONY: run test install install-dev frontend migrate seed serve lint typecheck test-backend \
         test-frontend test-e2e browser bench openapi types clean lock serve-prod nginx pgbackrest \
-        pgbouncer test-pgbouncer prometheus
+        pgbouncer test-pgbouncer prometheus systemd-analyze
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -57,7 +57,7 @@ run: install frontend seed
 
 ## test: install what the tests need, then every check CI makes: lint, format, types, import
 ## contracts, the SPA's checks and Vitest, and the whole pytest suite (browser tests included)
-test: install-dev frontend browser nginx pgbackrest prometheus
+test: install-dev frontend browser nginx pgbackrest prometheus systemd-analyze
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy project realtime tests
@@ -92,6 +92,12 @@ nginx:
 	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nginx >/dev/null; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq nginx >/dev/null; fi; }
+
+## systemd-analyze: Debian's systemd, whose `systemd-analyze verify` checks deploy/systemd's units
+systemd-analyze:
+	@command -v systemd-analyze >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq systemd >/dev/null; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq systemd >/dev/null; fi; }
 
 ## pgbackrest: Debian's pgBackRest for the backup and restore drill (deploy/backup/)
 pgbackrest:

@@ -8,13 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from tests.helpers import unless_available
 
 ROOT = Path(__file__).resolve().parents[2]
 UNITS = ROOT / "deploy" / "systemd"
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
+@unless_available(shutil.which("systemd-analyze") is None, reason="systemd-analyze")
 def test_every_unit_verifies(tmp_path: Path) -> None:
     for unit in UNITS.iterdir():
         text = unit.read_text(encoding="utf-8")

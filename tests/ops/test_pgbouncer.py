@@ -58,6 +58,7 @@ def django_client(bouncer: Bouncer) -> dict[str, Any]:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.through_pgbouncer
 def test_the_run_goes_through_pgbouncer_in_transaction_mode(pgbouncer: Bouncer) -> None:
     assert settings.DB_POOLER == "transaction"
     config = {row["key"]: row["value"] for row in admin(pgbouncer, "SHOW CONFIG")}
@@ -81,6 +82,7 @@ def test_the_run_goes_through_pgbouncer_in_transaction_mode(pgbouncer: Bouncer) 
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.through_pgbouncer
 def test_two_pooled_connections_run_the_same_statement_many_times(pgbouncer: Bouncer) -> None:
     """Two new connections as the app's pool opens them, in turn, each running a statement
     more times than DB_PREPARE_THRESHOLD: prepared, both would give it the same name on the
@@ -96,6 +98,7 @@ def test_two_pooled_connections_run_the_same_statement_many_times(pgbouncer: Bou
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.through_pgbouncer
 def test_an_iterator_outlives_its_server_connection(pgbouncer: Bouncer) -> None:
     """``.iterator()`` reads its rows while another transaction takes the server connection it
     began on: a server-side cursor (WITH HOLD, outside a transaction) would be missing from the
@@ -110,6 +113,7 @@ def test_an_iterator_outlives_its_server_connection(pgbouncer: Bouncer) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.through_pgbouncer
 def test_statements_sent_together_go_through_pgbouncer(pgbouncer: Bouncer) -> None:
     """The vote's pipeline (``Pending``: psycopg's pipeline mode, the extended protocol with
     unnamed statements, one Sync) inside a transaction."""
