@@ -19,7 +19,7 @@ from django.utils import timezone
 from project.accounts.models import User, UserSettings
 from project.common.db import insert_statement
 from project.jobs.services import email_enqueue
-from project.notify.emails import UNSUBSCRIBE_KINDS, render, unsubscribe_read
+from project.notify.emails import UNSUBSCRIBE_KINDS, render, transactional, unsubscribe_read
 from project.notify.models import NotificationEmail, OutboundEvent
 from project.scouting.models import Nomination, NotificationType
 
@@ -68,9 +68,7 @@ def outbound(*, user_id: int, kind: str, nomination_id: int | None, message: str
     ``push_enqueue(user_id=..., kind=..., nomination_id=..., message=...)`` goes here,
     beside the email's event row."""
     OutboundEvent.objects.create(
-        **_event_columns(
-            user_id=user_id, kind=kind, nomination_id=nomination_id, message=message
-        )
+        **_event_columns(user_id=user_id, kind=kind, nomination_id=nomination_id, message=message)
     )
 
 
@@ -82,9 +80,7 @@ def outbound_statement(
     return insert_statement(
         OutboundEvent,
         connection,
-        **_event_columns(
-            user_id=user_id, kind=kind, nomination_id=nomination_id, message=message
-        ),
+        **_event_columns(user_id=user_id, kind=kind, nomination_id=nomination_id, message=message),
     )
 
 
@@ -150,7 +146,9 @@ def _email_content(
 def _reason(kind: str) -> str:
     preference = KIND_UNSUBSCRIBE.get(kind)
     if preference is None:
-        return "You receive this email because Email Notifications are on in your ScoutVote settings."
+        return (
+            "You receive this email because Email Notifications are on in your ScoutVote settings."
+        )
     label = UNSUBSCRIBE_KINDS[preference][1]
     return (
         f"You receive this email because Email Notifications and {label} are on in your "
@@ -273,3 +271,17 @@ def unsubscribe(token: str) -> tuple[User, str]:
         setattr(user_settings, field, False)
         user_settings.save(update_fields=[field, "updated_at"])
     return user, label
+
+
+def transactional_enqueue(*, key: str, to: str, subject: str, body: str) -> None:
+    """Enqueue a transactional email (a takedown's confirmation, an account's removal) in the
+    current transaction: the common templates around ``body``, without unsubscribe."""
+    rendered = transactional(subject=subject, body=body)
+    email_enqueue(
+        key=key,
+        to=to,
+        subject=rendered.subject,
+        body=rendered.text,
+        html=rendered.html,
+        headers=rendered.headers,
+    )

@@ -52,11 +52,11 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
             message=f"{label} are off. You will get no more of these emails.",
         )
     try:
-        user_id, kind = unsubscribe_read(token)
+        _, kind = unsubscribe_read(token)
     except signing.BadSignature:
         return _page(request, 400, title=INVALID_TITLE, message=INVALID_MESSAGE)
     label = UNSUBSCRIBE_KINDS[kind][1]
-    response = _page(
+    return _page(
         request,
         200,
         title=f"Turn off {label}?",
@@ -64,4 +64,3 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         confirm=True,
         label=label,
     )
-    return response

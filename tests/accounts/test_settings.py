@@ -22,9 +22,7 @@ DEFAULTS = {
     "twoFactorEnabled": False,
     "passwordChangedAt": None,
 }
-NOTIFICATION_FIELDS = (
-    "emailNotifications, voteNotifications, nominationNotifications, weeklyDigest"
-)
+NOTIFICATION_FIELDS = "emailNotifications, voteNotifications, nominationNotifications, weeklyDigest"
 PRIVACY_FIELDS = "profileVisibility, allowDiscoverability"
 
 

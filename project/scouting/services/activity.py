@@ -33,6 +33,8 @@ NOTIFICATION_PREFERENCES = {
     NotificationType.NOMINATION_APPROVED: "nomination_notifications",
     NotificationType.NOMINATION_REJECTED: "nomination_notifications",
 }
+
+
 def summaries_changed(*sports: str) -> None:
     """Tell the live layer the leaderboards and stats of these sports may have changed."""
     for sport in dict.fromkeys(sports):
@@ -141,9 +143,7 @@ def notification_put(
         notification = insert_row(Notification, connection, **values)
     if not outbound_recorded:
         # Delivered by the worker once this transaction commits (not if it rolls back).
-        outbound(
-            user_id=user.pk, kind=type, nomination_id=related_nomination_id, message=message
-        )
+        outbound(user_id=user.pk, kind=type, nomination_id=related_nomination_id, message=message)
     publish(
         Event(
             "notification.created",
