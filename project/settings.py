@@ -114,6 +114,7 @@ INSTALLED_APPS = [
     "project.sharing",
     "project.ops",
     "project.jobs",
+    "project.notify",
     "django_tasks",
     "django_tasks_db",
     "realtime",
@@ -476,25 +477,43 @@ _S3_ORIGIN = (
 )
 
 # --- Email ----------------------------------------------------------------------------
-# Sent by the background worker only (project/jobs), never inside a request. EMAIL_URL
-# (smtp://user:password@host:587?tls=1, or smtps://... for implicit TLS) or the separate
-# EMAIL_HOST / EMAIL_PORT / EMAIL_HOST_USER / EMAIL_HOST_PASSWORD / EMAIL_USE_TLS /
-# EMAIL_USE_SSL pick an SMTP server; with neither, emails are printed on the worker's console.
+# Sent by the background worker only (project/jobs), never inside a request. EMAIL_URL picks
+# the backend: smtp://user:password@host:587 (plain, or STARTTLS with ?tls=1),
+# smtp+tls://user:password@host:587 (STARTTLS), smtps://user:password@host:465 (implicit
+# TLS) or console:// (printed on the worker's console). Without it, EMAIL_HOST / EMAIL_PORT /
+# EMAIL_HOST_USER / EMAIL_HOST_PASSWORD / EMAIL_USE_TLS / EMAIL_USE_SSL (or EMAIL_BACKEND)
+# pick one; with none of them set, emails are printed on the worker's console.
 EMAIL_URL = os.environ.get("EMAIL_URL", "")
 _email = urlsplit(EMAIL_URL) if EMAIL_URL else None
-if _email is not None and _email.scheme not in {"smtp", "smtps"}:
-    raise ImproperlyConfigured("EMAIL_URL must start with smtp:// or smtps://")
+if _email is not None and _email.scheme not in {"smtp", "smtps", "smtp+tls", "console"}:
+    raise ImproperlyConfigured(
+        "EMAIL_URL must start with smtp://, smtp+tls://, smtps:// or console://"
+    )
 _email_query = dict(parse_qsl(_email.query)) if _email is not None else {}
+_email_console = _email is not None and _email.scheme == "console"
+if _email_console:
+    _email = None
 _smtp_configured = _email is not None or bool(os.environ.get("EMAIL_HOST"))
-EMAIL_BACKEND = os.environ.get(
-    "EMAIL_BACKEND",
-    "django.core.mail.backends.smtp.EmailBackend"
-    if _smtp_configured
-    else "django.core.mail.backends.console.EmailBackend",
+EMAIL_BACKEND = (
+    "django.core.mail.backends.console.EmailBackend"
+    if _email_console
+    else os.environ.get(
+        "EMAIL_BACKEND",
+        "django.core.mail.backends.smtp.EmailBackend"
+        if _smtp_configured
+        else "django.core.mail.backends.console.EmailBackend",
+    )
 )
 EMAIL_HOST = (_email.hostname if _email else None) or os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = (_email.port if _email else None) or int(
-    os.environ.get("EMAIL_PORT", "465" if _email and _email.scheme == "smtps" else "25")
+    os.environ.get(
+        "EMAIL_PORT",
+        "465"
+        if _email and _email.scheme == "smtps"
+        else "587"
+        if _email and _email.scheme == "smtp+tls"
+        else "25",
+    )
 )
 EMAIL_HOST_USER = (
     unquote(_email.username or "") if _email else os.environ.get("EMAIL_HOST_USER", "")
@@ -502,11 +521,24 @@ EMAIL_HOST_USER = (
 EMAIL_HOST_PASSWORD = (
     unquote(_email.password or "") if _email else os.environ.get("EMAIL_HOST_PASSWORD", "")
 )
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False) or _email_query.get("tls", "") in {"1", "true"}
+EMAIL_USE_TLS = (
+    env_bool("EMAIL_USE_TLS", False)
+    or _email_query.get("tls", "") in {"1", "true"}
+    or bool(_email and _email.scheme == "smtp+tls")
+)
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False) or bool(_email and _email.scheme == "smtps")
 # Seconds an SMTP connection may block the worker before the attempt counts as failed.
 EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "ScoutVote <noreply@scoutvote.example>")
+# Notification emails (project/notify): the first of a kind about one nomination goes at the
+# next minute's dispatch, the others of the following EMAIL_FOLD_SECONDS fold into one; at
+# most EMAIL_DAILY_CAP notification emails a member a day (UTC), the weekly digest apart.
+EMAIL_FOLD_SECONDS = int(os.environ.get("EMAIL_FOLD_SECONDS", "3600"))
+EMAIL_DAILY_CAP = int(os.environ.get("EMAIL_DAILY_CAP", "10"))
+# How long an email's unsubscribe link works (seconds; 90 days).
+EMAIL_UNSUBSCRIBE_MAX_AGE = int(os.environ.get("EMAIL_UNSUBSCRIBE_MAX_AGE", str(90 * 86400)))
+# The mailto: form of List-Unsubscribe beside the https one (empty: https only).
+EMAIL_UNSUBSCRIBE_MAILTO = os.environ.get("EMAIL_UNSUBSCRIBE_MAILTO", "")
 
 # --- Background work (project/jobs, docs/decisions.md) ------------------------------------
 # Django's tasks API on its database backend: a task is a row written in the transaction

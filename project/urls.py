@@ -15,6 +15,7 @@ urlpatterns = [
     path("admin-django/", admin.site.urls),
     path("media/cards/<str:name>", share_card),
     path("media/", include("project.media.urls")),
+    path("email/", include("project.notify.urls")),
     # Every other path that is not a static asset or the websocket is a client-side route.
-    re_path(r"^(?!static/|ws/|admin-django/).*$", spa_index),
+    re_path(r"^(?!static/|ws/|admin-django/|email/).*$", spa_index),
 ]

@@ -42,6 +42,7 @@ _SETTINGS_FIELDS = (
     "email_notifications",
     "vote_notifications",
     "nomination_notifications",
+    "weekly_digest",
     "profile_visibility",
     "allow_discoverability",
     "two_factor_enabled",

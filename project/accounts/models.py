@@ -182,6 +182,7 @@ class UserSettings(models.Model):
     email_notifications = models.BooleanField(default=True)
     vote_notifications = models.BooleanField(default=True)
     nomination_notifications = models.BooleanField(default=True)
+    weekly_digest = models.BooleanField(default=True)
     profile_visibility = models.CharField(
         max_length=16, choices=ProfileVisibility.choices, default=ProfileVisibility.PUBLIC
     )

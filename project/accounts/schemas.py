@@ -230,6 +230,7 @@ class SettingsOut(CamelSchema):
     email_notifications: bool
     vote_notifications: bool
     nomination_notifications: bool
+    weekly_digest: bool
     profile_visibility: str
     allow_discoverability: bool
     two_factor_enabled: bool
@@ -269,6 +270,7 @@ class NotificationSettingsIn(SingleSettingIn):
     nomination_notifications: Annotated[
         bool | None, BeforeValidator(_strict_bool("nominationNotifications"))
     ] = None
+    weekly_digest: Annotated[bool | None, BeforeValidator(_strict_bool("weeklyDigest"))] = None
 
 
 class PrivacySettingsIn(SingleSettingIn):

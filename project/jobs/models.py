@@ -20,6 +20,9 @@ class Delivery(models.Model):
     recipients = models.JSONField()
     subject = models.CharField(max_length=300)
     body = models.TextField()
+    # The HTML alternative (empty: plain text only) and extra headers (List-Unsubscribe).
+    html = models.TextField(blank=True, default="")
+    headers = models.JSONField(blank=True, default=dict)
     status = models.CharField(
         max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
     )

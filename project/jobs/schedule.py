@@ -31,6 +31,10 @@ PERIODIC: tuple[Periodic, ...] = (
     Periodic("purge_uploads", HOUR, "purge_uploads"),
     # Share cards missing or showing an old vote count or points (project/sharing).
     Periodic("share_cards", MINUTE, "share_cards", ("--changed",)),
+    # Outbound events folded into notification emails (project/notify).
+    Periodic("notify_dispatch", MINUTE, "notify_dispatch"),
+    # The weekly digest, Mondays (project/notify).
+    Periodic("weekly_digest", WEEK, "weekly_digest"),
     # Finished tasks' rows older than 14 days (django-tasks-db's command).
     Periodic("prune_task_results", DAY, "prune_db_task_results", ("--queue-name", "*")),
 )

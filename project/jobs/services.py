@@ -22,13 +22,22 @@ from project.jobs.tasks import run_periodic, send_email
 logger = logging.getLogger(__name__)
 
 
-def email_enqueue(*, key: str, to: str | Iterable[str], subject: str, body: str) -> None:
+def email_enqueue(
+    *,
+    key: str,
+    to: str | Iterable[str],
+    subject: str,
+    body: str,
+    html: str = "",
+    headers: dict[str, str] | None = None,
+) -> None:
     """Enqueue an email in the current transaction (one row: its task): a rolled-back write
     sends nothing, a committed one is sent by the worker (``tasks.send_email``). ``key`` names
     what is delivered (a notification, a takedown's confirmation): the worker sends one
-    email per key, whatever runs its task again (``Delivery``)."""
+    email per key, whatever runs its task again (``Delivery``). ``html`` is the HTML part
+    (empty: plain text only), ``headers`` extra headers (List-Unsubscribe)."""
     recipients = [to] if isinstance(to, str) else list(to)
-    send_email.enqueue(key, recipients, subject, body)
+    send_email.enqueue(key, recipients, subject, body, html, headers or {})
 
 
 def deliveries_retry(deliveries: Iterable[Delivery]) -> int:
@@ -41,7 +50,12 @@ def deliveries_retry(deliveries: Iterable[Delivery]) -> int:
             )
             if updated:
                 send_email.enqueue(
-                    delivery.key, delivery.recipients, delivery.subject, delivery.body
+                    delivery.key,
+                    delivery.recipients,
+                    delivery.subject,
+                    delivery.body,
+                    delivery.html,
+                    delivery.headers,
                 )
                 count += 1
     return count

@@ -7,7 +7,7 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.core.mail import EmailMessage, get_connection
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.management import call_command
 from django.db import transaction
 from django.utils import timezone
@@ -36,7 +36,14 @@ def _lease() -> timedelta:
     return timedelta(seconds=settings.EMAIL_TIMEOUT * 3 + 1)
 
 
-def _claim(key: str, recipients: list[str], subject: str, body: str) -> Delivery | None:
+def _claim(
+    key: str,
+    recipients: list[str],
+    subject: str,
+    body: str,
+    html: str = "",
+    headers: dict[str, str] | None = None,
+) -> Delivery | None:
     """Take the delivery named ``key`` for one attempt (SENDING, attempts + 1, leased; made on
     its first), committed before the email goes out; None when it is sent or parked, or
     another attempt owns it (then this task comes back when that attempt's lease ends)."""
@@ -49,6 +56,8 @@ def _claim(key: str, recipients: list[str], subject: str, body: str) -> Delivery
                 recipients=recipients,
                 subject=subject,
                 body=body,
+                html=html,
+                headers=headers or {},
                 status=DeliveryStatus.SENDING,
                 attempts=1,
                 lease_until=now + _lease(),
@@ -74,7 +83,14 @@ def _claim(key: str, recipients: list[str], subject: str, body: str) -> Delivery
 
 def _enqueue(delivery: Delivery, *, run_after: datetime | None = None) -> None:
     task = send_email.using(run_after=run_after) if run_after else send_email
-    task.enqueue(delivery.key, delivery.recipients, delivery.subject, delivery.body)
+    task.enqueue(
+        delivery.key,
+        delivery.recipients,
+        delivery.subject,
+        delivery.body,
+        delivery.html,
+        delivery.headers,
+    )
 
 
 def _failed(delivery: Delivery, error: Exception) -> str:
@@ -108,18 +124,28 @@ def _failed(delivery: Delivery, error: Exception) -> str:
 
 
 @task(queue_name=EMAIL_QUEUE)
-def send_email(key: str, recipients: list[str], subject: str, body: str) -> str:
-    """Send one email, once per ``key`` (its ``Delivery`` row). A failure (the SMTP server
-    down, slow or answering an error) is retried with a doubling delay, then parked."""
-    delivery = _claim(key, recipients, subject, body)
+def send_email(
+    key: str,
+    recipients: list[str],
+    subject: str,
+    body: str,
+    html: str = "",
+    headers: dict[str, str] | None = None,
+) -> str:
+    """Send one email (plain text, and HTML when given), once per ``key`` (its ``Delivery``
+    row). A failure (the SMTP server down, slow or answering an error) is retried with a
+    doubling delay, then parked."""
+    delivery = _claim(key, recipients, subject, body, html, headers)
     if delivery is None:
         return "skipped"
-    message = EmailMessage(
+    message = EmailMultiAlternatives(
         subject=delivery.subject,
         body=delivery.body,
         to=list(delivery.recipients),
-        headers={"Message-ID": delivery.message_id},
+        headers={**delivery.headers, "Message-ID": delivery.message_id},
     )
+    if delivery.html:
+        message.attach_alternative(delivery.html, "text/html")
     try:
         with get_connection(timeout=settings.EMAIL_TIMEOUT) as connection:
             connection.send_messages([message])

@@ -16,12 +16,13 @@ DEFAULTS = {
     "emailNotifications": True,
     "voteNotifications": True,
     "nominationNotifications": True,
+    "weeklyDigest": True,
     "profileVisibility": "public",
     "allowDiscoverability": True,
     "twoFactorEnabled": False,
     "passwordChangedAt": None,
 }
-NOTIFICATION_FIELDS = "emailNotifications, voteNotifications, nominationNotifications"
+NOTIFICATION_FIELDS = "emailNotifications, voteNotifications, nominationNotifications, weeklyDigest"
 PRIVACY_FIELDS = "profileVisibility, allowDiscoverability"
 
 
@@ -32,7 +33,7 @@ def test_get_settings_defaults(scout_api: ApiClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "field", ["emailNotifications", "voteNotifications", "nominationNotifications"]
+    "field", ["emailNotifications", "voteNotifications", "nominationNotifications", "weeklyDigest"]
 )
 def test_each_notification_toggle_saves_alone(
     scout_api: ApiClient, scout: User, field: str

@@ -29,11 +29,24 @@ class Received:
     def subject(self) -> str:
         return str(self.message["Subject"])
 
+    def part(self, content_type: str) -> str | None:
+        """The decoded part of this type (the message itself when it is not multipart)."""
+        for part in self.message.walk():
+            if part.get_content_type() == content_type:
+                payload = part.get_payload(decode=True)
+                assert isinstance(payload, bytes)
+                return payload.decode(part.get_content_charset() or "utf-8")
+        return None
+
     @property
     def body(self) -> str:
-        payload = self.message.get_payload(decode=True)
-        assert isinstance(payload, bytes)
-        return payload.decode()
+        text = self.part("text/plain")
+        assert text is not None
+        return text
+
+    @property
+    def html(self) -> str | None:
+        return self.part("text/html")
 
 
 @dataclass

@@ -22,6 +22,8 @@ from project.jobs.models import Delivery, DeliveryStatus
 from project.jobs.selectors import worker_health
 from project.jobs.services import email_enqueue
 from project.jobs.tasks import retry_delay
+from project.notify.models import OutboundEvent
+from project.notify.services import events_dispatch
 from project.scouting.services import votes
 from tests.helpers import ApiClient, run_tasks
 from tests.jobs.smtp import SmtpServer
@@ -39,11 +41,13 @@ def test_a_vote_s_email_reaches_the_smtp_server_through_the_worker(
     # The request sent nothing: the email waits for the worker.
     assert smtp_settings.received == []
     assert Delivery.objects.count() == 0
+    # The minute's dispatch folds the vote's event into an email; the worker sends it.
+    assert events_dispatch().emails == 1
     assert run_tasks() == 1
     [received] = smtp_settings.received
     assert received.recipients == [other_scout.email]
     assert received.subject == "Your nomination received a vote"
-    assert received.body.strip() == "Sam Scout voted for Vera Voted. It now has 1 vote."
+    assert received.body.splitlines()[0] == "Sam Scout voted for Vera Voted. It now has 1 vote."
     delivery = Delivery.objects.get()
     assert delivery.status == DeliveryStatus.SENT and delivery.attempts == 1
     assert received.message_id == delivery.message_id
@@ -55,8 +59,11 @@ def test_a_rolled_back_vote_enqueues_and_sends_nothing(
     nomination = make_nomination(other_scout)
     with pytest.raises(RuntimeError), transaction.atomic():
         votes.vote_cast(user=scout, nomination_id=nomination.pk)
-        assert DBTaskResult.objects.count() == 1  # enqueued inside the vote's transaction
+        # Recorded inside the vote's transaction.
+        assert OutboundEvent.objects.count() == 1
         raise RuntimeError("the vote fails after its notification")
+    assert OutboundEvent.objects.count() == 0
+    assert events_dispatch().emails == 0
     assert DBTaskResult.objects.count() == 0
     assert run_tasks() == 0
     assert smtp_settings.received == [] and Delivery.objects.count() == 0

@@ -44,10 +44,11 @@ def wait_for(condition: Callable[[], bool], timeout: float, what: str, worker: W
 def test_the_worker_process_sends_a_vote_s_email_and_beats(
     scout_api: ApiClient, other_scout: User, smtp: SmtpServer, worker_process: MakeWorker
 ) -> None:
-    worker = worker_process(worker_env(smtp))
-    worker.start()
     nomination = make_nomination(other_scout, name="Wanda Worker")
     assert scout_api.post("/api/votes", {"nominationId": nomination.pk}).status_code in (200, 201)
+    # The worker's first round of periodic jobs dispatches the vote's event (notify_dispatch).
+    worker = worker_process(worker_env(smtp))
+    worker.start()
     wait_for(lambda: len(smtp.received) == 1, 30, "the email arrives", worker)
     [received] = smtp.received
     assert received.recipients == [other_scout.email]
@@ -148,19 +149,34 @@ def test_periodic_jobs_are_enqueued_once_per_period_by_racing_schedulers() -> No
     now = datetime(2026, 3, 4, 10, 30, tzinfo=UTC)
     results = _race(4, now)
     names = sorted(name for result in results for name in result)
-    assert names == ["prune_task_results", "purge_uploads", "purge_vote_prefixes", "share_cards"]
-    assert DBTaskResult.objects.filter(queue_name="periodic").count() == 4
-    # Later in the same hour: the minute's job only; the next hour: the hourly one too; the
-    # next day: every job.
-    assert sorted(chain(*_race(2, now + timedelta(minutes=20)))) == ["share_cards"]
-    assert sorted(chain(*_race(2, now + timedelta(hours=1)))) == ["purge_uploads", "share_cards"]
+    assert names == [
+        "notify_dispatch",
+        "prune_task_results",
+        "purge_uploads",
+        "purge_vote_prefixes",
+        "share_cards",
+        "weekly_digest",
+    ]
+    assert DBTaskResult.objects.filter(queue_name="periodic").count() == 6
+    # Later in the same hour: the minute's jobs only; the next hour: the hourly one too; the
+    # next day: every job but the weekly one.
+    assert sorted(chain(*_race(2, now + timedelta(minutes=20)))) == [
+        "notify_dispatch",
+        "share_cards",
+    ]
+    assert sorted(chain(*_race(2, now + timedelta(hours=1)))) == [
+        "notify_dispatch",
+        "purge_uploads",
+        "share_cards",
+    ]
     assert sorted(chain(*_race(2, now + timedelta(days=1)))) == [
+        "notify_dispatch",
         "prune_task_results",
         "purge_uploads",
         "purge_vote_prefixes",
         "share_cards",
     ]
-    assert PeriodicRun.objects.count() == 11
+    assert PeriodicRun.objects.count() == 16
 
 
 def test_the_worker_runs_the_periodic_jobs(worker_process: MakeWorker) -> None:

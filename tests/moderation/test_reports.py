@@ -11,6 +11,7 @@ from django.core import mail
 from project.accounts.models import User
 from project.moderation.models import Report
 from project.modlog.models import ModlogEntry
+from project.notify.services import events_dispatch
 from project.scouting.models import Nomination, NominationStatus, Notification
 from tests.accounts.factories import nominate
 from tests.helpers import ApiClient, assert_error, make_user, run_tasks
@@ -101,6 +102,7 @@ def test_hiding_a_reported_nomination_tells_its_nominator_why(
     assert own.status_code == 200 and own.json()["status"] == "removed"
     notification = Notification.objects.get(user=scout, type="nomination_removed")
     assert reason in notification.message
+    events_dispatch()
     run_tasks()
     assert any(reason in message.body for message in mail.outbox)
     entry = ModlogEntry.objects.get(action="report_resolve")

@@ -19,6 +19,7 @@ from django.test.utils import CaptureQueriesContext
 
 from project.accounts.models import User, UserSettings
 from project.common.errors import Conflict
+from project.notify.services import events_dispatch
 from project.scouting.boards import trend_add, trend_term
 from project.scouting.models import Nomination, NominationWeek, Notification
 from project.scouting.services import votes
@@ -77,6 +78,7 @@ def test_a_nominator_without_settings_is_notified_and_costs_no_more(
     notification = Notification.objects.get(user=other_scout, related_nomination=without)
     assert notification.message == f"{scout.name} voted for Nia Nosettings. It now has 1 vote."
     # Emailed as with the default settings.
+    events_dispatch()
     run_tasks()
     assert [message.to for message in mail.outbox] == [[other_scout.email]] * 2
 

@@ -8,13 +8,13 @@ from django.utils import timezone
 from project.accounts.models import User
 from project.accounts.selectors import scout_get
 from project.common.errors import Conflict, NotFound, ValidationFailed
-from project.jobs.services import email_enqueue
 from project.moderation.models import Report, ReportResolution
 from project.moderation.schemas import ONE_REPORT_TARGET
 from project.moderation.selectors import report_group_data
 from project.moderation.services.users import USER_NOT_FOUND, admin_user_delete
 from project.modlog.models import ModlogAction, ModlogTarget
 from project.modlog.services import modlog_record
+from project.notify.services import transactional_enqueue
 from project.scouting.models import LIVE_STATUSES, Nomination, NominationStatus, NotificationType
 from project.scouting.selectors import (
     NOMINATION_NOT_FOUND,
@@ -175,7 +175,7 @@ def reports_resolve(
             related_nomination=nomination,
         )
     elif action == ReportResolution.REMOVE_USER:
-        email_enqueue(
+        transactional_enqueue(
             key=f"account-removed:{target_user.pk}",
             to=target_user.email,
             subject=ACCOUNT_REMOVED_SUBJECT,

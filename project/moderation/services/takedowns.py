@@ -16,11 +16,11 @@ from project.accounts.models import User
 from project.common.addresses import address_key
 from project.common.budgets import budget_limit, budget_spend
 from project.common.errors import Conflict, NotFound, Throttled, ValidationFailed
-from project.jobs.services import email_enqueue
 from project.moderation.models import TakedownKind, TakedownRequest, TakedownStatus
 from project.moderation.selectors import takedown_data, takedown_queryset
 from project.modlog.models import ModlogAction, ModlogEntry, ModlogTarget
 from project.modlog.services import modlog_record
+from project.notify.services import transactional_enqueue
 from project.scouting.models import LIVE_STATUSES, Nomination, NominationStatus, Player
 from project.scouting.selectors import PLAYER_NOT_FOUND, nomination_data, nomination_queryset
 from project.scouting.services.audience import nomination_event
@@ -210,7 +210,7 @@ def takedown_request_create(
         status=TakedownStatus.UNCONFIRMED,
     )
     link = f"{confirm_url}?{urlencode({'token': takedown_confirm_token(request)})}"
-    email_enqueue(
+    transactional_enqueue(
         key=f"takedown-confirm:{request.pk}",
         to=contact_email,
         subject=CONFIRM_SUBJECT.format(reference=request.reference),
@@ -256,7 +256,7 @@ def takedown_request_confirm(*, token: str) -> Confirmed:
     kept = _player_kept_by_admins(player)
     if player.hidden_at is None and not kept:
         _player_hide(player)
-    email_enqueue(
+    transactional_enqueue(
         key=f"takedown-receipt:{request.pk}",
         to=request.contact_email,
         subject=RECEIPT_SUBJECT.format(reference=request.reference),
@@ -311,7 +311,7 @@ def takedown_request_decide(
     if before != TakedownStatus.UNCONFIRMED:
         # Only a confirmed address hears the decision (it names the player).
         message = DECISION_MESSAGES[status].format(player=player.name)
-        email_enqueue(
+        transactional_enqueue(
             key=f"takedown-decision:{request.pk}",
             to=request.contact_email,
             subject=DECISION_SUBJECT.format(reference=request.reference),

@@ -1,4 +1,5 @@
-"""The feed's activity and members' notifications (in-app, live and emailed)."""
+"""The feed's activity and members' notifications (in-app and live; each also an outbound
+event for email, project/notify)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.utils import timezone
 from project.accounts.models import User, UserSettings
 from project.common.db import insert_row, loaded
 from project.common.errors import ValidationFailed
-from project.jobs.services import email_enqueue
+from project.notify.services import outbound
 from project.scouting import selectors
 from project.scouting.models import (
     Activity,
@@ -31,14 +32,6 @@ NOTIFICATION_PREFERENCES = {
     NotificationType.VOTE_RECEIVED: "vote_notifications",
     NotificationType.NOMINATION_APPROVED: "nomination_notifications",
     NotificationType.NOMINATION_REJECTED: "nomination_notifications",
-}
-EMAIL_SUBJECTS = {
-    NotificationType.VOTE_RECEIVED: "Your nomination received a vote",
-    NotificationType.NOMINATION_APPROVED: "Your nomination was approved",
-    NotificationType.NOMINATION_REJECTED: "Your nomination was not approved",
-    NotificationType.NEW_FOLLOWER: "You have a new follower",
-    NotificationType.NOMINATION_REMOVED: "Your nomination was removed",
-    NotificationType.MODERATION_WARNING: "A warning from the ScoutVote moderators",
 }
 
 
@@ -128,11 +121,13 @@ def notification_put(
     message: str,
     related_nomination_id: int | None,
     unread_id: int | None = None,
+    outbound_recorded: bool = False,
 ) -> Notification:
     """Write a notification and publish notification.created. With ``unread_id`` (a row to
     coalesce into) that row gets the new message and time, if it is still unread; otherwise
-    a new row is made, and its email enqueued (sent by the worker after commit) when
-    emailNotifications is on."""
+    a new row is made. Either way the event is recorded for outbound delivery (``outbound``:
+    emails folded by the worker under the member's toggles), unless the caller already sent
+    it (``outbound_recorded``: a vote sends it in its pipeline)."""
     now = timezone.now()
     values: dict[str, Any] = {
         "user_id": user.pk,
@@ -146,16 +141,9 @@ def notification_put(
         notification = loaded(Notification, id=unread_id, **values)
     else:
         notification = insert_row(Notification, connection, **values)
-        if settings is None or settings.email_notifications:
-            subject = EMAIL_SUBJECTS.get(NotificationType(type), "ScoutVote notification")
-            if user.email:
-                # Sent by the worker once this transaction commits (not if it rolls back).
-                email_enqueue(
-                    key=f"notification:{notification.pk}",
-                    to=user.email,
-                    subject=subject,
-                    body=message,
-                )
+    if not outbound_recorded:
+        # Delivered by the worker once this transaction commits (not if it rolls back).
+        outbound(user_id=user.pk, kind=type, nomination_id=related_nomination_id, message=message)
     publish(
         Event(
             "notification.created",
@@ -179,7 +167,7 @@ def notification_create(
     row gets the new message and time instead of a second row (callers hold the nomination's
     lock, so this is race-free; votes find that row in their nomination update instead, see
     ``vote_cast``). Publishes notification.created (the same id again when coalesced) and,
-    when emailNotifications is on, emails a new notification after commit. Returns None when
+    records the outbound event the worker emails (project/notify). Returns None when
     the settings turned it off.
     """
     settings = UserSettings.objects.filter(user_id=user.pk).first()

@@ -17,6 +17,7 @@ from project.accounts.models import User, UserSettings
 from project.accounts.progress import progress_published
 from project.common.db import Pending, db_datetime, insert_statement, loaded
 from project.common.errors import Conflict, NotFound, ValidationFailed
+from project.notify.services import outbound_statement
 from project.scouting import selectors
 from project.scouting.models import (
     LIVE_STATUSES,
@@ -213,9 +214,10 @@ def vote_cast(
     changed. Returns the vote (``CastVote``): the nomination with its new vote_count and
     version, and the row's time, trust and IP cluster.
 
-    At most 7 statements in three round trips before the commit, and the nomination's lock
+    At most 8 statements in three round trips before the commit, and the nomination's lock
     held over the last two: the nomination read (not locked); then, sent together
-    (``Pending``: psycopg's pipeline mode), the vote row and the activity, the nomination's
+    (``Pending``: psycopg's pipeline mode), the vote row, the activity and the nominator's
+    outbound event (project/notify: the folded emails), the nomination's
     counters (which take its lock, check again that it is live, and answer the notification
     to coalesce into), the week's counter and both users' points and streaks; then the
     notification, whose text holds the new count. Every vote on a nomination waits for its
@@ -255,6 +257,17 @@ def vote_cast(
             )
         )
         activity_id = pending.add(*insert_statement(Activity, connection, **activity.columns))
+        if notify:
+            # The outbound event (emails folded by the worker, project/notify): every vote
+            # counts, a coalesced one included; rolled back with the vote.
+            pending.add(
+                *outbound_statement(
+                    user_id=nomination.nominated_by_id,
+                    kind=NotificationType.VOTE_RECEIVED,
+                    nomination_id=nomination.pk,
+                    message=f"{user.name} voted for {nomination.player.name}.",
+                )
+            )
         sent = bookkeeping_send(pending, book, unread=notify, live=True)
         row = sent.counter_rows(pending)[nomination.pk]
         if row is None:
@@ -275,6 +288,7 @@ def vote_cast(
             message=_vote_received_message(voter=user, nomination=nomination),
             related_nomination_id=nomination.pk,
             unread_id=row[3],
+            outbound_recorded=True,
         )
     _vote_changed(nomination, voter=user, has_voted=True)
     return CastVote(

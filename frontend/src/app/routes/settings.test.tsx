@@ -13,6 +13,7 @@ const settings: Settings = {
   emailNotifications: true,
   voteNotifications: true,
   nominationNotifications: true,
+  weeklyDigest: true,
   profileVisibility: 'public',
   allowDiscoverability: true,
   twoFactorEnabled: false,
@@ -142,6 +143,21 @@ describe('Settings: notification and privacy toggles', () => {
     const puts = requests.filter((request) => request.method === 'PUT');
     expect(puts.map((request) => request.body)).toEqual([{ voteNotifications: false }]);
     expect(screen.getByText('Your notification preferences have been saved.')).toBeInTheDocument();
+    expect(toggle).toHaveAttribute('aria-checked', 'false');
+  });
+
+  it('shows the Weekly Digest toggle beside the others and saves weeklyDigest', async () => {
+    const { requests } = mockFetch({
+      'GET /api/settings': { body: settings },
+      'PUT /api/settings/notifications': { body: { ...settings, weeklyDigest: false } },
+    });
+    renderSettings();
+    const toggle = await screen.findByRole('switch', { name: 'Weekly Digest' });
+    expect(toggle).toHaveAttribute('aria-checked', 'true');
+    await userEvent.click(toggle);
+    expect(await screen.findByText('Settings Updated')).toBeInTheDocument();
+    const puts = requests.filter((request) => request.method === 'PUT');
+    expect(puts.map((request) => request.body)).toEqual([{ weeklyDigest: false }]);
     expect(toggle).toHaveAttribute('aria-checked', 'false');
   });
 

@@ -1097,7 +1097,7 @@ export interface paths {
         get?: never;
         /**
          * Change one notification setting
-         * @description Exactly one of emailNotifications, voteNotifications, nominationNotifications (a boolean); anything else is a 400. Answers the whole settings shape.
+         * @description Exactly one of emailNotifications, voteNotifications, nominationNotifications, weeklyDigest (a boolean); anything else is a 400. Answers the whole settings shape.
          */
         put: operations["project_accounts_api_notifications_update"];
         post?: never;
@@ -2217,6 +2217,8 @@ export interface components {
             nominationNotifications?: boolean | null;
             /** Votenotifications */
             voteNotifications?: boolean | null;
+            /** Weeklydigest */
+            weeklyDigest?: boolean | null;
         };
         /** NotificationsOut */
         NotificationsOut: {
@@ -2797,6 +2799,8 @@ export interface components {
             twoFactorEnabled: boolean;
             /** Votenotifications */
             voteNotifications: boolean;
+            /** Weeklydigest */
+            weeklyDigest: boolean;
         };
         /**
          * SkippedMessage

@@ -6,7 +6,7 @@ export type NotificationSettings = components['schemas']['NotificationSettingsIn
 export const PROFILE_VISIBILITIES = ['public', 'followers', 'private'] as const;
 export type ProfileVisibility = (typeof PROFILE_VISIBILITIES)[number];
 
-/** emailNotifications, voteNotifications, nominationNotifications. */
+/** emailNotifications, voteNotifications, nominationNotifications, weeklyDigest. */
 export type NotificationField = keyof NotificationSettings;
 
 /** One setting changed on its own, as each toggle saves. */

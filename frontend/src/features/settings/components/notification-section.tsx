@@ -22,6 +22,12 @@ const toggles: { field: NotificationField; label: string; description: string }[
     label: 'Nomination Notifications',
     description: 'Hear when your nominations are approved or rejected.',
   },
+  {
+    field: 'weeklyDigest',
+    label: 'Weekly Digest',
+    description:
+      "A Monday email about your sports: the Player of the Week, your nominations' places on the boards and your new followers.",
+  },
 ];
 
 export function NotificationSection({ settings }: { settings: Settings }) {
