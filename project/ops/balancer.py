@@ -37,7 +37,7 @@ def balancer_site(*, listen: str, nodes: Sequence[str], access_log: str = "off")
     """The upstream over ``nodes`` (each a node's nginx as ``host:port``) and the server
     block, for nginx's ``http`` context."""
     servers = "\n".join(f"    server {node} max_fails=1 fail_timeout=5s;" for node in nodes)
-    return f"""# The nodes' nginx. No stickiness: any node serves any request and any socket's resume.
+    return f"""# The nodes' nginx, not sticky: any node serves any request and any socket's resume.
 # least_conn: websockets live for hours, so new ones go to the node holding the fewest.
 upstream nodes {{
     least_conn;

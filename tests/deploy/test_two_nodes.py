@@ -11,12 +11,11 @@ its cursor; and with node A stopped, the balancer sends everything to node B.
 from __future__ import annotations
 
 import asyncio
-from contextlib import closing
 import json
 import os
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
+from contextlib import closing
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
