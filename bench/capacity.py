@@ -50,7 +50,10 @@ from common import (
 )
 
 SECTION = "## Capacity: one node against two"
-ROLES = ("balancer", "nginx", "http pool", "daphne (/ws/)", "postgres", "redis")
+ROLES = ("balancer", "nginx", "http pool", "daphne (/ws/)", "other", "postgres", "redis")
+# The roles inside a node, counted from the nodes' own processes only ("other": the node's
+# background worker and supervisor); the rest by program over the whole machine.
+NODE_ROLES = ("nginx", "http pool", "daphne (/ws/)", "other")
 CLIENTS = ("bench: voters", "bench: watchers")
 # Two nodes' stack CPU per vote against one node's, at the same offered load.
 TARGET_RATIO = 1.10
@@ -112,9 +115,14 @@ class Row:
         return max(1, self.round.answers.ok)
 
     def role(self, role: str) -> float:
-        """CPU ms per vote of a role, over every node (and unnamed processes of it)."""
+        """CPU ms per vote of a role, over every node."""
         cpu = self.round.answers.cpu
-        spent = sum(s for name, s in cpu.items() if name == role or name.endswith(f": {role}"))
+        if role in NODE_ROLES:
+            spent = sum(
+                s for name, s in cpu.items() if name.startswith("node ") and name.endswith(role)
+            )
+        else:
+            spent = cpu.get(role, 0.0)
         return spent * 1000 / self.ok
 
     def stack(self) -> float:
@@ -170,7 +178,8 @@ def run(args: argparse.Namespace, own_url: str, fixture: votes.Fixture) -> tuple
         f"one Redis; {len(fixture.watchers):,} sockets watching through the balancer, the "
         f"uniform round at concurrency {args.concurrency} ({args.votes:,} votes a row), in the "
         "order of the rows. CPU ms per vote (user + system from /proc) by role, summed over "
-        "the nodes; node a / node b: a node's CPU per vote it answered (its share of the votes "
+        "the nodes' own processes (other: each node's worker and supervisor); node a / "
+        "node b: a node's CPU per vote it answered (its share of the votes "
         "in brackets); stack: every role but the clients; ratio: the row's stack against the "
         "mean of the one-node rows; load: the 1-minute load average after the row.",
         "",
@@ -200,8 +209,8 @@ def run(args: argparse.Namespace, own_url: str, fixture: votes.Fixture) -> tuple
         f"**{'met' if ratio <= TARGET_RATIO else 'missed'}** ({ratio:.2f}). Both nodes share "
         "this machine's cores, so two nodes carry no more votes/s here than one: the run shows "
         "what a vote costs each role when the work is split over nodes, not the throughput of "
-        "two machines. PostgreSQL, Redis and nginx are counted by program over the whole "
-        "machine (other work on it is counted too).",
+        "two machines. PostgreSQL and Redis are counted by program over the whole machine "
+        "(other work on them is counted too).",
         "",
         f"The sockets {votes.offered(args)}. {clients_note(args.clients_first)}",
     ]

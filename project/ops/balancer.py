@@ -176,9 +176,18 @@ class Node:
     def address(self) -> str:
         return f"{HOST}:{self.shape.port}"
 
+    env: dict[str, str] = field(default_factory=dict, repr=False)
+    output: int | None = None
+
     def start(self, env: Mapping[str, str], output: int | None) -> None:
-        self.context = running(self.shape, dict(env), output=output, timeout=120)
+        self.env, self.output = dict(env), output
+        self.context = running(self.shape, self.env, output=output, timeout=120)
         self.supervisor = self.context.__enter__()
+
+    def restart(self) -> None:
+        """Starts the node again on the same ports, as the machine coming back."""
+        self.stop()
+        self.start(self.env, self.output)
 
     def stop(self) -> None:
         """Stops every process of the node (SIGTERM to its supervisor), as a machine that

@@ -5,7 +5,8 @@ one PostgreSQL and one Redis, with the front balancer (project/ops/balancer.py) 
 A member signed in on node A is signed in on node B with the same cookies and CSRF token; a
 vote taken on node A reaches a socket on node B live (count, feed, leaderboard, the nominator's
 notification) and presence counts people on both; a socket that moves from A to B resumes from
-its cursor; and with node A stopped, the balancer sends everything to node B.
+its cursor; and with node A stopped, the balancer sends everything to node B, and node A,
+started again, is pushed the votes taken on node B.
 """
 
 from __future__ import annotations
@@ -259,13 +260,10 @@ async def test_a_socket_that_moves_from_node_a_to_node_b_resumes_from_its_cursor
 async def test_with_node_a_stopped_the_balancer_sends_everything_to_node_b(
     cluster: Cluster, nomination: Nomination, members: list[User]
 ) -> None:
-    """Last in the module: it stops node a."""
+    """Node a stops (as its machine going down) and comes back on the same ports."""
     a, b = cluster.nodes
-    voter = members[0]
+    voter, other, _ = members
     with closing(signed_in(cluster.url, voter)) as http:
-        through = await socket(cluster.url, http)
-        await subscribe(through)
-        await through.close()
         a.stop()
         answers = [http.get("/api/nominations?sport=soccer").status_code for _ in range(10)]
         assert answers == [200] * 10
@@ -278,6 +276,15 @@ async def test_with_node_a_stopped_the_balancer_sends_everything_to_node_b(
         finally:
             await after.close()
         assert b.supervisor is not None and b.supervisor.poll() is None
-        read = http.get(f"/api/nominations/{nomination.pk}")
-        assert read.status_code == 200, read.text
-        assert read.json()["voteCount"] == 1
+
+        # Back again: node a's sockets are pushed the votes taken on node b.
+        a.restart()
+        on_a = await socket(a.url, http)
+        try:
+            await subscribe(on_a)
+            with closing(signed_in(b.url, other)) as on_b:
+                assert vote(on_b, nomination.pk).status_code == 201
+            count = await until(on_a, "vote.changed")
+            assert count["data"]["votes"][0]["voteCount"] == 2
+        finally:
+            await on_a.close()
