@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from project.ops import nginx
+from project.ops import balancer, nginx
 from project.ops.prodshape import Shape, nginx_binary
 
 
@@ -64,5 +64,26 @@ def test_nginx_accepts_the_shape_s_configuration(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         check=False,
+    )
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_the_balancer_example_is_its_rendering() -> None:
+    assert balancer.EXAMPLE.read_text(encoding="utf-8") == balancer.example_conf(), (
+        "deploy/nginx-lb.conf differs from project/ops/balancer.py: run "
+        "`python -m project.ops.balancer`"
+    )
+
+
+def test_nginx_accepts_the_balancer_s_configuration(tmp_path: Path) -> None:
+    front = balancer.Balancer(
+        nodes=["127.0.0.1:9001", "127.0.0.1:9002"],
+        run_dir=tmp_path,
+        port=8080,
+        access_log=tmp_path / "access.log",
+    )
+    command = front.command()
+    checked = subprocess.run(
+        [command[0], "-t", *command[1:]], capture_output=True, text=True, check=False
     )
     assert checked.returncode == 0, checked.stderr
