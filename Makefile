@@ -114,10 +114,10 @@ pgbouncer:
 # PGBOUNCER=1 make serve-prod: the app processes behind a PgBouncer in transaction mode.
 WITH_PGBOUNCER := $(filter 1 true yes on,$(PGBOUNCER))
 
-## prometheus: Debian's prometheus package for promtool (tests/deploy/test_prometheus_config.py
-## checks deploy/prometheus with it); only promtool is used
+## prometheus: Debian's prometheus package: promtool (tests/deploy/test_prometheus_config.py
+## checks deploy/prometheus with it) and the server (tests/deploy/test_prometheus_live.py)
 prometheus:
-	@command -v promtool >/dev/null 2>&1 || { \
+	@{ command -v promtool && command -v prometheus; } >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq --no-install-recommends prometheus >/dev/null; fi; }
 

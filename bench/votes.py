@@ -38,7 +38,11 @@ stock collector and with project/common/heap.py's tuning and writes "## Garbage 
 the server processes"; ``--compare-pgbouncer`` runs it directly on PostgreSQL, directly with
 ``DB_POOLER=transaction`` (no prepared statements, values bound in the client) and through a
 PgBouncer in transaction mode, and writes the CPU each took per vote against the first, with
-the machine's load beside it, under "## Behind PgBouncer: CPU per vote".
+the machine's load beside it, under "## Behind PgBouncer: CPU per vote"; ``--compare-metrics``
+runs it with every process exporting Prometheus metrics and with none, and writes the CPU per
+vote of each, their ratio (target: within 3%) and the HTTP pool's scraped ``votes_cast_total``
+against the 201 answers under "## The metrics' own cost". The main run also checks the scraped
+counter against its 201 answers.
 """
 
 from __future__ import annotations
@@ -94,6 +98,7 @@ HOT = "one hot nomination"
 HTTP_SECTION = "## HTTP pool: the server chosen by measurement"
 GC_SECTION = "## Garbage collection of the server processes"
 PGBOUNCER_SECTION = "## Behind PgBouncer: CPU per vote"
+METRICS_SECTION = "## The metrics' own cost: CPU per vote with metrics on and off"
 PREFIX = f"benchvotes{os.getpid()}"
 CSRF = "benchcsrftoken0123456789abcdefgh"  # 32 letters and digits, as Django's are
 TARGETS = {
@@ -794,10 +799,11 @@ def start_stack(
     http_threads: int | None = None,
     http_workers: int | None = None,
     pgbouncer: bool = False,
+    metrics: bool = True,
 ) -> Stack:
     from project.ops.prodshape import Shape, running
 
-    shape = Shape(port=0, http_server=http_server)
+    shape = Shape(port=0, http_server=http_server, metrics=metrics)
     if pgbouncer:
         shape.with_pgbouncer(own_url)
     if http_threads:
@@ -811,6 +817,23 @@ def start_stack(
     stack = Stack(url=shape.url, shape=shape, process=process, log=log)
     stack.context = context  # type: ignore[attr-defined]
     return stack
+
+
+def scraped_votes(stack: Stack) -> float:
+    """``votes_cast_total`` as the HTTP pool's metrics port serves it (the sum of its
+    workers')."""
+    import urllib.request
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(stack.shape.metrics_url("http"), timeout=10) as answer:
+        text = answer.read().decode()
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == "votes_cast_total"
+    )
 
 
 def stop_stack(stack: Stack) -> None:
@@ -914,13 +937,20 @@ def main_run(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
         rounds.append(hot)
         _merge_last(last_counts, hot.screen["last"])
         dropped = watchers.stop()
+        scraped = scraped_votes(stack)
     finally:
         stop_stack(stack)
         forget_keys(f"{PREFIX}*", f":*:{PREFIX}*", f"*{PREFIX}*")
     problems = checks(fixture, rounds, last_counts)
     if dropped:
         problems.append(f"{dropped} watching sockets gave up during the run")
+    created = sum(r.answers.statuses.get(201, 0) for r in rounds)
+    if scraped != created:
+        problems.append(f"the pool's scraped votes_cast_total is {scraped:.0f}, not {created}")
     text, ok = report(args, rounds, constants, problems, watchers.again)
+    text += (
+        f"\nThe HTTP pool's scraped `votes_cast_total`: {scraped:,.0f}; 201 answers: {created:,}.\n"
+    )
     finish(SECTION, text, ok, write=not args.no_write)
 
 
@@ -1278,6 +1308,85 @@ def compare_pgbouncer(args: argparse.Namespace, own_url: str, fixture: Fixture) 
         write_section(PGBOUNCER_SECTION, text)
 
 
+def compare_metrics(args: argparse.Namespace, own_url: str, fixture: Fixture) -> None:
+    """The uniform round (watchers pushed every vote) with every process exporting metrics
+    (the shape as served: the pool in multiprocess mode, a metrics port per process, the
+    delivery probe) and with none exporting them, in the order on, off, off, on so a load
+    that drifts weighs on each alike. CPU per vote of the stack's processes from /proc, and
+    the pool's scraped ``votes_cast_total`` against the round's 201 answers."""
+    ids = list(fixture.nominations)
+    concurrency = args.concurrency[0]
+    order = [True, False, False, True][: 2 * args.compare_passes]
+    rows: list[tuple[bool, Round, float, float | None]] = []
+    for on in order:
+        stack = start_stack(own_url, args.http, {}, metrics=on)
+        try:
+            watchers = watch(stack, fixture, args)
+            BENCH_PIDS[watchers.process.pid or 0] = "bench: watchers"
+            voters = fixture.take_voters(args.votes // args.votes_per_voter)
+            jobs = uniform_jobs(voters, ids, args.votes_per_voter, seed=300 + len(rows))
+            label = "metrics on" if on else "metrics off"
+            r = vote_round(label, stack.url, watchers, fixture, concurrency, jobs)
+            watchers.stop()
+            scraped = scraped_votes(stack) if on else None
+        finally:
+            stop_stack(stack)
+            forget_keys(f"{PREFIX}*", f":*:{PREFIX}*", f"*{PREFIX}*")
+        rows.append((on, r, os.getloadavg()[0], scraped))
+
+    def per_vote(r: Round, component: str | None = None) -> float:
+        cpu, ok = r.answers.cpu, max(1, r.answers.ok)
+        spent = cpu.get(component, 0.0) if component else sum(cpu.get(c, 0.0) for c in STACK)
+        return spent * 1000 / ok
+
+    off = statistics.mean(per_vote(r) for on, r, _, _ in rows if not on)
+    on_mean = statistics.mean(per_vote(r) for on, r, _, _ in rows if on)
+    lines = [
+        METRICS_SECTION,
+        "",
+        f"Machine: {machine()}. Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by "
+        "`bench/votes.py --compare-metrics`: the production shape with "
+        f"{len(fixture.watchers):,} sockets watching, the uniform round at concurrency "
+        f"{concurrency} ({args.votes:,} votes a row) in the order of the rows, with every "
+        "process exporting metrics (the pool in multiprocess mode, a metrics port per process, "
+        "the delivery probe) and with none (no metrics port, no multiprocess files, no probe; "
+        "the counters still count in each process's memory). CPU ms per vote (user + system "
+        "from /proc) of the stack's processes; the ratio is against the mean of the off rows; "
+        "load is the 1-minute load average after the row.",
+        "",
+        "| metrics | votes/s | vote p99 ms | http pool | daphne | stack | ratio | "
+        "scraped votes_cast_total / 201 answers | load |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    mismatched = []
+    for on, r, load, scraped in rows:
+        a = r.answers
+        created = a.statuses.get(201, 0)
+        if on and scraped != created:
+            mismatched.append(f"scraped {scraped} != {created} answers")
+        counted = f"{scraped:,.0f} / {created:,}" if on and scraped is not None else "-"
+        lines.append(
+            f"| {'on' if on else 'off'} | {a.rate():.0f} | {percentile(a.latencies_ms, 99):.0f} "
+            f"| {per_vote(r, 'http pool'):.2f} | {per_vote(r, 'daphne (/ws/)'):.2f} | "
+            f"**{per_vote(r):.2f}** | **{per_vote(r) / off:.3f}** | {counted} | {load:.1f} |"
+        )
+    ratio = on_mean / off
+    lines += [
+        f"| **mean: on over off** | | | | | | **{ratio:.3f}** | | |",
+        "",
+        f"Target: on within 3% of off ({'met' if ratio <= 1.03 else 'missed'}); the scraped "
+        f"counter equals the answers ({'yes' if not mismatched else '; '.join(mismatched)}).",
+        "",
+        f"The sockets {offered(args)}. {clients_note(args.clients_first)}",
+    ]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if not args.no_write:
+        write_section(METRICS_SECTION, text)
+    if mismatched or ratio > 1.03:
+        raise SystemExit(1)
+
+
 def _ws_pids(stack: Stack) -> list[int]:
     """The daphne /ws/ processes' pids: children of honcho listening on the ws ports."""
     ports = {f"{p:04X}" for p in stack.shape.ws_ports}
@@ -1364,10 +1473,14 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--compare-http", action="store_true")
     parser.add_argument(
-        "--compare-passes", type=int, default=2, help="--compare-http, --compare-pgbouncer: 1 or 2"
+        "--compare-passes",
+        type=int,
+        default=2,
+        help="--compare-http, --compare-pgbouncer, --compare-metrics: 1 or 2",
     )
     parser.add_argument("--compare-gc", action="store_true")
     parser.add_argument("--compare-pgbouncer", action="store_true")
+    parser.add_argument("--compare-metrics", action="store_true")
     parser.add_argument("--database", default="scouting_bench_votes")
     parser.add_argument(
         "--no-compress",
@@ -1395,6 +1508,8 @@ def main() -> None:
     rounds = len(args.concurrency) + len(args.arrival)
     if args.compare_http or args.compare_gc or args.compare_pgbouncer:
         rounds = 3 * args.compare_passes
+    if args.compare_metrics:
+        rounds = 2 * args.compare_passes
     voters = rounds * (args.votes // args.votes_per_voter) + args.hot_votes
     print(f"Preparing {voters:,} voters and {args.watchers:,} watchers...", flush=True)
     fixture = prepare(voters, args.watchers, args.nominations)
@@ -1408,6 +1523,8 @@ def main() -> None:
                 compare_gc(args, own_url, fixture)
             elif args.compare_pgbouncer:
                 compare_pgbouncer(args, own_url, fixture)
+            elif args.compare_metrics:
+                compare_metrics(args, own_url, fixture)
             else:
                 main_run(args, own_url, fixture)
     finally:

@@ -17,6 +17,7 @@ from project.common import metrics  # noqa: E402
 from project.common.heap import tune_after_startup  # noqa: E402
 from project.common.wsgi_http import WsgiHttp  # noqa: E402
 from project.health import HealthAsgi  # noqa: E402
+from project.sentry import wrap_asgi  # noqa: E402
 from realtime import probe  # noqa: E402
 from realtime.routing import websocket_application  # noqa: E402
 from realtime.summaries import get_scheduler  # noqa: E402
@@ -28,7 +29,8 @@ application = ProtocolTypeRouter(
     {
         # Django's WSGI handler, one thread hop per request (project/common/wsgi_http.py).
         "http": HealthAsgi(WsgiHttp(django_http)),
-        "websocket": websocket_application,
+        # Behind Sentry's ASGI middleware when SENTRY_DSN is set (project/sentry.py).
+        "websocket": wrap_asgi(websocket_application),
     }
 )
 

@@ -20,6 +20,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from redis.connection import parse_url as parse_redis_url
 
+from project.sentry import init_from_env as init_sentry
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -623,3 +625,7 @@ LOGGING = {
         "django.request": {"level": "ERROR"},
     },
 }
+
+# Error reports to Sentry only when SENTRY_DSN is set: nothing is sent otherwise, and what is
+# sent names no member (project/sentry.py).
+SENTRY_ENABLED = init_sentry(DJANGO_ENV)

@@ -4,7 +4,7 @@ group's sequence, replay log and pub/sub channel in one Redis script) to the pro
 every daphne process's hub has joined with an in-process member. Each arrival observes its lag
 (``realtime_probe_lag_seconds``); a process's own probe coming back sets
 ``realtime_probe_last_success_timestamp_seconds``: its publishing, Redis, and its subscription
-all work. An alert fires when that timestamp is older than 30 s (deploy/prometheus/alerts.yml).
+all work. An alert fires when that timestamp is older than 20 s (deploy/prometheus/alerts.yml).
 
 The probe group is no sport, user or admin group: no socket can join it, and its events are
 not in the catalogue.

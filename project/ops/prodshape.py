@@ -93,6 +93,9 @@ class Shape:
     # order (0: free ports).
     metrics_port: int = 0
     metrics_ports: dict[str, int] = field(default_factory=dict)
+    # False: no process exports metrics (no metrics port, no multiprocess files, no delivery
+    # probe), as ``make run`` serves; bench/votes.py --compare-metrics weighs their cost.
+    metrics: bool = True
 
     def __post_init__(self) -> None:
         if self.http_server not in HTTP_SERVERS:
@@ -178,6 +181,8 @@ http {{
     def _metrics_env(self, name: str, **extra: str) -> list[str]:
         """``env`` setting a process's metrics port (and ``extra``) before its command; a
         daphne process is never in multiprocess mode, whatever the caller's environment."""
+        if not self.metrics:
+            return ["env", "-u", "PROMETHEUS_MULTIPROC_DIR", "-u", "METRICS_PORT"]
         settings = [f"METRICS_PORT={self.metrics_ports[name]}", f"METRICS_ADDR={HOST}"]
         unset = [] if extra else ["-u", "PROMETHEUS_MULTIPROC_DIR"]
         return ["env", *unset, *settings, *(f"{k}={v}" for k, v in extra.items())]
