@@ -14,6 +14,7 @@ import {
   type PrecacheEntry,
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute, setCatchHandler } from 'workbox-routing';
+import { NetworkOnly } from 'workbox-strategies';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry | string)[] };
 
@@ -46,8 +47,11 @@ registerRoute(
   }),
 );
 
-// Every other request goes to the network as if there were no worker (nothing is stored). A
-// navigation that fails there (offline, and not one the shell answers) gets the offline page.
+// The navigations the shell does not answer go to the network and are never stored; one that
+// fails there (no network) gets the offline page below. Every other request (the API, uploads)
+// matches no route and goes to the network as if there were no worker.
+registerRoute(({ request }) => request.mode === 'navigate', new NetworkOnly());
+
 setCatchHandler(async ({ request }) => {
   if (request.mode === 'navigate') {
     const page = await matchPrecache(OFFLINE_PAGE);
