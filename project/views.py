@@ -1,4 +1,5 @@
-"""The SPA shell: Django serves the built index.html for every client-side route."""
+"""The SPA shell: Django serves the built index.html for every client-side route, and the
+installable app's service worker and manifest from the site's root."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
@@ -46,6 +47,38 @@ def spa_index(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(html, content_type="text/html; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response
+
+
+@lru_cache(maxsize=4)
+def _dist_file(path: Path, mtime: float) -> bytes:
+    return path.read_bytes()
+
+
+def _from_dist(name: str, content_type: str) -> HttpResponse:
+    path = Path(settings.SPA_DIST_DIR) / name
+    try:
+        body = _dist_file(path, path.stat().st_mtime)
+    except FileNotFoundError:
+        raise Http404(f"{name} is not built") from None
+    response = HttpResponse(body, content_type=content_type)
+    # Revalidated on every use: a new deployment's worker and manifest are seen at once.
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker (frontend/sw/sw.ts, built into dist/sw.js). Served from the root, not
+    /static/, so its scope is the whole site; Service-Worker-Allowed says the same explicitly."""
+    response = _from_dist("sw.js", "text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_safe
+def web_manifest(request: HttpRequest) -> HttpResponse:
+    """The web app manifest that vite-plugin-pwa writes from frontend/vite.config.ts."""
+    return _from_dist("manifest.webmanifest", "application/manifest+json")
 
 
 def api_not_found(request: HttpRequest) -> JsonResponse:

@@ -2,10 +2,21 @@ import { create } from 'zustand';
 
 export type ToastVariant = 'default' | 'destructive';
 
+export type ToastAction = {
+  label: string;
+  /** Says what the button does, for screen readers, when the label alone does not. */
+  altText?: string;
+  onClick: () => void;
+};
+
 export type ToastInput = {
   title?: string;
   description?: string;
   variant?: ToastVariant;
+  /** A button in the toast; the toast closes once it is pressed. */
+  action?: ToastAction;
+  /** Stays open until dismissed or acted on, instead of closing after TOAST_DURATION_MS. */
+  persistent?: boolean;
 };
 
 export type ToastItem = ToastInput & {
@@ -72,7 +83,7 @@ let counter = 0;
  * Shows a toast from anywhere, inside React or not. A destructive toast without a title is
  * titled "Error".
  */
-export function toast({ title, description, variant = 'default' }: ToastInput) {
+export function toast({ title, description, variant = 'default', action, persistent }: ToastInput) {
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
   const id = String(counter);
   useToastStore.getState().add({
@@ -80,6 +91,8 @@ export function toast({ title, description, variant = 'default' }: ToastInput) {
     title: title ?? (variant === 'destructive' ? 'Error' : undefined),
     description,
     variant,
+    action,
+    persistent,
     open: true,
   });
   return { id, dismiss: () => useToastStore.getState().dismiss(id) };

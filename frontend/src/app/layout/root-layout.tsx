@@ -5,6 +5,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 
 import { Footer } from './footer';
 import { Header } from './header';
+import { OfflineBanner } from './offline-banner';
 
 export function RootLayout() {
   return (
@@ -16,6 +17,7 @@ export function RootLayout() {
         Skip to content
       </a>
       <Header />
+      <OfflineBanner />
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 lg:px-8">
         <Suspense fallback={<PageSpinner />}>
           <Outlet />

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { toast, useToastStore } from '@/stores/toast';
+import { TOAST_DURATION_MS, toast, useToastStore } from '@/stores/toast';
 
 import { Toaster } from './toaster';
 
@@ -83,5 +83,22 @@ describe('Toaster', () => {
     expect(screen.getByText('Swipe me')).toBeInTheDocument();
     swipe(60);
     expect(screen.queryByText('Swipe me')).not.toBeInTheDocument();
+  });
+
+  it('runs a toast action and closes the toast', () => {
+    const onClick = vi.fn();
+    render(<Toaster />);
+    show({ title: 'New version available', action: { label: 'Reload', onClick } });
+    fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    expect(onClick).toHaveBeenCalledOnce();
+    act(() => void vi.advanceTimersByTime(1000));
+    expect(screen.queryByText('New version available')).not.toBeInTheDocument();
+  });
+
+  it('keeps a persistent toast open past the usual duration', () => {
+    render(<Toaster />);
+    show({ title: 'Stays', persistent: true });
+    act(() => void vi.advanceTimersByTime(TOAST_DURATION_MS * 3));
+    expect(screen.getByText('Stays')).toBeInTheDocument();
   });
 });

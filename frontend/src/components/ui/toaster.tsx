@@ -1,6 +1,7 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
 
+import { buttonClasses } from '@/components/ui/button-classes';
 import { cn } from '@/lib/utils';
 import { TOAST_DURATION_MS, useToastStore } from '@/stores/toast';
 
@@ -33,10 +34,11 @@ export function Toaster() {
       swipeDirection="right"
       swipeThreshold={50}
     >
-      {toasts.map(({ id, title, description, variant, open }) => (
+      {toasts.map(({ id, title, description, variant, action, persistent, open }) => (
         <ToastPrimitive.Root
           key={id}
           open={open}
+          duration={persistent ? Infinity : undefined}
           onEscapeKeyDown={closeTopDialogInstead}
           onOpenChange={(next) => {
             if (!next) dismiss(id);
@@ -58,6 +60,19 @@ export function Toaster() {
               <ToastPrimitive.Description className="text-sm opacity-90">
                 {description}
               </ToastPrimitive.Description>
+            )}
+            {action && (
+              <ToastPrimitive.Action
+                altText={action.altText ?? action.label}
+                onClick={action.onClick}
+                className={buttonClasses({
+                  variant: 'outline',
+                  size: 'sm',
+                  className: 'mt-2 w-fit',
+                })}
+              >
+                {action.label}
+              </ToastPrimitive.Action>
             )}
           </div>
           <ToastPrimitive.Close

@@ -1,6 +1,11 @@
-/** The signed-in user's settings (GET /api/settings) and two-factor sign-in (GET /api/auth/2fa). */
+/**
+ * The signed-in user's settings (GET /api/settings), two-factor sign-in (GET /api/auth/2fa), the
+ * server's push key (GET /api/push/key) and this browser's push state (no request).
+ */
 export const settingsKeys = {
   all: ['settings'] as const,
   me: () => [...settingsKeys.all, 'me'] as const,
   twoFactor: () => [...settingsKeys.all, 'two-factor'] as const,
+  pushKey: () => [...settingsKeys.all, 'push-key'] as const,
+  pushDevice: () => [...settingsKeys.all, 'push-device'] as const,
 };

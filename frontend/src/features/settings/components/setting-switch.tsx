@@ -6,6 +6,7 @@ type SettingSwitchProps = {
   description: string;
   checked: boolean;
   onCheckedChange: (checked: boolean) => void;
+  disabled?: boolean;
 };
 
 /** A labelled on/off setting. */
@@ -15,6 +16,7 @@ export function SettingSwitch({
   description,
   checked,
   onCheckedChange,
+  disabled,
 }: SettingSwitchProps) {
   return (
     <div className="flex items-start justify-between gap-4 py-4 first:pt-0 last:pb-0">
@@ -30,6 +32,7 @@ export function SettingSwitch({
         id={id}
         checked={checked}
         onCheckedChange={onCheckedChange}
+        disabled={disabled}
         aria-describedby={`${id}-description`}
       />
     </div>

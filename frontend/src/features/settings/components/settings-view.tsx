@@ -10,6 +10,7 @@ import { ChangePasswordSection } from './change-password-section';
 import { DangerZoneSection } from './danger-zone-section';
 import { NotificationSection } from './notification-section';
 import { PrivacySection } from './privacy-section';
+import { PushSection } from './push-section';
 import { TwoFactorSection } from './two-factor-section';
 
 type SettingsViewProps = {
@@ -48,6 +49,7 @@ export function SettingsView({ account, onAccountDeleted }: SettingsViewProps) {
       ) : (
         <>
           <NotificationSection settings={settings.data} />
+          <PushSection />
           <PrivacySection settings={settings.data} />
         </>
       )}
