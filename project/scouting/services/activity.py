@@ -14,6 +14,7 @@ from project.accounts.models import User, UserSettings
 from project.common.db import insert_row, loaded
 from project.common.errors import ValidationFailed
 from project.jobs.services import email_enqueue
+from project.push.services import push_enqueue
 from project.scouting import selectors
 from project.scouting.models import (
     Activity,
@@ -132,7 +133,8 @@ def notification_put(
     """Write a notification and publish notification.created. With ``unread_id`` (a row to
     coalesce into) that row gets the new message and time, if it is still unread; otherwise
     a new row is made, and its email enqueued (sent by the worker after commit) when
-    emailNotifications is on."""
+    emailNotifications is on. Either way a push to the member's devices is enqueued
+    (``push_enqueue``: at most one a minute about one nomination)."""
     now = timezone.now()
     values: dict[str, Any] = {
         "user_id": user.pk,
@@ -156,6 +158,15 @@ def notification_put(
                     subject=subject,
                     body=message,
                 )
+    # Push: to the member's devices, a coalesced vote included, at most one a minute about
+    # one nomination (sent by the worker once this transaction commits).
+    push_enqueue(
+        user_id=user.pk,
+        title=EMAIL_SUBJECTS.get(NotificationType(type), "ScoutVote notification"),
+        body=message,
+        nomination_id=related_nomination_id,
+        notification_id=notification.pk,
+    )
     publish(
         Event(
             "notification.created",
