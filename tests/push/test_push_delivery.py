@@ -271,10 +271,17 @@ def test_one_push_per_nomination_a_minute(
         votes.vote_cast(user=voters[4], nomination_id=nomination.pk)
         assert DBTaskResult.objects.filter(queue_name="push").count() == 3
     run_tasks()
-    bodies = sorted(decrypted(m, device)["body"] for m in push_service.received)
-    assert len(bodies) == 3
-    assert bodies[0].endswith("It now has 1 vote.")
-    assert bodies[2].endswith("It now has 4 votes.")
+    pushed = sorted(
+        (m["tag"], m["body"].rsplit(". ", 1)[1])
+        for m in (decrypted(m, device) for m in push_service.received)
+    )
+    assert pushed == sorted(
+        [
+            (f"nomination-{nomination.pk}", "It now has 1 vote."),
+            (f"nomination-{second.pk}", "It now has 1 vote."),
+            (f"nomination-{nomination.pk}", "It now has 4 votes."),
+        ]
+    )
 
 
 def test_vote_notifications_off_pushes_nothing(
