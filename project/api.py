@@ -25,6 +25,7 @@ from project.integrity.api import router as integrity_router
 from project.media.api import router as media_router
 from project.moderation.api import community_router as safety_router
 from project.moderation.api import router as moderation_router
+from project.push.api import router as push_router
 from project.scouting.api import router as scouting_router
 
 logger = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ api.add_router("/users", users_router)
 api.add_router("/profile", profile_router)
 api.add_router("/settings", settings_router)
 api.add_router("/admin", moderation_router)
+api.add_router("/push", push_router)
 api.add_router("/admin", integrity_router)  # /integrity/..., voter lists
 api.add_router("", media_router)  # /objects/upload, /profile/avatar
 api.add_router("", safety_router)  # /reports, /takedown-requests

@@ -117,6 +117,7 @@ INSTALLED_APPS = [
     "project.ops",
     "project.jobs",
     "project.notify",
+    "project.push",
     "django_tasks",
     "django_tasks_db",
     "realtime",
@@ -549,7 +550,7 @@ EMAIL_UNSUBSCRIBE_MAILTO = os.environ.get("EMAIL_UNSUBSCRIBE_MAILTO", "")
 TASKS = {
     "default": {
         "BACKEND": "django_tasks_db.DatabaseBackend",
-        "QUEUES": ["default", "email", "periodic"],
+        "QUEUES": ["default", "email", "periodic", "push"],
     }
 }
 # An email is tried this many times, the n-th retry waiting JOBS_RETRY_DELAY * 2**(n-1)
@@ -563,6 +564,21 @@ JOBS_HEARTBEAT = float(os.environ.get("JOBS_HEARTBEAT", "5"))
 JOBS_WORKER_DEAD_AFTER = float(os.environ.get("JOBS_WORKER_DEAD_AFTER", "30"))
 # Seconds the worker waits between looks at an empty queue.
 JOBS_POLL_INTERVAL = float(os.environ.get("JOBS_POLL_INTERVAL", "1"))
+
+# --- Web push (project/push, README "Web push") --------------------------------------------
+# The VAPID key pair (`manage.py vapid_keys` prints one) and its contact; with either key
+# unset, push is off: GET /api/push/key answers null and subscribing answers 404.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@scoutvote.example")
+# Seconds a push service keeps a message for a device that is offline, and that a push
+# service may take to connect and to answer before the attempt counts as failed.
+PUSH_TTL = int(os.environ.get("PUSH_TTL", "3600"))
+PUSH_TIMEOUT = float(os.environ.get("PUSH_TIMEOUT", "10"))
+# Tests only: push endpoints on http and on local or private addresses are accepted.
+PUSH_ALLOW_PRIVATE_ENDPOINTS = env_bool("PUSH_ALLOW_PRIVATE_ENDPOINTS", False)
+if PRODUCTION and PUSH_ALLOW_PRIVATE_ENDPOINTS:
+    raise ImproperlyConfigured("PUSH_ALLOW_PRIVATE_ENDPOINTS must not be set in production")
 
 # --- Security headers ----------------------------------------------------------------
 X_FRAME_OPTIONS = "DENY"

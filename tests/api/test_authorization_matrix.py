@@ -37,6 +37,7 @@ from project.moderation.services.takedowns import (
     takedown_confirm_token,
     takedown_request_create,
 )
+from project.push.models import PushSubscription
 from project.scouting.models import Nomination, Notification, Player, Vote
 from tests.api.conftest import World, build_world
 from tests.helpers import PASSWORD, ApiClient, Response
@@ -256,6 +257,20 @@ def _approved_shown(actor: str, client: ApiClient, response: Response, world: Wo
 def _own_export(actor: str, client: ApiClient, response: Response, world: World) -> None:
     user = _user_of(actor, world)
     assert user is not None and response.json()["account"]["id"] == user.pk
+
+
+def _owner_push_device(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
+    device = PushSubscription.objects.create(
+        user=world.owner, endpoint="https://1.1.1.1/push/owner", p256dh="x", auth="y"
+    )
+    return {"push_device": device.pk}
+
+
+def _owner_push_device_kept_unless_owner(
+    actor: str, client: ApiClient, response: Response, world: World
+) -> None:
+    kept = PushSubscription.objects.filter(user=world.owner).exists()
+    assert kept == (actor != "owner"), actor
 
 
 NOMINATION = {
@@ -557,6 +572,23 @@ CALLS: list[Call] = [
         check=_approved_hidden,
     ),
     Call("export my data", "GET", "/api/profile/export", EVERYONE_200, check=_own_export),
+    # Web push (off here: no VAPID keys; tests/push has it on).
+    Call("push key", "GET", "/api/push/key", PUBLIC_200),
+    Call(
+        "add a push device while push is off",
+        "POST",
+        "/api/push/subscriptions",
+        (401, 404, 404, 404, 404),
+        {"endpoint": "https://1.1.1.1/push", "keys": {"p256dh": "x", "auth": "y"}},
+    ),
+    Call(
+        "remove the owner's push device",
+        "DELETE",
+        "/api/push/subscriptions/{push_device}",
+        (401, 404, 204, 404, 404),
+        setup=_owner_push_device,
+        check=_owner_push_device_kept_unless_owner,
+    ),
     # Avatars.
     Call("an upload address", "POST", "/api/objects/upload", EVERYONE_200),
     Call(

@@ -14,7 +14,8 @@ from django.utils import timezone
 from project.accounts.models import User, UserSettings
 from project.common.db import insert_row, loaded
 from project.common.errors import ValidationFailed
-from project.notify.services import outbound
+from project.notify.services import EMAIL_SUBJECTS, outbound
+from project.push.services import push_enqueue
 from project.scouting import selectors
 from project.scouting.models import (
     Activity,
@@ -127,7 +128,8 @@ def notification_put(
     coalesce into) that row gets the new message and time, if it is still unread; otherwise
     a new row is made. Either way the event is recorded for outbound delivery (``outbound``:
     emails folded by the worker under the member's toggles), unless the caller already sent
-    it (``outbound_recorded``: a vote sends it in its pipeline)."""
+    it (``outbound_recorded``: a vote sends it in its pipeline), and a push to the member's
+    devices is enqueued (``push_enqueue``: at most one a minute about one nomination)."""
     now = timezone.now()
     values: dict[str, Any] = {
         "user_id": user.pk,
@@ -144,6 +146,15 @@ def notification_put(
     if not outbound_recorded:
         # Delivered by the worker once this transaction commits (not if it rolls back).
         outbound(user_id=user.pk, kind=type, nomination_id=related_nomination_id, message=message)
+    # Push: to the member's devices, a coalesced vote included, at most one a minute about
+    # one nomination (sent by the worker once this transaction commits).
+    push_enqueue(
+        user_id=user.pk,
+        title=EMAIL_SUBJECTS.get(NotificationType(type), "ScoutVote notification"),
+        body=message,
+        nomination_id=related_nomination_id,
+        notification_id=notification.pk,
+    )
     publish(
         Event(
             "notification.created",

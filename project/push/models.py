@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class PushSubscription(models.Model):
+    """A member's device: the push service's endpoint the browser gave, and the keys its
+    messages are encrypted to (RFC 8291). The endpoint is unique: a browser that subscribes
+    again for another member hands the row over."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.CharField(max_length=2048, unique=True)
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=50)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "created_at"], name="push_sub_user_created")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.endpoint[:60]}"
+
+
+class PushWindow(models.Model):
+    """When a member was last pushed about a nomination: the next push about it waits a
+    minute after (``push_enqueue``)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    nomination_id = models.BigIntegerField()
+    last_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "nomination_id"], name="push_window_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} about {self.nomination_id} at {self.last_at:%H:%M:%S}"
+
+
+class PushDeliveryStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    SENDING = "sending", "Sending"
+    SENT = "sent", "Sent"
+    # The push service no longer knows the device (404/410) or its endpoint stopped being a
+    # public address: the subscription is deleted and nothing is sent.
+    DROPPED = "dropped", "Dropped"
+    PARKED = "parked", "Parked"
+
+
+class PushDelivery(models.Model):
+    """One push to one device, made by the worker at its first attempt. ``key`` is unique (the
+    event's key and the device), so a task run again never sends twice; a push that keeps
+    failing is parked here."""
+
+    key = models.CharField(max_length=200, unique=True)
+    subscription_id = models.BigIntegerField()
+    status = models.CharField(
+        max_length=10, choices=PushDeliveryStatus.choices, default=PushDeliveryStatus.PENDING
+    )
+    attempts = models.PositiveIntegerField(default=0)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "push deliveries"
+        indexes = [models.Index(fields=["status", "created_at"], name="push_delivery_status")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status})"
