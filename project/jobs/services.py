@@ -37,11 +37,12 @@ def email_enqueue(*, key: str, to: str | Iterable[str], subject: str, body: str)
 def command_task_row(
     command: str, arguments: list[str], *, run_after: datetime, connection: Any
 ) -> tuple[str, list[tuple[str, str]], list[Any]]:
-    """The table, the columns (with their database types) and the values of the task row that ``run_command.enqueue(command, arguments)``
-    would insert, run at ``run_after``: for a caller that writes the row inside a statement of
-    its own (an INSERT ... SELECT that enqueues only when a marker of its is new), each value
-    prepared as the ORM prepares it for saving."""
-    row = DBTaskResult(
+    """The table, the columns (with their database types) and the values of the task row
+    that ``run_command.enqueue(command, arguments)`` would insert, run at ``run_after``: for
+    a caller that writes the row inside a statement of its own (an INSERT ... SELECT that
+    enqueues only when a marker of its is new), each value prepared as the ORM prepares it
+    for saving."""
+    row: DBTaskResult[Any, Any] = DBTaskResult(
         id=uuid.uuid4(),
         args_kwargs=normalize_json({"args": [command, list(arguments)], "kwargs": {}}),
         priority=run_command.priority,
@@ -52,7 +53,7 @@ def command_task_row(
     )
     columns, values = [], []
     for field in DBTaskResult._meta.concrete_fields:
-        columns.append((field.column, str(field.db_type(connection))))
+        columns.append((str(field.column), str(field.db_type(connection))))
         values.append(field.get_db_prep_save(field.pre_save(row, add=True), connection))
     return DBTaskResult._meta.db_table, columns, values
 

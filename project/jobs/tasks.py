@@ -17,8 +17,9 @@ from project.jobs.models import Delivery, DeliveryStatus
 
 logger = logging.getLogger(__name__)
 
-# The queues: emails, the domain apps' commands (a share card's redraw), and the periodic jobs (a slow purge never holds an email back when
-# more than one worker runs; the one worker of the product takes both).
+# The queues: emails, the domain apps' commands (a share card's redraw), and the periodic
+# jobs (a slow purge never holds an email back when more than one worker runs; the one
+# worker of the product takes them all).
 EMAIL_QUEUE = "email"
 PERIODIC_QUEUE = "periodic"
 COMMAND_QUEUE = "default"

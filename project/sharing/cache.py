@@ -65,7 +65,7 @@ def preview_cached(kind: str, subject_id: int, read: Callable[[int], T | None]) 
     token = found.get(token_key)
     entry = found.get(entry_key)
     if entry is not None and entry[0] == token:
-        return None if entry[1] == _ABSENT else entry[1]  # type: ignore[no-any-return]
+        return None if entry[1] == _ABSENT else entry[1]
     value = read(subject_id)
     try:
         cache.set(
