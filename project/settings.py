@@ -455,6 +455,11 @@ WHITENOISE_KEEP_ONLY_HASHED_FILES = False
 # The public origin (scheme and host, e.g. https://scoutvote.example) the link previews'
 # absolute addresses use; empty: the request's own host.
 PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").rstrip("/")
+# Seconds a nomination's or scout's preview stays in the cache at most (project/sharing/cache.py):
+# writes that change or hide it invalidate it at commit; the TTL bounds a lost invalidation.
+SHARE_PREVIEW_TTL = int(os.environ.get("SHARE_PREVIEW_TTL", "60"))
+# Seconds a vote's card redraw waits, so that the votes of a burst share one redraw.
+SHARE_CARD_REDRAW_DELAY = float(os.environ.get("SHARE_CARD_REDRAW_DELAY", "10"))
 
 # --- Media: avatars -------------------------------------------------------------------
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", str(BASE_DIR / "media")))

@@ -29,8 +29,9 @@ PERIODIC: tuple[Periodic, ...] = (
     Periodic("purge_vote_prefixes", DAY, "purge_vote_prefixes"),
     # Abandoned avatar uploads and deleted accounts' leftovers.
     Periodic("purge_uploads", HOUR, "purge_uploads"),
-    # Share cards missing or showing an old vote count or points (project/sharing).
-    Periodic("share_cards", MINUTE, "share_cards", ("--changed",)),
+    # Share cards missing, showing an old vote count or points, or a rank that moved without
+    # a vote (trending decays): behind the redraws votes enqueue (project/sharing/redraws.py).
+    Periodic("share_cards", MINUTE, "share_cards", ("--changed", "--ranks")),
     # Outbound events folded into notification emails (project/notify).
     Periodic("notify_dispatch", MINUTE, "notify_dispatch"),
     # The weekly digest, Mondays (project/notify).

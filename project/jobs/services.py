@@ -6,18 +6,21 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import uuid
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django_tasks import TaskResultStatus
+from django_tasks.utils import normalize_json
 from django_tasks_db.models import DBTaskResult
 
 from project.jobs.models import Delivery, DeliveryStatus, PeriodicRun, WorkerHeartbeat
 from project.jobs.schedule import PERIODIC, Periodic, period_start
-from project.jobs.tasks import run_periodic, send_email
+from project.jobs.tasks import run_command, run_periodic, send_email
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +41,30 @@ def email_enqueue(
     (empty: plain text only), ``headers`` extra headers (List-Unsubscribe)."""
     recipients = [to] if isinstance(to, str) else list(to)
     send_email.enqueue(key, recipients, subject, body, html, headers or {})
+
+
+def command_task_row(
+    command: str, arguments: list[str], *, run_after: datetime, connection: Any
+) -> tuple[str, list[tuple[str, str]], list[Any]]:
+    """The table, the columns (with their database types) and the values of the task row
+    that ``run_command.enqueue(command, arguments)`` would insert, run at ``run_after``: for
+    a caller that writes the row inside a statement of its own (an INSERT ... SELECT that
+    enqueues only when a marker of its is new), each value prepared as the ORM prepares it
+    for saving."""
+    row: DBTaskResult[Any, Any] = DBTaskResult(
+        id=uuid.uuid4(),
+        args_kwargs=normalize_json({"args": [command, list(arguments)], "kwargs": {}}),
+        priority=run_command.priority,
+        task_path=run_command.module_path,
+        queue_name=run_command.queue_name,
+        run_after=run_after,
+        backend_name=run_command.get_backend().alias,
+    )
+    columns, values = [], []
+    for field in DBTaskResult._meta.concrete_fields:
+        columns.append((str(field.column), str(field.db_type(connection))))
+        values.append(field.get_db_prep_save(field.pre_save(row, add=True), connection))
+    return DBTaskResult._meta.db_table, columns, values
 
 
 def deliveries_retry(deliveries: Iterable[Delivery]) -> int:

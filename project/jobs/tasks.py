@@ -17,10 +17,12 @@ from project.jobs.models import Delivery, DeliveryStatus
 
 logger = logging.getLogger(__name__)
 
-# The queues: emails, and the periodic jobs (a slow purge never holds an email back when
-# more than one worker runs; the one worker of the product takes both).
+# The queues: emails, the domain apps' commands (a share card's redraw), and the periodic
+# jobs (a slow purge never holds an email back when more than one worker runs; the one
+# worker of the product takes them all).
 EMAIL_QUEUE = "email"
 PERIODIC_QUEUE = "periodic"
+COMMAND_QUEUE = "default"
 
 
 def retry_delay(attempts: int) -> float:
@@ -160,5 +162,13 @@ def send_email(
 @task(queue_name=PERIODIC_QUEUE)
 def run_periodic(command: str, arguments: list[str]) -> str:
     """Run one periodic job: a management command (project/jobs/schedule.py lists them)."""
+    call_command(command, *arguments)
+    return "done"
+
+
+@task(queue_name=COMMAND_QUEUE)
+def run_command(command: str, arguments: list[str]) -> str:
+    """Run one management command a domain app enqueued (``services.task_insert_statement``):
+    background work of an app this package does not import, named as a command."""
     call_command(command, *arguments)
     return "done"

@@ -5,9 +5,26 @@ from django.db.models.signals import post_delete, post_save
 
 
 def _card_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
+    from project.sharing.cache import previews_changed
     from project.sharing.services import card_file_delete_on_commit
 
     card_file_delete_on_commit(instance.key)
+    previews_changed(
+        nomination_ids=[instance.nomination_id] if instance.nomination_id else (),
+        scout_ids=[instance.scout_id] if instance.scout_id else (),
+    )
+
+
+def _nomination_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
+    from project.sharing.cache import previews_changed
+
+    previews_changed(nomination_ids=[instance.pk])
+
+
+def _user_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    from project.sharing.cache import previews_changed
+
+    previews_changed(scout_ids=[instance.pk])
 
 
 def _settings_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
@@ -16,6 +33,12 @@ def _settings_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
 
     if instance.profile_visibility != ProfileVisibility.PUBLIC:
         share_cards_drop(scout_id=instance.user_id)
+    else:
+        # Made public again: the cached generic preview goes (the card comes with the next
+        # redraw).
+        from project.sharing.cache import previews_changed
+
+        previews_changed(scout_ids=[instance.user_id])
 
 
 class SharingConfig(AppConfig):
@@ -27,6 +50,13 @@ class SharingConfig(AppConfig):
         # Whatever deletes a card row (a takedown, a rejection, the deletion of its nomination
         # or scout by cascade) takes its stored file along once the deletion commits.
         post_delete.connect(_card_deleted, sender="sharing.ShareCard", dispatch_uid="share_cards")
+        # A deleted nomination (its card or none) and a user saved (a name, a deactivation) or
+        # deleted leave the preview cache at commit as well.
+        post_delete.connect(
+            _nomination_deleted, sender="scouting.Nomination", dispatch_uid="share_previews"
+        )
+        post_delete.connect(_user_changed, sender="accounts.User", dispatch_uid="share_previews")
+        post_save.connect(_user_changed, sender="accounts.User", dispatch_uid="share_previews")
         # Accounts do not import sharing: a profile made private or followers-only drops its
         # card through this signal.
         post_save.connect(

@@ -27,6 +27,9 @@ class ShareCard(models.Model):
     # The nomination's vote count or the scout's points drawn: the periodic job redraws a
     # card whose subject's count moved since.
     count = models.PositiveIntegerField(default=0)
+    # Whether the card shows a rank on a board: such a card is redrawn when its sport's
+    # boards move, also after it left them.
+    ranked = models.BooleanField(default=False)
     width = models.PositiveSmallIntegerField()
     height = models.PositiveSmallIntegerField()
     rendered_at = models.DateTimeField(auto_now=True)
@@ -44,3 +47,17 @@ class ShareCard(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class CardRedraw(models.Model):
+    """A nomination whose card changed (a vote) and whose redraw task is enqueued: while the
+    row exists, further changes enqueue nothing; the task deletes it as it starts, so a change
+    during the redraw enqueues the next one."""
+
+    nomination = models.OneToOneField(
+        Nomination, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    requested_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"redraw of nomination {self.nomination_id}"

@@ -13,6 +13,7 @@ from django.utils.html import escape
 
 from project.common.choices import Sport
 from project.sharing import cards
+from project.sharing.cache import NOMINATION, SCOUT, preview_cached
 from project.sharing.selectors import public_nomination, public_scout
 
 SITE_NAME = cards.BRAND
@@ -69,9 +70,17 @@ def _votes(count: int) -> str:
 
 
 def _nomination_preview(nomination_id: int) -> Preview:
+    return preview_cached(NOMINATION, nomination_id, _nomination_read) or GENERIC
+
+
+def _scout_preview(user_id: int) -> Preview:
+    return preview_cached(SCOUT, user_id, _scout_read) or GENERIC
+
+
+def _nomination_read(nomination_id: int) -> Preview | None:
     nomination = public_nomination(nomination_id)
     if nomination is None:
-        return GENERIC
+        return None
     player = nomination.player
     sport = Sport(nomination.sport).label
     facts = [player.position, sport]
@@ -94,10 +103,10 @@ def _nomination_preview(nomination_id: int) -> Preview:
     )
 
 
-def _scout_preview(user_id: int) -> Preview:
+def _scout_read(user_id: int) -> Preview | None:
     scout = public_scout(user_id)
     if scout is None:
-        return GENERIC
+        return None
     name = scout.name or scout.username
     count = scout.live_nominations  # type: ignore[attr-defined]
     card = getattr(scout, "share_card", None)
@@ -115,7 +124,8 @@ def _scout_preview(user_id: int) -> Preview:
 
 
 def preview_for(path: str) -> Preview:
-    """The preview of an SPA address: at most one query, none for a static page."""
+    """The preview of an SPA address: a player's or a scout's from the preview cache (one
+    query on a miss), none for a static page."""
     if match := _NOMINATION.match(path):
         return _nomination_preview(int(match.group(1)))
     if match := _SCOUT.match(path):

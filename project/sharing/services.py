@@ -22,7 +22,9 @@ from project.media.storage import get_storage
 from project.scouting.board_selectors import board_data
 from project.scouting.models import Nomination
 from project.sharing import cards
+from project.sharing.cache import previews_changed
 from project.sharing.models import ShareCard
+from project.sharing.redraws import card_redraw_started
 from project.sharing.selectors import (
     public_nomination,
     public_nominations,
@@ -53,7 +55,12 @@ def card_file_delete_on_commit(key: str) -> None:
 def share_cards_drop(
     *, nomination_ids: list[int] | None = None, scout_id: int | None = None
 ) -> None:
-    """Delete the cards of these nominations (or this scout); their files go at commit."""
+    """Delete the cards of these nominations (or this scout); their files go at commit, and
+    their previews leave the cache then, card or none (their subject stopped being public, or
+    changed what it shows)."""
+    previews_changed(
+        nomination_ids=nomination_ids or (), scout_ids=() if scout_id is None else (scout_id,)
+    )
     cards_ = ShareCard.objects.none()
     if nomination_ids:
         cards_ = ShareCard.objects.filter(nomination_id__in=nomination_ids)
@@ -77,11 +84,19 @@ def _footer() -> str:
     return f"Vote on {cards.BRAND}" + (f" · {host}" if host else "")
 
 
-def _ranks(nomination: Nomination) -> tuple[tuple[str, int], ...]:
-    """The nomination's rank on each of its sport's boards it is on (their top 10)."""
+Boards = dict[str, list[dict[str, Any]]]
+
+
+def _boards(sport: str) -> Boards:
+    """The sport's three boards (their top 10), as the cards read their ranks."""
+    return {kind: board_data(kind=kind, sport=sport) for kind, _ in BOARD_LABELS}  # type: ignore[arg-type]
+
+
+def _ranks(nomination: Nomination, boards: Boards) -> tuple[tuple[str, int], ...]:
+    """The nomination's rank on each of its sport's boards it is on."""
     ranks = []
     for kind, label in BOARD_LABELS:
-        for entry in board_data(kind=kind, sport=nomination.sport):  # type: ignore[arg-type]
+        for entry in boards[kind]:
             if entry["id"] == nomination.pk:
                 ranks.append((label, int(entry["rank"])))
                 break
@@ -101,6 +116,7 @@ def _store(
     png: bytes,
     name: str,
     still_public: Any,
+    ranked: bool = False,
 ) -> ShareCard | None:
     """Write the image, then keep it as the subject's card if the subject is still public
     (checked under its lock); the replaced file goes at commit."""
@@ -126,8 +142,14 @@ def _store(
             card.key = key
             card.inputs = inputs
             card.count = count
+            card.ranked = ranked
             card.width, card.height = cards.WIDTH, cards.HEIGHT
             card.save()
+            # The preview names the new image and shows the count drawn on it.
+            previews_changed(
+                nomination_ids=[card.nomination_id] if card.nomination_id else (),
+                scout_ids=[card.scout_id] if card.scout_id else (),
+            )
             return card
     except Exception:
         storage.delete(key)
@@ -147,7 +169,7 @@ def share_card_render(
     raise ValueError("Give a nomination_id or a scout_id")
 
 
-def _render_nomination(nomination_id: int) -> ShareCard | None:
+def _render_nomination(nomination_id: int, boards: Boards | None = None) -> ShareCard | None:
     nomination = public_nomination(nomination_id)
     if nomination is None:
         with transaction.atomic():
@@ -162,7 +184,7 @@ def _render_nomination(nomination_id: int) -> ShareCard | None:
         age=player.age,
         graduation_year=player.graduation_year,
         votes=nomination.vote_count,
-        ranks=_ranks(nomination),
+        ranks=_ranks(nomination, boards or _boards(nomination.sport)),
     )
     footer = _footer()
     sport_label = Sport(nomination.sport).label
@@ -183,6 +205,7 @@ def _render_nomination(nomination_id: int) -> ShareCard | None:
         png=png,
         name=f"nomination-{nomination_id}",
         still_public=still_public,
+        ranked=bool(card.ranks),
     )
 
 
@@ -217,3 +240,33 @@ def _render_scout(scout_id: int) -> ShareCard | None:
         name=f"scout-{scout_id}",
         still_public=still_public,
     )
+
+
+def share_card_redraw(nomination_id: int) -> int:
+    """The redraw a change of the nomination asked for (``redraws``): its card, then every
+    card of its sport whose ranks may have moved with it. Returns how many cards were
+    looked at (each drawn only when what it shows changed)."""
+    card_redraw_started(nomination_id)
+    sport = Nomination.objects.filter(pk=nomination_id).values_list("sport", flat=True).first()
+    if sport is None:
+        return 0
+    boards = _boards(sport)
+    _render_nomination(nomination_id, boards)
+    return 1 + share_cards_rerank(sport, boards=boards, skip=nomination_id)
+
+
+def share_cards_rerank(sport: str, *, boards: Boards | None = None, skip: int = 0) -> int:
+    """Redraw the sport's cards whose ranks moved: those of the nominations on its boards
+    (at most 30) and those that showed a rank before (at most as many, unless the boards
+    moved since they were drawn). Returns how many were looked at."""
+    boards = boards or _boards(sport)
+    on_boards = {int(entry["id"]) for entries in boards.values() for entry in entries}
+    ranked_before = set(
+        ShareCard.objects.filter(ranked=True, nomination__sport=sport).values_list(
+            "nomination_id", flat=True
+        )
+    )
+    candidates = sorted((on_boards | {pk for pk in ranked_before if pk}) - {skip})
+    for pk in candidates:
+        _render_nomination(pk, boards)
+    return len(candidates)

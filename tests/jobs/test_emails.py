@@ -59,12 +59,13 @@ def test_a_rolled_back_vote_enqueues_and_sends_nothing(
     nomination = make_nomination(other_scout)
     with pytest.raises(RuntimeError), transaction.atomic():
         votes.vote_cast(user=scout, nomination_id=nomination.pk)
-        # Recorded inside the vote's transaction.
+        # Recorded inside the vote's transaction (beside the share card's redraw task).
         assert OutboundEvent.objects.count() == 1
+        assert DBTaskResult.objects.count() == 1
         raise RuntimeError("the vote fails after its notification")
     assert OutboundEvent.objects.count() == 0
     assert events_dispatch().emails == 0
-    assert DBTaskResult.objects.count() == 0
+    assert DBTaskResult.objects.count() == 0  # the redraw's task rolled back as well
     assert run_tasks() == 0
     assert smtp_settings.received == [] and Delivery.objects.count() == 0
 

@@ -1,4 +1,4 @@
-"""Casting and taking back a vote: one transaction of at most 8 statements that keeps every
+"""Casting and taking back a vote: one transaction of at most 9 statements that keeps every
 counter (vote_count, version, trend, the week's counter, both users' points and streaks) by
 the one rule of a vote's bookkeeping (``bookkeeping``)."""
 
@@ -38,6 +38,7 @@ from project.scouting.services.activity import (
     summaries_changed,
 )
 from project.scouting.services.bookkeeping import Ballot, bookkeeping, bookkeeping_send
+from project.sharing.redraws import card_redraw_statements
 from realtime.publish import Event, publish, publish_vote_count
 
 logger = logging.getLogger(__name__)
@@ -219,7 +220,8 @@ def vote_cast(
     (``Pending``: psycopg's pipeline mode), the vote row, the activity and the nominator's
     outbound event (project/notify: the folded emails), the nomination's
     counters (which take its lock, check again that it is live, and answer the notification
-    to coalesce into), the week's counter and both users' points and streaks; then the
+    to coalesce into), the week's counter, both users' points and streaks, and the share
+    card's redraw (``project/sharing/redraws.py``: enqueued once per burst); then the
     notification, whose text holds the new count. Every vote on a nomination waits for its
     lock, so the fewer round trips it is held over, the more votes a hot nomination takes
     (docs/decisions.md#late-nomination-lock). The lock order is the services' (the
@@ -269,6 +271,10 @@ def vote_cast(
                 )
             )
         sent = bookkeeping_send(pending, book, unread=notify, live=True)
+        # The card shows the count: its redraw asked for once per burst (after the counters,
+        # under the nomination's lock, so the marker's insert never waits for another vote's).
+        for statement in card_redraw_statements(nomination.pk, now=voted_at):
+            pending.add(*statement)
         row = sent.counter_rows(pending)[nomination.pk]
         if row is None:
             # Hidden, decided or deleted since it was read: answered as if it had been then
@@ -308,8 +314,9 @@ def vote_remove(*, user: User, nomination_id: int) -> Nomination:
     deletes the row and the activity only (so an admin's restore can no longer bring it
     back). 404 when there is no such vote.
 
-    At most 6 statements: the lock, the vote row, then sent together the nomination's
-    counters, the week's counter and both users' points, then the activity."""
+    At most 7 statements: the lock, the vote row, then sent together the nomination's
+    counters, the week's counter, both users' points and the share card's redraw, then the
+    activity."""
     nomination = _nomination_for_vote(user=user, nomination_id=nomination_id)
     removed = _vote_row_delete(nomination_id=nomination.pk, user_id=user.pk)
     if removed is None:
@@ -320,6 +327,8 @@ def vote_remove(*, user: User, nomination_id: int) -> Nomination:
     book.touch(nomination.pk, nomination.sport)
     with Pending(connection) as pending:
         sent = bookkeeping_send(pending, book)
+        for statement in card_redraw_statements(nomination.pk, now=timezone.now()):
+            pending.add(*statement)
         row = sent.counter_rows(pending)[nomination.pk]
         assert row is not None  # locked above
         progress_published(sent.progress_rows(pending))
