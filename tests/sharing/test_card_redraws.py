@@ -31,7 +31,7 @@ def _media(settings: Any, tmp_path: Path) -> None:
 
 def nominate(name: str) -> Nomination:
     nora = make_user(username=f"n{abs(hash(name)) % 10**8}", name="Nora Nominator")
-    return nomination_create(
+    nomination = nomination_create(
         user=nora,
         name=name,
         sport="football",
@@ -43,6 +43,12 @@ def nominate(name: str) -> Nomination:
         skills="",
         video_link="",
     )
+    # A new nomination asks for its first card: drawn here, so each test starts from it.
+    (first,) = redraw_tasks(nomination)
+    run(first)
+    first.delete()
+    assert ShareCard.objects.filter(nomination=nomination).exists()
+    return nomination
 
 
 def redraw_tasks(nomination: Nomination) -> list[DBTaskResult]:

@@ -27,6 +27,7 @@ from project.scouting.selectors import (
 )
 from project.scouting.services.activity import notification_create
 from project.scouting.services.audience import nomination_event
+from project.sharing.redraws import card_redraw_request
 from project.sharing.services import share_cards_drop
 from realtime.publish import Event, publish, publish_summaries
 
@@ -100,6 +101,7 @@ def nomination_approve(*, admin: User, nomination_id: int) -> Nomination:
         message=f"Your nomination of {decided.player.name} has been approved.",
         related_nomination=decided,
     )
+    card_redraw_request(decided.pk)
     _publish_updated(decided)
     return decided
 

@@ -31,6 +31,7 @@ from project.scouting.services.activity import (
     summaries_changed,
 )
 from project.scouting.services.audience import nomination_event
+from project.sharing.redraws import card_redraw_request
 from project.sharing.services import share_cards_drop_for_player
 from realtime.publish import Event, publish
 
@@ -178,6 +179,8 @@ def nomination_create(
     user_progress({user.pk: (NOMINATION_POINTS, today)})
     _publish_nomination("nomination.created", nomination)
     summaries_changed(nomination.sport)
+    # Its share card is drawn by the worker shortly after the commit.
+    card_redraw_request(nomination.pk)
     return nomination
 
 
@@ -236,8 +239,10 @@ def player_update(
         name=name, position=position, nationality=nationality, club=club
     )
     player.save()
-    # Its cards show the old details: dropped now, drawn again by the worker's next round.
+    # Its cards show the old details: dropped now, drawn again by the worker shortly after.
     share_cards_drop_for_player(player.pk)
+    for nomination_id in player.nominations.values_list("pk", flat=True):
+        card_redraw_request(nomination_id)
     if user.is_admin:
         after = {field: getattr(player, field) for field in PLAYER_EDIT_FIELDS}
         modlog_record(
