@@ -12,8 +12,8 @@ from project.accounts.models import User
 from project.moderation.models import Report
 from project.modlog.models import ModlogEntry
 from project.scouting.models import Nomination, NominationStatus, Notification
-from tests.accounts.factories import nominate
-from tests.helpers import ApiClient, assert_error, make_user, run_tasks
+from tests.builders import make_nomination, make_user
+from tests.helpers import ApiClient, assert_error, run_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,7 +24,7 @@ def assert_code(response: Any, status: int, code: str) -> None:
 
 @pytest.fixture
 def nomination(scout: User) -> Nomination:
-    return nominate(scout, sport="soccer", name="Fake Person")
+    return make_nomination(scout, sport="soccer", name="Fake Person")
 
 
 def report(api: ApiClient, **body: Any) -> Any:
