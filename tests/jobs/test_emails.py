@@ -23,9 +23,9 @@ from project.jobs.selectors import worker_health
 from project.jobs.services import email_enqueue
 from project.jobs.tasks import retry_delay
 from project.scouting.services import votes
+from tests.builders import make_nomination
 from tests.helpers import ApiClient, run_tasks
 from tests.jobs.smtp import SmtpServer
-from tests.scouting.conftest import make_nomination
 
 pytestmark = pytest.mark.django_db
 
