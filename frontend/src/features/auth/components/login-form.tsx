@@ -4,13 +4,13 @@ import { useForm } from 'react-hook-form';
 
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { ApiError, errorMessage } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import { loginInputSchema, TWO_FACTOR_REQUIRED, useLogin, type LoginInput } from '../api/login';
 
 import { AccountFormEnd, PasswordField, UsernameField } from './account-fields';
-import { applyFieldErrors } from './apply-field-errors';
+import { reportFailure } from './apply-field-errors';
 
 type LoginFormProps = {
   returnTo: string;
@@ -48,11 +48,9 @@ export function LoginForm({ returnTo, onSuccess }: LoginFormProps) {
           setAskCode(true);
           return;
         }
-        applyFieldErrors(error, ['username', 'password', 'code'], setError);
-        toast({
-          variant: 'destructive',
+        reportFailure(error, ['username', 'password', 'code'], setError, {
           title: 'Login failed',
-          description: errorMessage(error, 'Invalid username or password'),
+          fallback: 'Invalid username or password',
         });
       },
     }),

@@ -3,7 +3,6 @@ import { useForm } from 'react-hook-form';
 
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
-import { errorMessage } from '@/lib/api-client';
 import { APP_NAME } from '@/lib/site';
 import { SPORTS, useSport } from '@/stores/sport';
 import { toast } from '@/stores/toast';
@@ -11,7 +10,7 @@ import { toast } from '@/stores/toast';
 import { registerInputSchema, useRegister, type RegisterInput } from '../api/register';
 
 import { AccountFormEnd, PasswordField, UsernameField } from './account-fields';
-import { applyFieldErrors } from './apply-field-errors';
+import { reportFailure } from './apply-field-errors';
 
 const SERVER_FIELDS = ['username', 'name', 'email', 'password', 'favoriteSport'] as const;
 
@@ -49,11 +48,9 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
         onSuccess();
       },
       onError: (error) => {
-        applyFieldErrors(error, SERVER_FIELDS, setError);
-        toast({
-          variant: 'destructive',
+        reportFailure(error, SERVER_FIELDS, setError, {
           title: 'Registration failed',
-          description: errorMessage(error, 'Could not create account'),
+          fallback: 'Could not create account',
         });
       },
     }),
