@@ -11,8 +11,9 @@ from django.db import connection
 from project.accounts.models import Role, User
 from project.common import budgets
 from project.ops.pgbouncer import Bouncer
+from tests.builders import make_user
 from tests.flushing import flush_outlasting_deadlocks
-from tests.helpers import SERVICE_SKIP, ApiClient, EventRecorder, make_user
+from tests.helpers import SERVICE_SKIP, ApiClient, EventRecorder
 from tests.pgbouncer import ACTIVE, through_pgbouncer
 
 if os.environ.get("CI") and not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):

@@ -1,8 +1,9 @@
-"""Small helpers for API tests: a CSRF-honouring JSON client and user factories."""
+"""Small helpers for API tests: a CSRF-honouring JSON client, error-body checks and an event
+recorder. The data builders live in tests/builders.py (``make_user`` and ``PASSWORD`` are
+named here as well, for the modules that import them from here)."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -18,13 +19,11 @@ if TYPE_CHECKING:
 else:
     from django.http import HttpResponse as Response
 
-from project.accounts.models import Role, User
-from project.accounts.services import user_create
+from project.accounts.models import User
 from realtime.merge import get_merger
 from realtime.publish import Event
-
-_counter = itertools.count(1)
-PASSWORD = "secret-pass-1"
+from tests.builders import PASSWORD as PASSWORD
+from tests.builders import make_user as make_user
 
 
 class ApiClient:
@@ -70,24 +69,6 @@ class ApiClient:
         assert response.status_code == 200, response.content
         self.user = user
         return self
-
-
-def make_user(*, role: str = Role.SCOUT, password: str = PASSWORD, **fields: Any) -> User:
-    n = next(_counter)
-    username = fields.pop("username", f"user{n}")
-    user = user_create(
-        username=username,
-        email=fields.pop("email", f"{username}@example.com"),
-        password=password,
-        name=fields.pop("name", f"User {n}"),
-        favorite_sport=fields.pop("favorite_sport", "football"),
-        role=role,
-    )
-    for key, value in fields.items():
-        setattr(user, key, value)
-    if fields:
-        user.save()
-    return user
 
 
 # Every non-2xx body is exactly these keys (fields only for validation errors); a 409 for a

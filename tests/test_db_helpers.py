@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from project.accounts.models import User
 from project.common.db import Pending, insert_row
 from project.scouting.models import Activity, ActivityType, Notification, NotificationType
-from tests.helpers import make_user
+from tests.builders import make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 
 from project.scouting.models import Follow, Nomination, Player, Vote
-from tests.helpers import make_user
+from tests.builders import make_user
 
 ROOT = Path(__file__).resolve().parent.parent
 

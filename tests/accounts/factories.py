@@ -1,39 +1,15 @@
-"""Nominations and votes made through the scouting services, so counters and points are the
-ones the product keeps, and a populated account to delete (shared by the accounts and
-moderation tests)."""
+"""A populated account to delete, and the checks that nothing of it is left (shared by the
+accounts and moderation tests)."""
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 from django.db.models import Count, F
 
 from project.accounts.models import User, UserSession, UserSettings
 from project.scouting.models import Activity, Follow, Nomination, Notification, Vote
-from project.scouting.services.nominations import nomination_create
-from project.scouting.services.votes import vote_cast
-from tests.helpers import make_user
-
-_names = itertools.count(1)
-
-
-def nominate(user: User, *, sport: str = "soccer", name: str | None = None) -> Nomination:
-    return nomination_create(
-        user=user,
-        name=name or f"Player Number{next(_names)}",
-        age=15,
-        graduation_year=None,
-        position="Wing",
-        nationality="Ireland",
-        club="Rovers",
-        sport=sport,
-        skills="Quick feet",
-    )
-
-
-def vote(user: User, nomination: Nomination) -> None:
-    vote_cast(user=user, nomination_id=nomination.pk)
+from tests.builders import follow, make_nomination, make_user, second_nomination, vote
 
 
 @dataclass
@@ -49,21 +25,19 @@ class World:
 
 def build_world() -> World:
     victim, friend, voter = make_user(), make_user(), make_user()
-    solo = nominate(victim, sport="soccer")
-    shared = nominate(victim, sport="hockey")
-    friends_shared = Nomination.objects.create(
-        player=shared.player, nominated_by=friend, sport="hockey", status="rejected"
-    )
-    friends = nominate(friend, sport="soccer")
+    solo = make_nomination(victim, sport="soccer")
+    shared = make_nomination(victim, sport="hockey")
+    friends_shared = second_nomination(shared.player, by=friend, sport="hockey", status="rejected")
+    friends = make_nomination(friend, sport="soccer")
     vote(victim, friends)
     vote(victim, solo)  # a vote on one's own nomination
     vote(voter, solo)
     vote(voter, friends)
     vote(friend, shared)
-    Follow.objects.create(follower=victim, followed_user=friend)
-    Follow.objects.create(follower=voter, followed_user=victim)
-    Follow.objects.create(follower=victim, followed_player=friends.player)
-    Follow.objects.create(follower=friend, followed_player=solo.player)
+    follow(victim, user=friend)
+    follow(voter, user=victim)
+    follow(victim, player=friends.player)
+    follow(friend, player=solo.player)
     return World(victim, friend, voter, solo, shared, friends, friends_shared)
 
 

@@ -15,7 +15,8 @@ from django.utils import timezone
 from project.accounts.auth import CSRF_FAILED
 from project.accounts.models import User, UserSession, UserSettings
 from project.accounts.sessions import SessionStore
-from tests.helpers import PASSWORD, ApiClient, assert_error, make_user
+from tests.builders import PASSWORD, make_user
+from tests.helpers import ApiClient, assert_error
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from project.accounts.models import User, UserSettings
-from tests.helpers import PASSWORD, ApiClient, make_user
+from tests.builders import PASSWORD, make_user
+from tests.helpers import ApiClient
 
 pytestmark = pytest.mark.django_db
 

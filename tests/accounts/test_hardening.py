@@ -18,8 +18,8 @@ from project.accounts.models import Role, User, UserSettings
 from project.accounts.throttle import client_ip
 from project.common.errors import PermissionDenied
 from project.moderation.services.users import admin_user_delete, user_role_change
-from tests.accounts.factories import nominate
-from tests.helpers import PASSWORD, ApiClient, assert_error, make_user
+from tests.builders import PASSWORD, make_nomination, make_user
+from tests.helpers import ApiClient, assert_error
 
 pytestmark = pytest.mark.django_db
 
@@ -287,7 +287,7 @@ def test_a_private_scout_still_cannot_be_followed(scout_api: ApiClient, other_sc
 
 @pytest.mark.parametrize("value", [True, False, "1", 1.0])
 def test_a_vote_takes_an_integer_id_only(scout_api: ApiClient, scout: User, value: Any) -> None:
-    nomination = nominate(make_user())
+    nomination = make_nomination(make_user(), sport="soccer")
     nomination.status = "approved"
     nomination.save(update_fields=["status"])
     response = scout_api.post("/api/votes", {"nominationId": value})
@@ -334,7 +334,7 @@ def test_a_lone_surrogate_in_a_profile_field_is_400(scout_api: ApiClient, field:
 
 
 def test_a_lone_surrogate_in_a_reject_reason_is_400(admin_api: ApiClient) -> None:
-    nomination = nominate(make_user())
+    nomination = make_nomination(make_user(), sport="soccer")
     raw = b'{"reason": "bad \\udfff"}'
     response = admin_api.client.generic(
         "POST",

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from project.accounts.models import User
-from tests.helpers import PASSWORD, ApiClient, assert_error
+from tests.builders import PASSWORD
+from tests.helpers import ApiClient, assert_error
 
 pytestmark = pytest.mark.django_db
 

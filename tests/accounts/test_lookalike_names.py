@@ -10,7 +10,8 @@ import pytest
 from django.test import Client
 
 from project.accounts.models import User, username_skeleton
-from tests.helpers import ApiClient, assert_error, make_user
+from tests.builders import make_user
+from tests.helpers import ApiClient, assert_error
 
 pytestmark = pytest.mark.django_db
 

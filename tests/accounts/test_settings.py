@@ -8,7 +8,8 @@ import pytest
 from django.core.serializers.json import DjangoJSONEncoder
 
 from project.accounts.models import User, UserSession, UserSettings
-from tests.helpers import PASSWORD, ApiClient, assert_error
+from tests.builders import PASSWORD
+from tests.helpers import ApiClient, assert_error
 
 pytestmark = pytest.mark.django_db
 

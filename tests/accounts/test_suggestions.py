@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 
 from project.accounts.models import User
 from project.integrity.models import FlagRule, IntegrityFlag
-from project.scouting.models import Follow
-from tests.helpers import ApiClient, assert_error, make_user
+from tests.builders import follow, make_user
+from tests.helpers import ApiClient, assert_error
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +51,7 @@ def test_suggestions_share_the_sport_and_leave_the_ring_out(
     community: dict[str, Any],
 ) -> None:
     viewer = make_user(name="Vic Viewer", favorite_sport="soccer", points=50)
-    Follow.objects.create(follower=viewer, followed_user=community["followed"])
+    follow(viewer, user=community["followed"])
     api = ApiClient().login(viewer)
     with CaptureQueriesContext(connection) as queries:
         suggested = ids(api.get("/api/users/suggested"))

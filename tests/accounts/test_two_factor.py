@@ -11,7 +11,8 @@ import pytest
 from django.test import Client
 
 from project.accounts.models import Role, User, UserSettings
-from tests.helpers import PASSWORD, ApiClient, assert_error, make_user
+from tests.builders import PASSWORD, make_user
+from tests.helpers import ApiClient, assert_error
 
 pytestmark = pytest.mark.django_db
 

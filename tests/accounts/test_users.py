@@ -10,9 +10,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from project.accounts.models import User, UserSettings
-from project.scouting.models import Follow, NominationStatus
-from tests.accounts.factories import nominate
-from tests.helpers import ApiClient, assert_error, make_user
+from project.scouting.models import NominationStatus
+from tests.builders import follow, make_nomination, make_user
+from tests.helpers import ApiClient, assert_error
 
 pytestmark = pytest.mark.django_db
 
@@ -111,9 +111,9 @@ def test_a_scout_seen_by_another_hides_email_and_phone(
 ) -> None:
     other_scout.phone_number = "+353 1 234 5678"
     other_scout.save()
-    Follow.objects.create(follower=scout, followed_user=other_scout)
-    nominate(other_scout)
-    rejected = nominate(other_scout)
+    follow(scout, user=other_scout)
+    make_nomination(other_scout, sport="soccer")
+    rejected = make_nomination(other_scout, sport="soccer")
     rejected.status = NominationStatus.REJECTED
     rejected.save()
 
@@ -134,8 +134,8 @@ def test_oneself_and_admins_see_email_phone_and_every_nomination(
 ) -> None:
     scout.phone_number = "555-0100"
     scout.save()
-    nominate(scout)
-    rejected = nominate(scout)
+    make_nomination(scout, sport="soccer")
+    rejected = make_nomination(scout, sport="soccer")
     rejected.status = NominationStatus.REJECTED
     rejected.save()
 
@@ -166,7 +166,7 @@ def test_profile_visibility_is_enforced(
 ) -> None:
     set_privacy(scout, profile_visibility=visibility)
     if follows:
-        Follow.objects.create(follower=other_scout, followed_user=scout)
+        follow(other_scout, user=scout)
 
     response = other_api.get(f"/api/users/{scout.pk}")
 

@@ -11,10 +11,9 @@ from django.test import Client
 from django.utils.crypto import get_random_string
 
 from project.accounts.models import Role, User, UserSettings
-from project.scouting.models import Follow, Nomination, NominationStatus, Notification
+from project.scouting.models import Nomination, NominationStatus, Notification
 from project.scouting.services.votes import vote_cast
-from tests.accounts.factories import nominate
-from tests.helpers import make_user
+from tests.builders import follow, make_nomination, make_user
 
 
 @dataclass
@@ -50,17 +49,17 @@ def build_world() -> World:
     admin = make_user(role=Role.ADMIN, name="Ada Admin")
     private = make_user(name="Pia Private")
     UserSettings.objects.filter(user=private).update(profile_visibility="private")
-    pending = nominate(owner, sport="football")
-    rejected = nominate(owner, sport="football")
-    other_pending = nominate(other, sport="football")
-    approved = nominate(other, sport="soccer")
-    other_rejected = nominate(other, sport="football")
+    pending = make_nomination(owner, sport="football")
+    rejected = make_nomination(owner, sport="football")
+    other_pending = make_nomination(other, sport="football")
+    approved = make_nomination(other, sport="soccer")
+    other_rejected = make_nomination(other, sport="football")
     _decide(rejected, NominationStatus.REJECTED)
     _decide(other_rejected, NominationStatus.REJECTED)
     _decide(approved, NominationStatus.APPROVED)
     vote_cast(user=owner, nomination_id=approved.pk)
-    Follow.objects.create(follower=other, followed_user=owner)
-    Follow.objects.create(follower=owner, followed_player=other_pending.player)
+    follow(other, user=owner)
+    follow(owner, player=other_pending.player)
     notification = Notification.objects.create(
         user=owner, message="Olive Other started following you.", type="new_follower"
     )

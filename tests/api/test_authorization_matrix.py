@@ -40,7 +40,8 @@ from project.moderation.services.takedowns import (
 from project.push.models import PushSubscription
 from project.scouting.models import Nomination, Notification, Player, Vote
 from tests.api.conftest import World, build_world
-from tests.helpers import PASSWORD, ApiClient, Response
+from tests.builders import PASSWORD
+from tests.helpers import ApiClient, Response
 
 ACTORS = ("anonymous", "scout", "owner", "other", "admin")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from project.scouting.models import Player
+from tests.builders import make_nomination, nomination_body
 from tests.helpers import ApiClient, assert_error
-from tests.scouting.conftest import make_nomination, nomination_body
 
 pytestmark = pytest.mark.django_db
 

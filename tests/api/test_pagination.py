@@ -19,7 +19,7 @@ from project.accounts.models import User
 from project.api import api
 from project.common.pagination import Page, PageQuery, Pager, paginate
 from project.common.router import Router
-from tests.helpers import make_user
+from tests.builders import make_user
 
 
 class UserOut(Schema):

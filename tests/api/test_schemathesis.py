@@ -38,7 +38,7 @@ from project.accounts.models import Role, User
 from project.common.choices import SELECTABLE_SPORTS
 from project.scouting.models import Notification
 from tests.api.conftest import Session, build_world, open_session
-from tests.helpers import PASSWORD
+from tests.builders import PASSWORD
 
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", get_wsgi_application())
 

@@ -9,10 +9,10 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from project.accounts.models import Role
+from tests.builders import aged_user, make_user
 from tests.e2e.browsing import card, live, log_in, new_page, nominate, screenshot, sign_in, toast
 from tests.e2e.conftest import Server
-from tests.helpers import make_user
-from tests.integrity.helpers import aged_user, vote
+from tests.integrity.helpers import vote
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -12,9 +12,9 @@ import pytest
 import time_machine
 
 from project.accounts.models import User
-from project.scouting.models import Follow, NominationStatus, Vote
-from tests.helpers import ApiClient, assert_error, make_user
-from tests.scouting.conftest import make_nomination
+from project.scouting.models import Follow, Vote
+from tests.builders import approved_nominations, make_user
+from tests.helpers import ApiClient, assert_error
 
 pytestmark = pytest.mark.django_db
 
@@ -38,11 +38,6 @@ def budgets(settings: Any) -> Iterator[dict[str, int]]:
     yield settings.BUDGETS
 
 
-def approved_nominations(count: int) -> list[int]:
-    owner = make_user()
-    return [make_nomination(owner, status=NominationStatus.APPROVED).pk for _ in range(count)]
-
-
 def vote(api: ApiClient, nomination_id: int) -> Any:
     return api.post("/api/votes", {"nominationId": nomination_id})
 
@@ -64,7 +59,7 @@ def test_a_refused_vote_spends_nothing(
     budgets: dict[str, int], scout: User, scout_api: ApiClient
 ) -> None:
     budgets["VOTES_PER_MINUTE"] = 3
-    first, second, third, fourth = approved_nominations(4)
+    first, second, third, fourth = [n.pk for n in approved_nominations(4)]
     assert vote(scout_api, first).status_code == 201
     # A member clicking fast: the same vote again, and a vote for what does not exist.
     for _ in range(5):
@@ -81,7 +76,7 @@ def test_the_day_slides_past_midnight_and_says_when_voting_opens(
     budgets: dict[str, int], scout: User
 ) -> None:
     budgets["VOTES_PER_DAY"] = 2
-    nominations = approved_nominations(4)
+    nominations = [n.pk for n in approved_nominations(4)]
     with time_machine.travel(BEFORE_MIDNIGHT, tick=False) as clock:
         scout_api = ApiClient().login(scout)
         assert vote(scout_api, nominations[0]).status_code == 201
@@ -104,7 +99,7 @@ def test_the_day_slides_past_midnight_and_says_when_voting_opens(
 
 def test_the_minute_says_seconds(budgets: dict[str, int], scout: User) -> None:
     budgets["VOTES_PER_MINUTE"] = 1
-    first, second = approved_nominations(2)
+    first, second = [n.pk for n in approved_nominations(2)]
     with time_machine.travel(BEFORE_MIDNIGHT, tick=False) as clock:
         scout_api = ApiClient().login(scout)
         assert vote(scout_api, first).status_code == 201
@@ -140,7 +135,7 @@ def test_an_ipv6_64_is_one_client(budgets: dict[str, int]) -> None:
 
 def test_ipv6_nominations_count_by_64(budgets: dict[str, int]) -> None:
     budgets["IP_NOMINATIONS_PER_HOUR"] = 1
-    from tests.scouting.conftest import nomination_body
+    from tests.builders import nomination_body
 
     first = ApiClient().login(make_user())
     assert (
@@ -160,7 +155,7 @@ def test_while_redis_is_down_votes_count_per_process(
     budgets: dict[str, int], settings: Any, scout: User
 ) -> None:
     budgets["VOTES_PER_MINUTE"] = 2
-    nominations = approved_nominations(3)
+    nominations = [n.pk for n in approved_nominations(3)]
     api = ApiClient().login(scout)
     settings.CACHES = UNREACHABLE_REDIS
     assert vote(api, nominations[0]).status_code == 201
@@ -184,7 +179,7 @@ def test_reports_have_a_budget_per_member_and_per_address(budgets: dict[str, int
 
     budgets["REPORTS_PER_HOUR"] = 2
     budgets["IP_REPORTS_PER_HOUR"] = 3
-    nominations = approved_nominations(5)
+    nominations = [n.pk for n in approved_nominations(5)]
     member = ApiClient().login(make_user())
 
     def report(api: ApiClient, nomination_id: int, address: str = "198.51.100.1") -> Any:
@@ -219,7 +214,7 @@ def test_takedowns_count_an_ipv6_64_as_one_client(budgets: dict[str, int]) -> No
     from project.moderation.models import TakedownRequest
 
     budgets["TAKEDOWNS_PER_HOUR"] = 2
-    nominations = approved_nominations(4)
+    nominations = [n.pk for n in approved_nominations(4)]
     assert takedown(nominations[0], "2001:db8:7:8::1").status_code == 201
     assert takedown(nominations[1], "2001:db8:7:8::2").status_code == 201
     assert_error(takedown(nominations[2], "2001:db8:7:8:9::3"), 429)
@@ -231,7 +226,7 @@ def test_while_redis_is_down_no_takedown_is_taken(budgets: dict[str, int], setti
     from project.moderation.models import TakedownRequest
 
     budgets["TAKEDOWNS_PER_HOUR"] = 5
-    nomination = approved_nominations(1)[0]
+    nomination = approved_nominations(1)[0].pk
     settings.CACHES = UNREACHABLE_REDIS
     response = takedown(nomination, "203.0.113.30")
     assert assert_error(response, 503)["code"] == "service_unavailable"

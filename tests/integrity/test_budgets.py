@@ -15,9 +15,9 @@ import time_machine
 from django.conf import settings as django_settings
 
 from project.accounts.models import User
-from project.scouting.models import Follow, Nomination, NominationStatus, Player, Vote
-from tests.helpers import ApiClient, assert_error, make_user, unless_available
-from tests.scouting.conftest import make_nomination, nomination_body
+from project.scouting.models import Follow, Nomination, Player, Vote
+from tests.builders import approved_nominations, make_nomination, make_user, nomination_body
+from tests.helpers import ApiClient, assert_error, unless_available
 
 pytestmark = pytest.mark.django_db
 
@@ -39,11 +39,6 @@ def assert_throttled(response: Any, *, within: int) -> None:
     assert body["code"] == "throttled"
     assert " again in " in body["message"]
     assert 1 <= int(response["Retry-After"]) <= within
-
-
-def approved_nominations(count: int) -> list[Nomination]:
-    owner = make_user()
-    return [make_nomination(owner, status=NominationStatus.APPROVED) for _ in range(count)]
 
 
 def test_votes_per_minute(budgets: dict[str, int], scout: User, scout_api: ApiClient) -> None:

@@ -17,8 +17,9 @@ from project.common.addresses import prefix_key
 from project.integrity.models import FlagRule, IntegrityFlag
 from project.integrity.services import vote_inspect
 from project.scouting.models import Nomination, NominationStatus, Player, Vote
-from tests.helpers import ApiClient, EventRecorder, make_user
-from tests.integrity.helpers import aged_user, approved, vote
+from tests.builders import aged_user, make_nomination, make_user
+from tests.helpers import ApiClient, EventRecorder
+from tests.integrity.helpers import vote
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.django_db
 def test_accounts_of_one_network_voting_one_nomination(
     admin_api: ApiClient, events: EventRecorder
 ) -> None:
-    nomination = approved(aged_user())
+    nomination = make_nomination(aged_user(), status=NominationStatus.APPROVED)
     ring = [aged_user() for _ in range(6)]
     with TestCase.captureOnCommitCallbacks(execute=True):
         for index, member in enumerate(ring[:5]):
@@ -67,11 +68,11 @@ def test_a_voter_whose_votes_go_to_one_nominator() -> None:
     favourite, others = aged_user(), aged_user()
     voter = aged_user()
     for _ in range(5):
-        vote(voter, approved(favourite))
+        vote(voter, make_nomination(favourite, status=NominationStatus.APPROVED))
     for _ in range(4):
-        vote(voter, approved(others))
+        vote(voter, make_nomination(others, status=NominationStatus.APPROVED))
     assert not IntegrityFlag.objects.exists()  # 9 votes: too few to judge
-    vote(voter, approved(favourite))
+    vote(voter, make_nomination(favourite, status=NominationStatus.APPROVED))
     flag = IntegrityFlag.objects.get()
     assert flag.rule == FlagRule.ONE_NOMINATOR
     assert (flag.accounts, flag.nominators) == ([voter.pk], [favourite.pk])
@@ -86,7 +87,7 @@ def test_a_voter_whose_votes_go_to_one_nominator() -> None:
 
 def test_a_burst_of_new_accounts_on_one_nomination(settings: Any) -> None:
     settings.TRUST_ACCOUNT_AGE_HOURS = 24.0  # as the environment sets it
-    nomination = approved(aged_user())
+    nomination = make_nomination(aged_user(), status=NominationStatus.APPROVED)
     newcomers = [make_user() for _ in range(6)]
     for index, newcomer in enumerate(newcomers):
         vote(newcomer, nomination, f"192.0.{index}.1")  # every one from its own network
@@ -99,8 +100,8 @@ def test_a_burst_of_new_accounts_on_one_nomination(settings: Any) -> None:
 
 def test_two_nominators_voting_for_each_other() -> None:
     first, second = aged_user(), aged_user()
-    firsts = [approved(first) for _ in range(3)]
-    seconds = [approved(second) for _ in range(3)]
+    firsts = [make_nomination(first, status=NominationStatus.APPROVED) for _ in range(3)]
+    seconds = [make_nomination(second, status=NominationStatus.APPROVED) for _ in range(3)]
     for nomination in seconds:
         vote(first, nomination)
     for nomination in firsts[:2]:

@@ -15,8 +15,8 @@ from project.accounts.models import User
 from project.accounts.services import user_delete
 from project.common.addresses import prefix_key
 from project.scouting.models import Nomination, NominationStatus, NominationWeek, Vote
-from tests.helpers import ApiClient, make_user
-from tests.scouting.conftest import make_nomination
+from tests.builders import aged_user, make_nomination, make_user
+from tests.helpers import ApiClient
 
 pytestmark = pytest.mark.django_db
 
@@ -24,12 +24,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _trust_a_day(settings: Any) -> None:
     settings.TRUST_ACCOUNT_AGE_HOURS = 24
-
-
-def aged(user: User, hours: float) -> User:
-    User.objects.filter(pk=user.pk).update(date_joined=timezone.now() - timedelta(hours=hours))
-    user.refresh_from_db()
-    return user
 
 
 def week_votes(nomination: Nomination) -> int:
@@ -48,7 +42,7 @@ def points(user: User) -> int:
 
 
 def test_a_new_accounts_vote_moves_vote_count_only() -> None:
-    nominator = aged(make_user(), 100)
+    nominator = aged_user(hours=100)
     nomination = make_nomination(nominator, status=NominationStatus.APPROVED)
     before = points(nominator)
     newcomer = ApiClient().login(make_user())
@@ -80,10 +74,10 @@ def test_loopback_is_no_network() -> None:
 
 
 def test_an_aged_accounts_vote_counts_everywhere() -> None:
-    nominator = aged(make_user(), 100)
+    nominator = aged_user(hours=100)
     nomination = make_nomination(nominator, status=NominationStatus.APPROVED)
     before = points(nominator)
-    veteran = ApiClient().login(aged(make_user(), 25))
+    veteran = ApiClient().login(aged_user(hours=25))
     assert veteran.post("/api/votes", {"nominationId": nomination.pk}).status_code == 201
 
     nomination.refresh_from_db()
@@ -105,9 +99,9 @@ def test_zero_trusts_every_account(settings: Any) -> None:
 
 
 def test_removal_undoes_what_the_cast_did_after_the_account_aged() -> None:
-    nominator = aged(make_user(), 100)
+    nominator = aged_user(hours=100)
     nomination = make_nomination(nominator, status=NominationStatus.APPROVED)
-    veteran = ApiClient().login(aged(make_user(), 48))
+    veteran = ApiClient().login(aged_user(hours=48))
     assert veteran.post("/api/votes", {"nominationId": nomination.pk}).status_code == 201
     newcomer_user = make_user()
     newcomer = ApiClient().login(newcomer_user)
@@ -132,9 +126,9 @@ def test_removal_undoes_what_the_cast_did_after_the_account_aged() -> None:
 
 
 def test_deleting_an_account_takes_back_exactly_what_its_votes_gave() -> None:
-    nominator = aged(make_user(), 100)
+    nominator = aged_user(hours=100)
     nomination = make_nomination(nominator, status=NominationStatus.APPROVED)
-    veteran = ApiClient().login(aged(make_user(), 48))
+    veteran = ApiClient().login(aged_user(hours=48))
     veteran.post("/api/votes", {"nominationId": nomination.pk})
     before = points(nominator)
     newcomer = make_user()

@@ -13,9 +13,10 @@ from project.accounts.models import User
 from project.accounts.services import user_delete
 from project.integrity.models import FlagStatus, IntegrityFlag, VoterListView
 from project.modlog.models import ModlogEntry
-from project.scouting.models import Nomination, NominationWeek, Vote, VoteStatus
+from project.scouting.models import Nomination, NominationStatus, NominationWeek, Vote, VoteStatus
+from tests.builders import aged_user, make_nomination
 from tests.helpers import ApiClient, EventRecorder, assert_error
-from tests.integrity.helpers import aged_user, approved, vote
+from tests.integrity.helpers import vote
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ def state(nomination: Nomination, *users: User) -> tuple[Any, ...]:
 @pytest.fixture
 def ring() -> tuple[Nomination, User, list[User]]:
     nominator = aged_user()
-    nomination = approved(nominator)
+    nomination = make_nomination(nominator, status=NominationStatus.APPROVED)
     honest = aged_user()
     vote(honest, nomination, "198.51.100.1")
     members = [aged_user() for _ in range(5)]
@@ -108,8 +109,8 @@ def test_taking_back_a_voided_vote_changes_no_count(
 
 def test_void_all_votes_between_users(admin_api: ApiClient) -> None:
     first, second, bystander = aged_user(), aged_user(), aged_user()
-    theirs = approved(second)
-    mine = approved(first)
+    theirs = make_nomination(second, status=NominationStatus.APPROVED)
+    mine = make_nomination(first, status=NominationStatus.APPROVED)
     vote(first, theirs)
     vote(second, mine)
     vote(bystander, mine)

@@ -25,9 +25,9 @@ from project.jobs.tasks import retry_delay
 from project.notify.models import OutboundEvent
 from project.notify.services import events_dispatch
 from project.scouting.services import votes
+from tests.builders import make_nomination
 from tests.helpers import ApiClient, run_tasks
 from tests.jobs.smtp import SmtpServer
-from tests.scouting.conftest import make_nomination
 
 pytestmark = pytest.mark.django_db
 

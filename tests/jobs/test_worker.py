@@ -23,10 +23,10 @@ from project.jobs.models import Delivery, DeliveryStatus, PeriodicRun, WorkerHea
 from project.jobs.schedule import PERIODIC
 from project.jobs.selectors import worker_health
 from project.jobs.services import email_enqueue, periodic_enqueue
+from tests.builders import make_nomination
 from tests.helpers import ApiClient
 from tests.jobs.conftest import Worker, worker_env
 from tests.jobs.smtp import SmtpServer
-from tests.scouting.conftest import make_nomination
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 
 from project.accounts.models import Role, User
 from project.scouting.models import Nomination
-from tests.accounts.factories import nominate, vote
-from tests.helpers import NOMINATION_KEYS, ApiClient, assert_error, make_user
+from tests.builders import make_nomination, make_user, vote
+from tests.helpers import NOMINATION_KEYS, ApiClient, assert_error
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,7 @@ def set_status(nomination: Nomination, status: str) -> None:
 
 
 def test_stats(admin_api: ApiClient, scout: User, other_scout: User) -> None:
-    first, second, third, fourth = (nominate(scout) for _ in range(4))
+    first, second, third, fourth = (make_nomination(scout, sport="soccer") for _ in range(4))
     set_status(second, "approved")
     set_status(third, "rejected")
     set_status(fourth, "rejected")
@@ -64,7 +64,11 @@ def test_stats(admin_api: ApiClient, scout: User, other_scout: User) -> None:
 def test_pending_lists_only_pending_newest_first_with_has_voted(
     admin_api: ApiClient, admin_user: User, scout: User
 ) -> None:
-    old, decided, new = nominate(scout), nominate(scout), nominate(scout, sport="hockey")
+    old, decided, new = (
+        make_nomination(scout, sport="soccer"),
+        make_nomination(scout, sport="soccer"),
+        make_nomination(scout, sport="hockey"),
+    )
     set_status(decided, "approved")
     vote(admin_user, old)
 
@@ -84,7 +88,7 @@ def test_pending_lists_only_pending_newest_first_with_has_voted(
 
 
 def test_pending_pages_with_a_link_header(admin_api: ApiClient, scout: User) -> None:
-    made = [nominate(scout) for _ in range(5)]
+    made = [make_nomination(scout, sport="soccer") for _ in range(5)]
     seen: list[int] = []
     url = "/api/admin/nominations/pending?limit=2"
     while url:
@@ -150,8 +154,8 @@ def _queries(client: ApiClient, path: str) -> int:
 @pytest.mark.parametrize(
     ("path", "grow"),
     [
-        ("/api/admin/stats", lambda scout: nominate(scout)),
-        ("/api/admin/nominations/pending", lambda scout: nominate(scout)),
+        ("/api/admin/stats", lambda scout: make_nomination(scout, sport="soccer")),
+        ("/api/admin/nominations/pending", lambda scout: make_nomination(scout, sport="soccer")),
         ("/api/admin/leaderboard", lambda scout: make_user(points=5)),
         ("/api/admin/users", lambda scout: make_user()),
     ],

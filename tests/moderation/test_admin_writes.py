@@ -7,16 +7,11 @@ from typing import Any
 import pytest
 
 from project.accounts.models import Role, User
-from project.scouting.models import Nomination, Player
+from project.scouting.models import Player
 from realtime.publish import Event
-from tests.accounts.factories import (
-    assert_counters_equal_rows,
-    assert_nothing_left_of,
-    build_world,
-    nominate,
-    vote,
-)
-from tests.helpers import ApiClient, assert_error, make_user
+from tests.accounts.factories import assert_counters_equal_rows, assert_nothing_left_of, build_world
+from tests.builders import make_nomination, make_user, second_nomination, vote
+from tests.helpers import ApiClient, assert_error
 
 pytestmark = pytest.mark.django_db
 
@@ -45,9 +40,9 @@ def closed(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str]]:
 def test_verify_and_unverify_a_player(
     admin_api: ApiClient, scout: User, other_scout: User, events: list[Event]
 ) -> None:
-    nomination = nominate(scout, sport="hockey", name="Vera Verified")
-    rejected = Nomination.objects.create(
-        player=nomination.player, nominated_by=other_scout, sport="hockey", status="rejected"
+    nomination = make_nomination(scout, sport="hockey", name="Vera Verified")
+    rejected = second_nomination(
+        nomination.player, by=other_scout, sport="hockey", status="rejected"
     )
     path = f"/api/admin/players/{nomination.player_id}/verified"
 
@@ -60,11 +55,11 @@ def test_verify_and_unverify_a_player(
         "name": "Vera Verified",
         "age": 15,
         "graduationYear": None,
-        "position": "Wing",
-        "nationality": "Ireland",
-        "club": "Rovers",
+        "position": "Guard",
+        "nationality": "Canada",
+        "club": "Toronto Academy",
         "sport": "hockey",
-        "skills": "Quick feet",
+        "skills": "Vision",
         "videoLink": "",
         "verified": True,
     }
@@ -87,7 +82,7 @@ def test_verify_and_unverify_a_player(
 def test_setting_the_same_verified_value_publishes_nothing(
     admin_api: ApiClient, scout: User, events: list[Event]
 ) -> None:
-    nomination = nominate(scout)
+    nomination = make_nomination(scout, sport="soccer")
     response = admin_api.put(
         f"/api/admin/players/{nomination.player_id}/verified", {"verified": False}
     )
@@ -102,7 +97,7 @@ def test_setting_the_same_verified_value_publishes_nothing(
 def test_verified_validation(
     admin_api: ApiClient, scout: User, body: dict[str, Any], message: str
 ) -> None:
-    nomination = nominate(scout)
+    nomination = make_nomination(scout, sport="soccer")
     response = admin_api.put(f"/api/admin/players/{nomination.player_id}/verified", body)
     assert assert_error(response, 400, message)["fields"] == {"verified": message}
 
@@ -205,7 +200,7 @@ def test_deleting_an_admin_keeps_the_nominations_they_reviewed(
     admin_api: ApiClient, scout: User
 ) -> None:
     other_admin = make_user(role=Role.ADMIN)
-    nomination = nominate(scout)
+    nomination = make_nomination(scout, sport="soccer")
     vote(other_admin, nomination)
     ApiClient().login(other_admin).post(f"/api/admin/nominations/{nomination.pk}/approve")
 
@@ -225,7 +220,7 @@ def test_deleting_an_admin_keeps_the_nominations_they_reviewed(
 def test_admin_writes_are_for_admins_only(
     api: ApiClient, scout_api: ApiClient, scout: User, other_scout: User
 ) -> None:
-    nomination = nominate(other_scout)
+    nomination = make_nomination(other_scout, sport="soccer")
     calls = [
         ("put", f"/api/admin/players/{nomination.player_id}/verified", {"verified": True}),
         ("delete", f"/api/admin/users/{other_scout.pk}", None),

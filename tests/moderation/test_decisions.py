@@ -11,15 +11,15 @@ from django.db import connection
 
 from project.accounts.models import Role, User, UserSettings
 from project.scouting.models import Nomination, Notification
-from tests.accounts.factories import nominate
-from tests.helpers import ApiClient, EventRecorder, assert_error, make_user
+from tests.builders import make_nomination, make_user
+from tests.helpers import ApiClient, EventRecorder, assert_error
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def pending(scout: User) -> Nomination:
-    return nominate(scout, sport="basketball", name="Jordan Quick")
+    return make_nomination(scout, sport="basketball", name="Jordan Quick")
 
 
 def read_shape(nomination: Nomination, *, status: str, has_voted: bool = False) -> dict[str, Any]:
@@ -231,7 +231,7 @@ def test_only_admins_decide(
 @pytest.mark.parametrize(("first", "second"), [("approve", "approve"), ("approve", "reject")])
 def test_two_admins_deciding_at_once_one_wins_the_other_hears_who(first: str, second: str) -> None:
     nominator = make_user(name="Nora Nominator")
-    nomination = nominate(nominator)
+    nomination = make_nomination(nominator, sport="soccer")
     start_points = User.objects.get(pk=nominator.pk).points
     admins = [make_user(role=Role.ADMIN, name=f"Admin {n}") for n in (1, 2)]
     clients = [ApiClient().login(admin) for admin in admins]

@@ -12,8 +12,8 @@ from project.accounts.models import User
 from project.moderation.services.reports import report_create
 from project.scouting.models import Notification
 from project.scouting.services.follows import follow_player_create, follow_user_create
-from tests.accounts.factories import nominate, vote
-from tests.helpers import ApiClient, assert_error, make_user
+from tests.builders import make_nomination, make_user, vote
+from tests.helpers import ApiClient, assert_error
 
 pytestmark = pytest.mark.django_db
 
@@ -22,8 +22,11 @@ pytestmark = pytest.mark.django_db
 def seeded(scout: User, other_scout: User) -> dict[str, object]:
     """The scout nominated twice, voted, follows a player and a scout, has notifications,
     a follower and a report they made."""
-    mine = [nominate(scout, name="Own One"), nominate(scout, name="Own Two")]
-    theirs = nominate(other_scout, name="Their Player")
+    mine = [
+        make_nomination(scout, name="Own One", sport="soccer"),
+        make_nomination(scout, name="Own Two", sport="soccer"),
+    ]
+    theirs = make_nomination(other_scout, name="Their Player", sport="soccer")
     vote(scout, theirs)
     vote(other_scout, mine[0])  # a notification for the scout
     follow_player_create(user=scout, player_id=theirs.player_id)

@@ -13,17 +13,17 @@ from project.modlog.models import ModlogEntry
 from project.modlog.services import modlog_record
 from project.scouting.models import Nomination, NominationStatus
 from realtime.publish import Event
-from tests.accounts.factories import nominate
-from tests.helpers import ApiClient, make_user
+from tests.builders import make_nomination, make_user
+from tests.helpers import ApiClient
 
 pytestmark = pytest.mark.django_db
 
 EDIT = {
     "name": "Renamed Player",
     "age": 14,
-    "position": "Wing",
-    "nationality": "Ireland",
-    "club": "Rovers",
+    "position": "Guard",
+    "nationality": "Canada",
+    "club": "Toronto Academy",
     "sport": "soccer",
 }
 
@@ -37,7 +37,7 @@ def only_row(**filters: Any) -> ModlogEntry:
 def test_every_admin_action_writes_one_row(
     admin_api: ApiClient, admin_user: User, scout: User
 ) -> None:
-    first, second = nominate(scout), nominate(scout)
+    first, second = make_nomination(scout, sport="soccer"), make_nomination(scout, sport="soccer")
     victim, promoted = make_user(name="Vic Tim"), make_user(name="Pro Moted")
     calls = [
         ("POST", f"/api/admin/nominations/{first.pk}/approve", None),
@@ -70,7 +70,7 @@ def test_every_admin_action_writes_one_row(
 def test_a_nominator_editing_their_own_player_is_not_logged(
     scout_api: ApiClient, scout: User
 ) -> None:
-    nomination = nominate(scout)
+    nomination = make_nomination(scout, sport="soccer")
     assert scout_api.put(f"/api/players/{nomination.player_id}", EDIT).status_code == 200
     assert not ModlogEntry.objects.exists()
 
@@ -78,7 +78,7 @@ def test_a_nominator_editing_their_own_player_is_not_logged(
 def test_a_rolled_back_action_leaves_no_row(
     admin_api: ApiClient, scout: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    nomination = nominate(scout)
+    nomination = make_nomination(scout, sport="soccer")
 
     def fail(**kwargs: Any) -> None:
         raise RuntimeError("the notification could not be written")

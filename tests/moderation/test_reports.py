@@ -13,8 +13,8 @@ from project.moderation.models import Report
 from project.modlog.models import ModlogEntry
 from project.notify.services import events_dispatch
 from project.scouting.models import Nomination, NominationStatus, Notification
-from tests.accounts.factories import nominate
-from tests.helpers import ApiClient, assert_error, make_user, run_tasks
+from tests.builders import make_nomination, make_user
+from tests.helpers import ApiClient, assert_error, run_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,7 +25,7 @@ def assert_code(response: Any, status: int, code: str) -> None:
 
 @pytest.fixture
 def nomination(scout: User) -> Nomination:
-    return nominate(scout, sport="soccer", name="Fake Person")
+    return make_nomination(scout, sport="soccer", name="Fake Person")
 
 
 def report(api: ApiClient, **body: Any) -> Any:

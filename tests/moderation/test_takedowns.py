@@ -22,8 +22,8 @@ from project.modlog.models import ModlogEntry
 from project.scouting.models import Nomination, NominationStatus
 from project.scouting.services.follows import follow_player_create
 from realtime.summary_source import summary_source
-from tests.accounts.factories import nominate, vote
-from tests.helpers import ApiClient, EventRecorder, assert_error, make_user, run_tasks
+from tests.builders import make_nomination, make_user, vote
+from tests.helpers import ApiClient, EventRecorder, assert_error, run_tasks
 
 # Real commits: the emails and live events leave only after one.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,7 +38,7 @@ def assert_code(response: Any, status: int, code: str) -> None:
 @pytest.fixture
 def child(scout: User, other_scout: User) -> Nomination:
     """An approved nomination of a minor with a vote, activity and a follower."""
-    nomination = nominate(scout, sport="soccer", name=NAME)
+    nomination = make_nomination(scout, sport="soccer", name=NAME)
     Nomination.objects.filter(pk=nomination.pk).update(status=NominationStatus.APPROVED)
     vote(other_scout, nomination)
     follow_player_create(user=other_scout, player_id=nomination.player_id)
@@ -152,13 +152,13 @@ def test_a_takedown_hides_the_player_everywhere_at_once(
     edit = {
         "name": NAME,
         "age": 12,
-        "position": "Wing",
-        "nationality": "Ireland",
-        "club": "Rovers",
+        "position": "Guard",
+        "nationality": "Canada",
+        "club": "Toronto Academy",
         "sport": "soccer",
     }
     assert scout_api.put(f"/api/players/{child.player_id}", edit).status_code == 404
-    again = scout_api.post("/api/nominations", {**edit, "age": 15, "skills": "Quick feet"})
+    again = scout_api.post("/api/nominations", {**edit, "age": 15, "skills": "Vision"})
     assert_code(again, 400, "player_taken_down")
     # The requester has the reference by email, twice: the link, then the receipt.
     run_tasks()
@@ -310,7 +310,7 @@ def test_the_requester_address_is_not_stored(child: Nomination) -> None:
 def test_a_rejected_nomination_of_the_player_comes_back_rejected(
     child: Nomination, scout: User, admin_api: ApiClient
 ) -> None:
-    rejected = nominate(make_user(), sport="soccer")
+    rejected = make_nomination(make_user(), sport="soccer")
     Nomination.objects.filter(pk=rejected.pk).update(
         status=NominationStatus.REJECTED, player=child.player
     )
@@ -485,13 +485,13 @@ def test_requests_are_bounded_per_player_whoever_sends_them(
     assert 0 < int(refused["Retry-After"]) <= 86400
     assert TakedownRequest.objects.count() == 2
     # Another player is not held back.
-    other = nominate(scout, sport="soccer", name="Other Player")
+    other = make_nomination(scout, sport="soccer", name="Other Player")
     assert from_address("203.0.113.9", other.pk).status_code == 201
 
 
 @pytest.mark.parametrize("status", [NominationStatus.REJECTED, NominationStatus.REMOVED])
 def test_a_player_nobody_can_see_is_not_found_and_nothing_is_sent(scout: User, status: str) -> None:
-    hidden_from_all = nominate(scout, sport="soccer", name="Rita Rejected")
+    hidden_from_all = make_nomination(scout, sport="soccer", name="Rita Rejected")
     Nomination.objects.filter(pk=hidden_from_all.pk).update(status=status)
     _, response = takedown(hidden_from_all.pk)
     _, missing = takedown(999999)

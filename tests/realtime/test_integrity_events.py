@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
+from project.scouting.models import NominationStatus
+from tests.builders import aged_user, make_nomination
 from tests.helpers import ApiClient
-from tests.integrity.helpers import aged_user, approved
 from tests.realtime.live import signed_in
 from tests.realtime.test_safety_events import next_of, types_until_quiet
 
@@ -17,7 +18,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 async def test_a_ring_is_flagged_live_and_voiding_it_moves_the_count(
     other_api: ApiClient, admin_api: ApiClient
 ) -> None:
-    nomination = await sync_to_async(approved)(await sync_to_async(aged_user)(), sport="soccer")
+    nomination = await sync_to_async(make_nomination)(
+        await sync_to_async(aged_user)(), sport="soccer", status=NominationStatus.APPROVED
+    )
     ring = [await sync_to_async(aged_user)() for _ in range(5)]
     admin_socket, _ = await signed_in(admin_api)
     member_socket, _ = await signed_in(other_api, sport="soccer")

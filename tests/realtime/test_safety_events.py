@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from project.moderation.models import TakedownRequest
 from project.moderation.services.takedowns import takedown_confirm_token
 from project.scouting.models import Nomination
-from tests.accounts.factories import nominate
+from tests.builders import make_nomination
 from tests.helpers import ApiClient
 from tests.realtime.live import Socket, signed_in
 
@@ -38,7 +38,7 @@ async def test_reports_takedowns_and_log_rows_reach_admins_only(
     scout_api: ApiClient, other_api: ApiClient, admin_api: ApiClient
 ) -> None:
     assert scout_api.user is not None
-    nomination: Nomination = await sync_to_async(nominate)(
+    nomination: Nomination = await sync_to_async(make_nomination)(
         scout_api.user, sport="soccer", name="Live Minor"
     )
     admin_socket, _ = await signed_in(admin_api)

@@ -17,9 +17,9 @@ from project.scouting.models import Activity, ActivityType
 from project.scouting.services import votes
 from realtime.events import Event
 from realtime.merge import VoteMerger, reset_merger
-from tests.helpers import ApiClient, make_user
+from tests.builders import make_nomination, make_user
+from tests.helpers import ApiClient
 from tests.realtime.live import Socket, signed_in
-from tests.scouting.conftest import make_nomination
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("live_cleanup")]
 

@@ -12,8 +12,8 @@ import time_machine
 
 from project.accounts.models import User
 from project.scouting import board_selectors
+from tests.builders import make_nomination
 from tests.helpers import ApiClient
-from tests.scouting.conftest import make_nomination
 from tests.scouting.test_boards import board, places, votes_at, week_votes
 
 pytestmark = pytest.mark.django_db

@@ -29,8 +29,8 @@ from project.scouting.models import (
     VoteStatus,
 )
 from project.scouting.selectors import _wire
-from tests.helpers import BOARD_PLACE_KEYS, NOMINATION_KEYS, ApiClient, assert_error, make_user
-from tests.scouting.conftest import make_nomination
+from tests.builders import make_nomination, make_user
+from tests.helpers import BOARD_PLACE_KEYS, NOMINATION_KEYS, ApiClient, assert_error
 
 pytestmark = pytest.mark.django_db
 

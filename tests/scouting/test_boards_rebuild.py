@@ -13,8 +13,7 @@ from django.core.management import CommandError, call_command
 
 from project.scouting.models import Nomination, NominationWeek, Vote, VoteStatus
 from project.scouting.services import votes
-from tests.helpers import make_user
-from tests.scouting.conftest import make_nomination
+from tests.builders import make_nomination, make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from project.accounts.models import User
 from project.scouting.models import Activity, Follow, Nomination, NominationStatus, Notification
 from project.scouting.selectors import activity_data
-from tests.helpers import ApiClient, EventRecorder, assert_error, make_user
-from tests.scouting.conftest import make_nomination
+from tests.builders import follow, make_nomination, make_user
+from tests.helpers import ApiClient, EventRecorder, assert_error
 
 pytestmark = pytest.mark.django_db
 
@@ -86,8 +86,8 @@ def test_feed_following_filter(scout_api: ApiClient, scout: User, other_scout: U
     by_followed = make_nomination(other_scout)
     about_followed_player = make_nomination(third)
     make_nomination(third)
-    Follow.objects.create(follower=scout, followed_user=other_scout)
-    Follow.objects.create(follower=scout, followed_player_id=about_followed_player.player_id)
+    follow(scout, user=other_scout)
+    follow(scout, player=about_followed_player.player)
     body = scout_api.get("/api/feed?following=true").json()
     assert [item["relatedNominationId"] for item in body] == [
         about_followed_player.pk,

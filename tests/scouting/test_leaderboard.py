@@ -7,8 +7,8 @@ from django.test.utils import CaptureQueriesContext
 from project.accounts.models import User
 from project.scouting import selectors
 from project.scouting.models import Nomination, NominationStatus
-from tests.helpers import BOARD_PLACE_KEYS, NOMINATION_KEYS, ApiClient, assert_error, make_user
-from tests.scouting.conftest import make_nomination
+from tests.builders import make_nomination, make_user
+from tests.helpers import BOARD_PLACE_KEYS, NOMINATION_KEYS, ApiClient, assert_error
 
 pytestmark = pytest.mark.django_db
 

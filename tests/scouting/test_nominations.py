@@ -11,8 +11,9 @@ from project.accounts.models import User
 from project.scouting.models import Activity, Nomination, NominationStatus, Player
 from project.scouting.services import activity, follows
 from project.scouting.services.nominations import player_identity
-from tests.helpers import NOMINATION_KEYS, ApiClient, EventRecorder, assert_error, make_user
-from tests.scouting.conftest import make_nomination, nominate, nomination_body
+from tests.builders import make_nomination, make_user, nomination_body
+from tests.helpers import NOMINATION_KEYS, ApiClient, EventRecorder, assert_error
+from tests.scouting.conftest import nominate
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from project.notify.services import events_dispatch
 from project.scouting import selectors
 from project.scouting.models import Notification
 from project.scouting.services import activity
-from tests.helpers import ApiClient, EventRecorder, assert_error, make_user, run_tasks
-from tests.scouting.conftest import make_nomination
+from tests.builders import make_nomination, make_user
+from tests.helpers import ApiClient, EventRecorder, assert_error, run_tasks
 
 pytestmark = pytest.mark.django_db
 

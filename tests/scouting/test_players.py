@@ -6,8 +6,8 @@ import pytest
 
 from project.accounts.models import User
 from project.scouting.models import Activity, Nomination, NominationStatus, Player
+from tests.builders import make_nomination
 from tests.helpers import ApiClient, EventRecorder, assert_error
-from tests.scouting.conftest import make_nomination
 
 pytestmark = pytest.mark.django_db
 

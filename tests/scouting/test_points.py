@@ -8,8 +8,8 @@ import pytest
 from project.accounts import progress
 from project.accounts.models import User
 from project.scouting.services import votes
+from tests.builders import make_nomination
 from tests.helpers import EventRecorder
-from tests.scouting.conftest import make_nomination
 
 pytestmark = pytest.mark.django_db
 

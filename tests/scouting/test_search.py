@@ -15,8 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from project.accounts.models import User
 from project.common.text import fold
 from project.scouting.models import Player
+from tests.builders import make_nomination
 from tests.helpers import ApiClient
-from tests.scouting.conftest import make_nomination
 
 pytestmark = pytest.mark.django_db
 

@@ -42,8 +42,7 @@ from project.scouting.boards import trend_lambda, week_of
 from project.scouting.models import Nomination, NominationWeek, Vote, VoteStatus
 from project.scouting.points import VOTE_POINTS, VOTE_RECEIVED_POINTS
 from project.scouting.services import votes
-from tests.helpers import make_user
-from tests.scouting.conftest import make_nomination
+from tests.builders import make_nomination, make_user
 
 pytestmark = pytest.mark.django_db
 

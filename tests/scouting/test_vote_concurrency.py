@@ -19,8 +19,8 @@ from project.scouting.models import Nomination, Vote
 from project.scouting.services import votes
 from realtime.events import Event
 from realtime.merge import get_merger
-from tests.helpers import ApiClient, make_user, unless_available
-from tests.scouting.conftest import make_nomination
+from tests.builders import make_nomination, make_user
+from tests.helpers import ApiClient, unless_available
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

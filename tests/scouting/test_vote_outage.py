@@ -18,8 +18,8 @@ from psycopg import pq
 from project.accounts.models import User
 from project.common.errors import DATABASE_RETRY_AFTER, SERVICE_UNAVAILABLE
 from project.scouting.models import Nomination, Vote
+from tests.builders import make_nomination
 from tests.helpers import ApiClient, assert_error, unless_available
-from tests.scouting.conftest import make_nomination
 
 pytestmark = [
     unless_available(connection.vendor != "postgresql", reason="needs PostgreSQL"),

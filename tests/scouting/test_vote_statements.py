@@ -23,8 +23,8 @@ from project.notify.services import events_dispatch
 from project.scouting.boards import trend_add, trend_term
 from project.scouting.models import Nomination, NominationWeek, Notification
 from project.scouting.services import votes
-from tests.helpers import make_user, run_tasks, unless_available
-from tests.scouting.conftest import make_nomination
+from tests.builders import make_nomination, make_user
+from tests.helpers import run_tasks, unless_available
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

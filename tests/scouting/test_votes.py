@@ -15,8 +15,8 @@ from project.scouting.models import (
     Notification,
     Vote,
 )
-from tests.helpers import ApiClient, EventRecorder, assert_error, make_user, run_tasks
-from tests.scouting.conftest import make_nomination
+from tests.builders import make_nomination, make_user
+from tests.helpers import ApiClient, EventRecorder, assert_error, run_tasks
 
 pytestmark = pytest.mark.django_db
 

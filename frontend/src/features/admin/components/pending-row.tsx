@@ -12,7 +12,7 @@ import { useSetPlayerVerified } from '../api/set-verified';
 import type { DecidedMark, PendingItem, Player } from '../api/types';
 
 import { NominationSummary } from './nomination-summary';
-import { RejectDialog } from './reject-dialog';
+import { ReasonDialog } from './reason-dialog';
 
 export type RenderEditPlayer = (player: Player) => ReactNode;
 
@@ -106,12 +106,18 @@ export function PendingRow({
           </div>
         )}
       </Card>
-      <RejectDialog
-        playerName={item.player.name}
+      <ReasonDialog
+        title="Reject Nomination"
+        description={`Reject the nomination of ${item.player.name}. The nominator is notified, with your reason if you give one.`}
+        choices={[{ value: 'reject', label: 'Reject' }]}
+        submitLabel="Reject"
+        submitVariant="destructive"
+        reasonRequired={false}
+        placeholder="Why is this nomination rejected?"
         open={rejecting && !decided}
         onOpenChange={setRejecting}
         pending={reject.isPending}
-        onReject={(reason) =>
+        onSubmit={(_choice, reason) =>
           reject.mutate({ id: item.id, reason }, { onSettled: () => setRejecting(false) })
         }
       />

@@ -1,30 +1,43 @@
 import { useState, type ReactNode } from 'react';
 
 import { ActionDialog } from '@/components/ui/action-dialog';
+import type { ButtonVariant } from '@/components/ui/button-classes';
 import { ChoiceFieldset, type Choice } from '@/components/ui/choice-fieldset';
 import { Field } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/input';
 
+/** The server keeps at most 500 characters of a decision's reason. */
+const REASON_MAX = 500;
+
 type ReasonDialogProps<T extends string> = {
   title: string;
   description: ReactNode;
+  /** The actions to choose from; with one, no choice is shown. */
   choices: Choice<T>[];
   submitLabel: string;
+  submitVariant?: ButtonVariant;
+  /** A required reason keeps the action disabled until one is typed. */
+  reasonRequired?: boolean;
+  placeholder?: string;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   pending: boolean;
+  /** Called with the chosen action and the trimmed reason ('' when none was given). */
   onSubmit: (choice: T, reason: string) => void;
 };
 
 /**
- * An admin decision with a required reason: the reason goes to the moderation log and to the
- * person the decision affects.
+ * An admin decision with a reason: the reason goes to the moderation log and to the person the
+ * decision affects. Closing the dialog forgets what was typed.
  */
 export function ReasonDialog<T extends string>({
   title,
   description,
   choices,
   submitLabel,
+  submitVariant,
+  reasonRequired = true,
+  placeholder,
   open,
   onOpenChange,
   pending,
@@ -47,7 +60,8 @@ export function ReasonDialog<T extends string>({
       title={title}
       description={description}
       actionLabel={submitLabel}
-      actionDisabled={!reason.trim()}
+      actionVariant={submitVariant}
+      actionDisabled={reasonRequired && !reason.trim()}
       pending={pending}
       onAction={() => onSubmit(choice, reason.trim())}
     >
@@ -61,14 +75,15 @@ export function ReasonDialog<T extends string>({
           className="mb-4 flex flex-col gap-2"
         />
       )}
-      <Field id="decision-reason" label="Reason">
+      <Field id="decision-reason" label={reasonRequired ? 'Reason' : 'Reason (optional)'}>
         <Textarea
           id="decision-reason"
-          rows={3}
-          maxLength={500}
-          required
+          rows={reasonRequired ? 3 : 4}
+          maxLength={REASON_MAX}
+          required={reasonRequired}
           value={reason}
           onChange={(event) => setReason(event.target.value)}
+          placeholder={placeholder}
         />
       </Field>
     </ActionDialog>

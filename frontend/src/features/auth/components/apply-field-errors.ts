@@ -1,6 +1,7 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 
-import { ApiError } from '@/lib/api-client';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { toast } from '@/stores/toast';
 
 /** Shows the server's per-field validation messages on the matching form fields. */
 export function applyFieldErrors<T extends FieldValues>(
@@ -14,4 +15,18 @@ export function applyFieldErrors<T extends FieldValues>(
       setError(field as Path<T>, { type: 'server', message });
     }
   }
+}
+
+/**
+ * A failed account form: the server's field messages on their fields, and a toast with its
+ * message (or `fallback` when the server gave none).
+ */
+export function reportFailure<T extends FieldValues>(
+  error: unknown,
+  fieldNames: readonly Path<T>[],
+  setError: UseFormSetError<T>,
+  { title, fallback }: { title: string; fallback: string },
+) {
+  applyFieldErrors(error, fieldNames, setError);
+  toast({ variant: 'destructive', title, description: errorMessage(error, fallback) });
 }

@@ -1,18 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
 
-import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { ApiError, errorMessage } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import { loginInputSchema, TWO_FACTOR_REQUIRED, useLogin, type LoginInput } from '../api/login';
-import { withReturnTo } from '../hooks/use-return-to';
 
-import { applyFieldErrors } from './apply-field-errors';
+import { AccountFormEnd, PasswordField, UsernameField } from './account-fields';
+import { reportFailure } from './apply-field-errors';
 
 type LoginFormProps = {
   returnTo: string;
@@ -50,11 +48,9 @@ export function LoginForm({ returnTo, onSuccess }: LoginFormProps) {
           setAskCode(true);
           return;
         }
-        applyFieldErrors(error, ['username', 'password', 'code'], setError);
-        toast({
-          variant: 'destructive',
+        reportFailure(error, ['username', 'password', 'code'], setError, {
           title: 'Login failed',
-          description: errorMessage(error, 'Invalid username or password'),
+          fallback: 'Invalid username or password',
         });
       },
     }),
@@ -62,26 +58,17 @@ export function LoginForm({ returnTo, onSuccess }: LoginFormProps) {
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-      <Field id="login-username" label="Username" error={errors.username?.message}>
-        {(control) => (
-          <Input
-            autoComplete="username"
-            autoCapitalize="none"
-            {...control}
-            {...register('username')}
-          />
-        )}
-      </Field>
-      <Field id="login-password" label="Password" error={errors.password?.message}>
-        {(control) => (
-          <Input
-            type="password"
-            autoComplete="current-password"
-            {...control}
-            {...register('password')}
-          />
-        )}
-      </Field>
+      <UsernameField
+        id="login-username"
+        error={errors.username?.message}
+        registration={register('username')}
+      />
+      <PasswordField
+        id="login-password"
+        error={errors.password?.message}
+        registration={register('password')}
+        autoComplete="current-password"
+      />
       {askCode ? (
         <Field
           id="login-code"
@@ -100,18 +87,14 @@ export function LoginForm({ returnTo, onSuccess }: LoginFormProps) {
           )}
         </Field>
       ) : null}
-      <Button type="submit" size="lg" loading={login.isPending} className="mt-2 w-full">
-        Sign in
-      </Button>
-      <p className="text-center text-sm text-muted-foreground">
-        Don&apos;t have an account?{' '}
-        <Link
-          to={withReturnTo('/register', returnTo)}
-          className="font-semibold text-primary hover:underline"
-        >
-          Create one
-        </Link>
-      </p>
+      <AccountFormEnd
+        submitLabel="Sign in"
+        pending={login.isPending}
+        prompt="Don't have an account?"
+        otherForm="/register"
+        otherLabel="Create one"
+        returnTo={returnTo}
+      />
     </form>
   );
 }

@@ -1,19 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
 
-import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
-import { errorMessage } from '@/lib/api-client';
 import { APP_NAME } from '@/lib/site';
 import { SPORTS, useSport } from '@/stores/sport';
 import { toast } from '@/stores/toast';
 
 import { registerInputSchema, useRegister, type RegisterInput } from '../api/register';
-import { withReturnTo } from '../hooks/use-return-to';
 
-import { applyFieldErrors } from './apply-field-errors';
+import { AccountFormEnd, PasswordField, UsernameField } from './account-fields';
+import { reportFailure } from './apply-field-errors';
 
 const SERVER_FIELDS = ['username', 'name', 'email', 'password', 'favoriteSport'] as const;
 
@@ -51,11 +48,9 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
         onSuccess();
       },
       onError: (error) => {
-        applyFieldErrors(error, SERVER_FIELDS, setError);
-        toast({
-          variant: 'destructive',
+        reportFailure(error, SERVER_FIELDS, setError, {
           title: 'Registration failed',
-          description: errorMessage(error, 'Could not create account'),
+          fallback: 'Could not create account',
         });
       },
     }),
@@ -63,16 +58,11 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-      <Field id="register-username" label="Username" error={errors.username?.message}>
-        {(control) => (
-          <Input
-            autoComplete="username"
-            autoCapitalize="none"
-            {...control}
-            {...register('username')}
-          />
-        )}
-      </Field>
+      <UsernameField
+        id="register-username"
+        error={errors.username?.message}
+        registration={register('username')}
+      />
       <Field id="register-name" label="Full name" error={errors.name?.message}>
         {(control) => <Input autoComplete="name" {...control} {...register('name')} />}
       </Field>
@@ -81,16 +71,12 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
           <Input type="email" autoComplete="email" {...control} {...register('email')} />
         )}
       </Field>
-      <Field id="register-password" label="Password" error={errors.password?.message}>
-        {(control) => (
-          <Input
-            type="password"
-            autoComplete="new-password"
-            {...control}
-            {...register('password')}
-          />
-        )}
-      </Field>
+      <PasswordField
+        id="register-password"
+        error={errors.password?.message}
+        registration={register('password')}
+        autoComplete="new-password"
+      />
       <Field id="register-sport" label="Favorite sport" error={errors.favoriteSport?.message}>
         {(control) => (
           <NativeSelect {...control} {...register('favoriteSport')}>
@@ -109,18 +95,14 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
       >
         {(control) => <Input autoComplete="off" {...control} {...register('referralCode')} />}
       </Field>
-      <Button type="submit" size="lg" loading={registration.isPending} className="mt-2 w-full">
-        Create account
-      </Button>
-      <p className="text-center text-sm text-muted-foreground">
-        Already have an account?{' '}
-        <Link
-          to={withReturnTo('/login', returnTo)}
-          className="font-semibold text-primary hover:underline"
-        >
-          Sign in
-        </Link>
-      </p>
+      <AccountFormEnd
+        submitLabel="Create account"
+        pending={registration.isPending}
+        prompt="Already have an account?"
+        otherForm="/login"
+        otherLabel="Sign in"
+        returnTo={returnTo}
+      />
     </form>
   );
 }

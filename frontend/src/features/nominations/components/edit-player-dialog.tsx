@@ -1,34 +1,24 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
 import { isSport } from '@/stores/sport';
 
 import type { Player } from '../api/types';
 import { useUpdatePlayer } from '../api/update-player';
 
 import { PlayerForm } from './player-form';
+import { PlayerFormDialog } from './player-form-dialog';
 
 /** The Edit Player Information form in a dialog, opened by `trigger` (a button). */
 export function EditPlayerDialog({ player, trigger }: { player: Player; trigger: ReactNode }) {
-  const [open, setOpen] = useState(false);
   const update = useUpdatePlayer();
-  const close = () => setOpen(false);
 
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent className="sm:max-w-2xl">
-        <DialogHeader>
-          <DialogTitle>Edit Player Information</DialogTitle>
-          <DialogDescription>Update {player.name}&apos;s details.</DialogDescription>
-        </DialogHeader>
+    <PlayerFormDialog
+      title="Edit Player Information"
+      description={<>Update {player.name}&apos;s details.</>}
+      trigger={trigger}
+    >
+      {(close) => (
         <PlayerForm
           mode="edit"
           defaultValues={{
@@ -47,7 +37,7 @@ export function EditPlayerDialog({ player, trigger }: { player: Player; trigger:
           onDone={close}
           onNavigate={close}
         />
-      </DialogContent>
-    </Dialog>
+      )}
+    </PlayerFormDialog>
   );
 }

@@ -3,7 +3,6 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 
 import { RankMovement } from '@/components/rank-movement';
-import { Skeleton } from '@/components/ui/skeleton';
 import { BOARD_TEXT, type BoardEntry, type BoardKind } from '@/lib/boards';
 import { rank } from '@/lib/ranks';
 import type { Sport } from '@/stores/sport';
@@ -15,6 +14,7 @@ import type { Nomination } from '../api/types';
 import { EmptyState } from './empty-state';
 import { ErrorState } from './error-state';
 import { NOT_SPECIFIED, rankTone } from './labels';
+import { PlayerHeadSkeleton } from './player-head-skeleton';
 import { RankBadge } from './rank-badge';
 
 const rowClasses =
@@ -24,14 +24,7 @@ function RowsSkeleton() {
   return (
     <div role="status" aria-label="Loading leaderboard" className="flex flex-col gap-3">
       {Array.from({ length: 5 }, (_, index) => (
-        <div key={index} className={rowClasses}>
-          <Skeleton className="size-10 rounded-full" />
-          <div className="flex-1 space-y-2">
-            <Skeleton className="h-4 w-2/5" />
-            <Skeleton className="h-2 w-full" />
-          </div>
-          <Skeleton className="h-6 w-10" />
-        </div>
+        <PlayerHeadSkeleton key={index} size="row" className={rowClasses} />
       ))}
     </div>
   );

@@ -1,37 +1,24 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
 import { useSport } from '@/stores/sport';
 
 import { useCreateNomination } from '../api/create-nomination';
 
 import { PlayerForm } from './player-form';
+import { PlayerFormDialog } from './player-form-dialog';
 
 /** The Athlete Nomination form in a dialog, opened by `trigger` (a button). */
 export function NominatePlayerDialog({ trigger }: { trigger: ReactNode }) {
-  const [open, setOpen] = useState(false);
   const { sport } = useSport();
   const create = useCreateNomination();
-  const close = () => setOpen(false);
 
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent className="sm:max-w-2xl">
-        <DialogHeader>
-          <DialogTitle>Athlete Nomination</DialogTitle>
-          <DialogDescription>
-            Nominate a promising young athlete. Nominations start pending, are open to community
-            votes and are reviewed by admins.
-          </DialogDescription>
-        </DialogHeader>
+    <PlayerFormDialog
+      title="Athlete Nomination"
+      description="Nominate a promising young athlete. Nominations start pending, are open to community votes and are reviewed by admins."
+      trigger={trigger}
+    >
+      {(close) => (
         <PlayerForm
           mode="nominate"
           defaultValues={{
@@ -49,7 +36,7 @@ export function NominatePlayerDialog({ trigger }: { trigger: ReactNode }) {
           onDone={close}
           onNavigate={close}
         />
-      </DialogContent>
-    </Dialog>
+      )}
+    </PlayerFormDialog>
   );
 }

@@ -10,6 +10,7 @@ import type { Nomination } from '../api/types';
 
 import { NOT_SPECIFIED } from './labels';
 import { PlayerAvatar } from './player-avatar';
+import { PlayerHeadSkeleton } from './player-head-skeleton';
 import { VoteButton } from './vote-button';
 import { VoteCount } from './vote-count';
 
@@ -111,14 +112,7 @@ export function NominationCardSkeleton() {
       data-testid="nomination-card-skeleton"
       className="flex flex-col rounded-xl border border-border bg-surface p-5 shadow-sm"
     >
-      <div className="flex items-start gap-3">
-        <Skeleton className="size-12 rounded-full" />
-        <div className="flex-1 space-y-2">
-          <Skeleton className="h-5 w-3/5" />
-          <Skeleton className="h-4 w-2/5" />
-        </div>
-        <Skeleton className="h-7 w-12 rounded-full" />
-      </div>
+      <PlayerHeadSkeleton size="card" />
       <div className="mt-4 flex gap-2">
         <Skeleton className="h-5 w-16 rounded-full" />
         <Skeleton className="h-5 w-20 rounded-full" />

@@ -1,12 +1,13 @@
 import { format } from 'date-fns';
 import { ArrowLeft, BadgeCheck, CalendarDays, ExternalLink, Pencil, SearchX } from 'lucide-react';
-import { useMemo, type ReactNode } from 'react';
+import { useMemo } from 'react';
 import { Link } from 'react-router';
 
 import { Badge, StatusBadge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { buttonClasses } from '@/components/ui/button-classes';
 import { DocumentTitle } from '@/components/ui/document-title';
+import { Detail } from '@/components/ui/detail';
 import { Skeleton } from '@/components/ui/skeleton';
 import { displayAge } from '@/lib/display';
 import { LiveRegion } from '@/components/ui/live-region';
@@ -20,6 +21,7 @@ import { EmptyState } from './empty-state';
 import { FollowPlayerButton } from './follow-player-button';
 import { NOT_SPECIFIED } from './labels';
 import { PlayerAvatar } from './player-avatar';
+import { PlayerHeadSkeleton } from './player-head-skeleton';
 import { VoteButton } from './vote-button';
 
 const cardClasses = 'rounded-xl border border-border bg-surface p-5 shadow-sm sm:p-6';
@@ -33,15 +35,6 @@ export function BackToNominations() {
       <ArrowLeft aria-hidden="true" />
       All nominations
     </Link>
-  );
-}
-
-function Detail({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{label}</dt>
-      <dd className="mt-1 font-semibold break-words">{children}</dd>
-    </div>
   );
 }
 
@@ -190,14 +183,7 @@ export function NominationProfileSkeleton() {
     <div role="status" aria-label="Loading nomination">
       <Skeleton className="mb-4 h-8 w-40" />
       <div className={cardClasses}>
-        <div className="flex flex-col gap-5 sm:flex-row sm:items-end">
-          <Skeleton className="size-20 rounded-full sm:size-24" />
-          <div className="flex-1 space-y-3">
-            <Skeleton className="h-8 w-2/3 sm:w-1/2" />
-            <Skeleton className="h-4 w-1/3" />
-          </div>
-          <Skeleton className="h-12 w-24" />
-        </div>
+        <PlayerHeadSkeleton size="profile" />
         <div className="mt-6 flex gap-2 border-t border-border pt-5">
           <Skeleton className="h-10 w-28" />
           <Skeleton className="h-10 w-36" />

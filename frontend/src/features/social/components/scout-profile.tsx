@@ -11,7 +11,6 @@ import {
   Trophy,
   UserSearch,
   Users,
-  type LucideIcon,
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -21,6 +20,7 @@ import { StatusBadge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { buttonClasses } from '@/components/ui/button-classes';
 import { Card } from '@/components/ui/card';
+import { Detail } from '@/components/ui/detail';
 import { DocumentTitle } from '@/components/ui/document-title';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';
@@ -114,26 +114,6 @@ function ScoutProfileLoader({
       <ScoutDetails scout={scout.data} isSelf={scout.data.id === viewerId} />
       {footer}
     </>
-  );
-}
-
-function Detail({
-  icon: Icon,
-  label,
-  children,
-}: {
-  icon: LucideIcon;
-  label: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className="min-w-0">
-      <dt className="flex items-center gap-1.5 text-xs font-medium text-muted-foreground">
-        <Icon className="size-4 shrink-0" aria-hidden="true" />
-        {label}
-      </dt>
-      <dd className="mt-0.5 pl-5.5 text-sm break-words">{children}</dd>
-    </div>
   );
 }
 
