@@ -1,6 +1,6 @@
 """Small helpers for API tests: a CSRF-honouring JSON client, error-body checks and an event
-recorder. The data builders live in tests/builders.py (``make_user`` and ``PASSWORD`` are
-named here as well, for the modules that import them from here)."""
+recorder. The data builders (users, players, nominations, votes, follows) live in
+tests/builders.py."""
 
 from __future__ import annotations
 
@@ -22,8 +22,7 @@ else:
 from project.accounts.models import User
 from realtime.merge import get_merger
 from realtime.publish import Event
-from tests.builders import PASSWORD as PASSWORD
-from tests.builders import make_user as make_user
+from tests.builders import PASSWORD
 
 
 class ApiClient:

@@ -32,7 +32,8 @@ from project.ops.harness import launcher
 from project.ops.harness.private_postgres import PrivateRedis
 from project.ops.prodshape import HOST, ROOT, Shape, free_port, running
 from project.scouting.models import Nomination, NominationStatus, Player
-from tests.helpers import ApiClient, make_user, unless_available
+from tests.builders import make_user
+from tests.helpers import ApiClient, unless_available
 from tests.realtime.servers import database_url
 
 pytestmark = [

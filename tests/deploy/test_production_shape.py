@@ -32,7 +32,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from project.jobs.models import WorkerHeartbeat
 from project.ops.prodshape import HOST, ROOT, Shape, running
 from project.scouting.models import Nomination, NominationStatus, Player
-from tests.helpers import ApiClient, make_user, unless_available
+from tests.builders import make_user
+from tests.helpers import ApiClient, unless_available
 
 pytestmark = [
     pytest.mark.slow,

@@ -28,8 +28,9 @@ from project.ops.harness import prometheus
 from project.ops.harness.private_postgres import PrivateRedis
 from project.ops.prodshape import HOST, ROOT, Shape, running
 from project.scouting.models import Nomination, NominationStatus, Player
+from tests.builders import make_user
 from tests.deploy.test_observability import socket, until
-from tests.helpers import ApiClient, make_user, unless_available
+from tests.helpers import ApiClient, unless_available
 from tests.ops.test_dashboards import alert_queries, dashboard_queries, metric_names
 from tests.realtime.servers import database_url
 

@@ -30,7 +30,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from project.accounts.models import User
 from project.ops.balancer import Cluster, nodes_running
 from project.scouting.models import Nomination, NominationStatus, Player
-from tests.helpers import PASSWORD, make_user, unless_available
+from tests.builders import PASSWORD, make_user
+from tests.helpers import unless_available
 
 pytestmark = [
     pytest.mark.slow,

@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from project.accounts.models import User
 from project.scouting.models import Nomination
 from project.scouting.services import nominations
-from tests.helpers import PASSWORD, make_user
+from tests.builders import PASSWORD, make_user
 
 if TYPE_CHECKING:
     from tests.e2e.conftest import Server

@@ -20,9 +20,9 @@ from project.accounts.models import Role, User
 from project.moderation.services import decisions as moderation
 from project.scouting.services import follows
 from project.scouting.services.votes import vote_cast
+from tests.builders import make_user
 from tests.e2e.browsing import DESKTOP, PHONE, ROOT, TIMEOUT_MS, log_in, nominate
 from tests.e2e.conftest import Server
-from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

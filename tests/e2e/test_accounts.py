@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import FilePayload, Page, expect
 
 from project.accounts.models import User, UserSettings
+from tests.builders import PASSWORD, make_user
 from tests.e2e.browsing import (
     browser_page,
     nominate,
@@ -25,7 +26,6 @@ from tests.e2e.browsing import (
     toast,
 )
 from tests.e2e.conftest import Server
-from tests.helpers import PASSWORD, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

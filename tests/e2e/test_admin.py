@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from project.accounts.models import Role
+from tests.builders import make_user
 from tests.e2e.browsing import (
     ServerSession,
     live,
@@ -27,7 +28,6 @@ from tests.e2e.browsing import (
     toast,
 )
 from tests.e2e.conftest import Server
-from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from project.ops.harness.launcher import daphne_command, free_port, spawn
 from project.scouting.boards import next_week_start, week_of
 from project.scouting.services.votes import vote_cast
+from tests.builders import make_user
 from tests.e2e.browsing import (
     ServerSession,
     live,
@@ -32,7 +33,6 @@ from tests.e2e.browsing import (
     vote_through_server,
 )
 from tests.e2e.conftest import Server
-from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -10,10 +10,10 @@ import re
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, Response, expect
 
+from tests.builders import PASSWORD, make_user
 from tests.e2e.browsing import log_in, new_page, toast
 from tests.e2e.conftest import Server
 from tests.e2e.test_a11y import SIGNED_OUT_ROUTES
-from tests.helpers import PASSWORD, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
+from tests.builders import make_user
 from tests.e2e.browsing import card, log_in, new_page, nominate, toast
 from tests.e2e.conftest import Server
-from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

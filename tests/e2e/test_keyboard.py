@@ -13,9 +13,9 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from project.accounts.models import Role, User
 from project.moderation.services import decisions as moderation
+from tests.builders import make_user
 from tests.e2e.browsing import DESKTOP, TIMEOUT_MS, card, live, log_in, nominate
 from tests.e2e.conftest import Server
-from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, FloatRect, Locator, expect
 
 from project.accounts.models import Role
 from project.moderation.services import decisions as moderation
+from tests.builders import make_user
 from tests.e2e.browsing import (
     DESKTOP,
     PHONE,
@@ -23,7 +24,6 @@ from tests.e2e.browsing import (
     screenshot,
 )
 from tests.e2e.conftest import Server
-from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from project.scouting.services import votes
+from tests.builders import make_user
 from tests.e2e.browsing import (
     TIMEOUT_MS,
     card,
@@ -24,7 +25,6 @@ from tests.e2e.browsing import (
     vote_through_server,
 )
 from tests.e2e.conftest import Server
-from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

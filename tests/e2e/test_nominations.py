@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from project.accounts.models import Role
 from project.scouting.models import Nomination
 from project.scouting.services import votes
+from tests.builders import PASSWORD, make_user
 from tests.e2e.browsing import (
     PHONE,
     card,
@@ -27,7 +28,6 @@ from tests.e2e.browsing import (
     toast,
 )
 from tests.e2e.conftest import Server
-from tests.helpers import PASSWORD, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -13,9 +13,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from project.accounts.models import Role
 from project.moderation.services import decisions as moderation
+from tests.builders import make_user
 from tests.e2e.browsing import PHONE, log_in, new_page, nominate, screenshot
 from tests.e2e.conftest import Server
-from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -10,9 +10,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from project.accounts.models import Role
+from tests.builders import make_user
 from tests.e2e.browsing import live, log_in, new_page, nominate
 from tests.e2e.conftest import Server
-from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

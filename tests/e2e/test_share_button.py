@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.builders import make_user
 from tests.e2e.browsing import log_in, nominate
 from tests.e2e.conftest import Server
 from tests.e2e.test_a11y import axe_problems, settle
-from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -17,9 +17,9 @@ from project.moderation.services import decisions, takedowns
 from project.scouting.models import Nomination
 from project.sharing.models import ShareCard
 from project.sharing.services import share_card_render
+from tests.builders import make_user
 from tests.e2e.browsing import nominate
 from tests.e2e.conftest import Server
-from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -12,6 +12,7 @@ import pytest
 from django.core import mail
 from playwright.sync_api import Browser, Page, expect
 
+from tests.builders import make_user
 from tests.e2e.browsing import (
     card,
     live,
@@ -22,7 +23,7 @@ from tests.e2e.browsing import (
     vote_through_server,
 )
 from tests.e2e.conftest import Server
-from tests.helpers import make_user, run_tasks
+from tests.helpers import run_tasks
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

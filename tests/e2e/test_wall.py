@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from project.accounts.models import User
 from project.scouting.services.votes import vote_cast
+from tests.builders import make_user
 from tests.e2e.browsing import (
     PHONE,
     card,
@@ -26,7 +27,6 @@ from tests.e2e.browsing import (
     vote_through_server,
 )
 from tests.e2e.conftest import Server
-from tests.helpers import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

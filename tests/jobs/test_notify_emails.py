@@ -23,9 +23,9 @@ from project.notify.services import events_dispatch, transactional_enqueue
 from project.scouting.boards import week_of
 from project.scouting.models import Follow, NominationWeek
 from project.scouting.services import votes
-from tests.helpers import make_user, run_tasks
+from tests.builders import make_nomination, make_user
+from tests.helpers import run_tasks
 from tests.jobs.smtp import Received, SmtpServer
-from tests.scouting.conftest import make_nomination
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,9 @@ from django.core.management.color import no_style
 from django.db import connection
 
 from project.accounts.models import User
+from tests.builders import make_user
 from tests.flushing import flush_outlasting_deadlocks
-from tests.helpers import make_user, unless_available
+from tests.helpers import unless_available
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

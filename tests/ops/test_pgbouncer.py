@@ -28,7 +28,7 @@ from project.accounts.models import User
 from project.common.db import Pending
 from project.ops.pgbouncer import Bouncer
 from project.settings import db_pooler
-from tests.helpers import make_user
+from tests.builders import make_user
 
 ROOT = Path(__file__).resolve().parents[2]
 

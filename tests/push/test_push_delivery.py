@@ -25,10 +25,10 @@ from project.push.models import PushDelivery, PushDeliveryStatus, PushSubscripti
 from project.push.services import push_enqueue
 from project.push.vapid import VapidKeys
 from project.scouting.services import votes
-from tests.helpers import make_user, run_tasks
+from tests.builders import make_nomination, make_user
+from tests.helpers import run_tasks
 from tests.push.conftest import Device, new_device
 from tests.push.service import PushService, Received
-from tests.scouting.conftest import make_nomination
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,7 @@ from project.accounts.models import User
 from project.push.models import PushSubscription
 from project.push.vapid import VapidKeys
 from project.scouting.services import votes
-from tests.helpers import make_user
-from tests.scouting.conftest import make_nomination
+from tests.builders import make_nomination, make_user
 from tests.scouting.test_vote_statements import MAX_STATEMENTS, statements_of
 
 pytestmark = pytest.mark.django_db(transaction=True)

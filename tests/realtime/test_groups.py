@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from realtime.events import Event
-from tests.helpers import ApiClient, make_user
+from tests.builders import make_user
+from tests.helpers import ApiClient
 from tests.realtime.live import Socket, send_now, signed_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("live_cleanup")]

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from tests.helpers import ApiClient, make_user
+from tests.builders import make_user
+from tests.helpers import ApiClient
 from tests.realtime.live import Socket, signed_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("live_cleanup")]

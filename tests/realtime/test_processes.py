@@ -21,7 +21,8 @@ from websockets.asyncio.client import connect
 from project.ops.harness.wsframes import masked_frame, server_frames, split_frame, upgrade_request
 from project.scouting.models import Nomination, NominationStatus, Player
 from realtime.events import Event
-from tests.helpers import ApiClient, make_user, unless_available
+from tests.builders import make_user
+from tests.helpers import ApiClient, unless_available
 from tests.realtime.live import send_now, session_of
 from tests.realtime.servers import HOST, daphne, rss_bytes
 

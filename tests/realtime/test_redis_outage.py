@@ -21,7 +21,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from project.ops.harness.private_postgres import PrivateRedis
 from project.scouting.models import Nomination, NominationStatus, Player, Vote
-from tests.helpers import ApiClient, make_user, unless_available
+from tests.builders import make_user
+from tests.helpers import ApiClient, unless_available
 from tests.realtime.live import session_of
 from tests.realtime.servers import HOST, daphne
 

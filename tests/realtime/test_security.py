@@ -7,7 +7,8 @@ from asgiref.sync import sync_to_async
 from django.db import transaction
 
 from realtime.publish import close_user_sockets
-from tests.helpers import PASSWORD, ApiClient
+from tests.builders import PASSWORD
+from tests.helpers import ApiClient
 from tests.realtime.live import open_socket, session_of, signed_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("live_cleanup")]

@@ -18,7 +18,7 @@ from project.scouting.services.nominations import nomination_create
 from project.scouting.services.votes import vote_cast, vote_remove
 from project.sharing.models import CardRedraw, ShareCard
 from project.sharing.services import share_card_render
-from tests.helpers import make_user
+from tests.builders import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

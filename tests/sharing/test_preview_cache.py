@@ -22,7 +22,7 @@ from project.scouting.services.nominations import nomination_create, player_upda
 from project.sharing import cache as sharing_cache
 from project.sharing import previews
 from project.sharing.services import share_card_render
-from tests.helpers import make_user
+from tests.builders import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

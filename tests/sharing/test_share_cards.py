@@ -17,7 +17,7 @@ from project.scouting.models import Nomination
 from project.scouting.services.nominations import nomination_create, player_update
 from project.sharing.models import ShareCard
 from project.sharing.selectors import cards_to_draw
-from tests.helpers import make_user
+from tests.builders import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
