@@ -38,6 +38,7 @@ class Drainable(Protocol):
 
 _sockets: weakref.WeakSet[Any] = weakref.WeakSet()
 _state = {"draining": False}
+_task: list[asyncio.Task[None]] = []  # the drain under way, held until it ends
 
 
 def draining() -> bool:
@@ -52,16 +53,21 @@ def unregister(consumer: Drainable) -> None:
     _sockets.discard(consumer)
 
 
+def _reactor() -> Any:
+    """Twisted's reactor (daphne's, installed before the application loads)."""
+    from twisted.internet import reactor
+
+    return reactor
+
+
 def install() -> None:
     """Take SIGTERM over from Twisted once the reactor runs (it installs its own handlers as
     it starts, which would stop the process at once)."""
-    from twisted.internet import reactor
-
-    reactor.callWhenRunning(_take_signals)
+    _reactor().callWhenRunning(_take_signals)
 
 
 def _take_signals() -> None:
-    from twisted.internet import reactor
+    reactor = _reactor()
 
     def on_term(signum: int, frame: Any) -> None:
         if _state["draining"]:
@@ -75,12 +81,12 @@ def _take_signals() -> None:
 
 
 def _start() -> None:
-    asyncio.ensure_future(drain(settings.REALTIME_DRAIN_SECONDS))
+    _task.append(asyncio.ensure_future(drain(settings.REALTIME_DRAIN_SECONDS)))
 
 
 async def drain(window: float) -> None:
     """Stop accepting, close every socket with 1001 spread over the window, then stop."""
-    from twisted.internet import reactor
+    reactor = _reactor()
 
     _state["draining"] = True
     _stop_listening()
@@ -114,9 +120,9 @@ async def _close(consumer: Drainable) -> None:
 
 def _stop_listening() -> None:
     """Close the reactor's listening ports (daphne's endpoints); open connections stay."""
-    from twisted.internet import reactor, tcp
+    from twisted.internet import tcp
 
-    for reader in list(reactor.getReaders()):
+    for reader in list(_reactor().getReaders()):
         if isinstance(reader, tcp.Port):
             reader.stopListening()
 
