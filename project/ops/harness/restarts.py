@@ -20,6 +20,7 @@ import random
 import signal
 import threading
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,6 +125,22 @@ def _caught_up(watchers: list[Watcher], timeout: float) -> float | None:
     return None
 
 
+def _restart_ws(shape: Shape, index: int, timeout: float = 180) -> None:
+    """Restart daphne process ``index`` and return once the new one answers ``/readyz``:
+    supervisord calls it running a second after it starts, while it still loads Django, and
+    restarting the next one before then would leave none to take the sockets."""
+    shape.control("restart", f"ws:ws{index + 1}", timeout=120)
+    url = f"http://{HOST}:{shape.ws_ports[index]}/readyz"
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as answer:
+            if answer.status == 200:
+                return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"ws{index + 1} was not ready in time after its restart")
+        time.sleep(0.2)
+
+
 def _workers(shape: Shape) -> list[int]:
     return sorted(_children(shape.pid("http")))
 
@@ -192,8 +209,7 @@ def rolling_restart_drill(
     try:
         time.sleep(settle)
         steps: list[tuple[str, Any]] = [
-            (f"ws{i + 1}", lambda n=i: shape.control("restart", f"ws:ws{n + 1}", timeout=120))
-            for i in range(len(shape.ws_ports))
+            (f"ws{i + 1}", lambda n=i: _restart_ws(shape, n)) for i in range(len(shape.ws_ports))
         ]
         for index, worker in enumerate(_workers(shape)):
             steps.append((f"http worker {index + 1}", lambda w=worker: _restart_worker(shape, w)))
