@@ -1,6 +1,5 @@
-"""The rolling-restart drill at a small size (project/ops/harness/restarts.py; bench/restarts.py
-runs it larger): under votes and watching sockets, every daphne process, every HTTP worker and
-nginx are restarted in turn through supervisord and signals. No answer is a 5xx, no socket
+"""The rolling-restart drill (project/ops/harness/restarts.py): under votes and watching
+sockets, every daphne process, every HTTP worker and nginx are restarted in turn through supervisord and signals. No answer is a 5xx, no socket
 misses or repeats an event, each reconnects at most once per restart, and every one is back
 and caught up within 10 s of each restart."""
 

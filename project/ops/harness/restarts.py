@@ -1,4 +1,4 @@
-"""The rolling-restart drill, shared by the suite's test and bench/restarts.py.
+"""The rolling-restart drill, shared by the suite's test (tests/deploy/test_rolling_restart.py).
 
 The production shape (project/ops/prodshape.py: nginx, the HTTP pool, the daphne processes
 under supervisord) serves votes from threads and sockets watching the sport through nginx,
