@@ -120,7 +120,7 @@ def test_a_rolling_restart_loses_no_answer_and_no_event(tmp_path: Path) -> None:
     assert figures.max_reconnects_per_restart <= 1, figures
     assert all(r["caught up s"] is not None for r in figures.restarts), figures
     assert figures.behind_at_end == 0, figures
-# Every socket moved with each daphne restart it was on, always closed with 1001 (the ten
+    # Every socket moved with each daphne restart it was on, always closed with 1001 (the ten
     # on ws1 went to ws2 first, then all twenty left ws2), never dropped.
     assert set(figures.closes) == {1001}, figures
     assert figures.closes[1001] >= 20, figures
