@@ -123,7 +123,8 @@ prometheus:
 
 ## serve-prod: the production shape on this machine (needs DATABASE_URL and REDIS_URL): migrate,
 ## then nginx on PORT (8080) in front of the HTTP pool (gunicorn, 2 gthread workers) and two
-## daphne processes for /ws/, supervised by honcho; Ctrl-C or SIGTERM stops them all. With
+## daphne processes for /ws/, under supervisord (one that dies is started again; supervisorctl
+## restarts them one at a time, README); Ctrl-C or SIGTERM stops them all. With
 ## PGBOUNCER=1 the app reaches PostgreSQL through a PgBouncer in transaction mode (migrations
 ## go directly)
 serve-prod: install frontend nginx $(if $(WITH_PGBOUNCER),pgbouncer)

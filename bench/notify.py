@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import os
 import socket
 import threading
@@ -90,6 +91,7 @@ class Inbox:
 def smtp_server() -> Iterator[tuple[int, Inbox]]:
     from aiosmtpd.controller import Controller
 
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd's line per command
     inbox = Inbox()
     port = free_port()
     controller = Controller(inbox, hostname=HOST, port=port)

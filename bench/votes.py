@@ -1388,7 +1388,7 @@ def compare_metrics(args: argparse.Namespace, own_url: str, fixture: Fixture) ->
 
 
 def _ws_pids(stack: Stack) -> list[int]:
-    """The daphne /ws/ processes' pids: children of honcho listening on the ws ports."""
+    """The daphne /ws/ processes' pids: the processes listening on the ws ports."""
     ports = {f"{p:04X}" for p in stack.shape.ws_ports}
     inodes = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):

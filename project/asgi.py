@@ -4,6 +4,7 @@ Django (project/health.py), and the process's metrics are served on ``METRICS_PO
 set (project/common/metrics.py)."""
 
 import os
+import sys
 
 from django.core.wsgi import get_wsgi_application
 
@@ -18,7 +19,7 @@ from project.common.heap import tune_after_startup  # noqa: E402
 from project.common.wsgi_http import WsgiHttp  # noqa: E402
 from project.health import HealthAsgi  # noqa: E402
 from project.sentry import wrap_asgi  # noqa: E402
-from realtime import probe  # noqa: E402
+from realtime import drain, probe  # noqa: E402
 from realtime.routing import websocket_application  # noqa: E402
 from realtime.summaries import get_scheduler  # noqa: E402
 
@@ -38,6 +39,10 @@ metrics.time_gc_pauses()
 if metrics.serve() is not None:
     # A daphne process that serves metrics probes the live layer's delivery (realtime/probe.py).
     probe.start_in_daphne()
+
+if "twisted.internet.reactor" in sys.modules:
+    # Under daphne: SIGTERM drains the process's sockets before it exits (realtime/drain.py).
+    drain.install()
 
 # Freeze the start-up heap and make young collections rarer (project/common/heap.py).
 tune_after_startup()

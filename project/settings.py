@@ -328,6 +328,9 @@ REALTIME_SOCKET_MAX_PENDING = int(os.environ.get("REALTIME_SOCKET_MAX_PENDING", 
 # permessage-deflate for clients that offer it (browsers do): each event compressed once,
 # without context takeover, for every socket (realtime/connection.py).
 REALTIME_COMPRESSION = env_bool("REALTIME_COMPRESSION", True)
+# Seconds a daphne process takes on SIGTERM to close its sockets (1001, spread over the window
+# so their clients come back to the other processes gradually) and exit (realtime/drain.py).
+REALTIME_DRAIN_SECONDS = float(os.environ.get("REALTIME_DRAIN_SECONDS", "10"))
 # Leaderboard and stats events: at most one per sport per interval (seconds).
 REALTIME_SUMMARY_INTERVAL = float(os.environ.get("REALTIME_SUMMARY_INTERVAL", "0.25"))
 # ... and at most one per this interval while changes keep coming (a crowd voting): seconds.

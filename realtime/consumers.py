@@ -21,7 +21,7 @@ from django.conf import settings
 
 from project.common.choices import Sport
 from project.common.second_factor import admin_session_allowed
-from realtime import metrics
+from realtime import drain, metrics
 from realtime.backend import get_backend
 from realtime.connection import SCOPE_KEY, Outgoing, SocketQueue, open_socket
 from realtime.control import get_layer, user_sockets_group
@@ -32,6 +32,7 @@ from realtime.presence import new_presence_id, session_set
 logger = logging.getLogger(__name__)
 
 # Close codes the SPA acts on (see README.md).
+CLOSE_GOING_AWAY = 1001  # the process drains for a restart: reconnect soon and resume
 CLOSE_RECONNECT = 4001  # session or rights changed, or events may be lost: reconnect, refetch
 CLOSE_TOO_SLOW = 4008  # the socket fell too far behind: reconnect and resume
 CLOSE_UNAUTHENTICATED = 4401  # not signed in: do not reconnect until signed in
@@ -93,6 +94,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.accept()
         self.counted = True
         metrics.CONNECTIONS_OPEN.inc()
+        if drain.draining():  # accepted just before the process stopped listening
+            await self.going_away()
+            return
+        drain.register(self)
         if user is None or not user.is_authenticated:
             await self._close(CLOSE_UNAUTHENTICATED)
             return
@@ -148,6 +153,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         self.closing = True
+        drain.unregister(self)
         if self.counted:
             self.counted = False
             metrics.CONNECTIONS_OPEN.dec()
@@ -163,6 +169,23 @@ class LiveConsumer(AsyncWebsocketConsumer):
         """Every close the server makes goes through here: counted by its code."""
         metrics.CLOSES.labels(str(code)).inc()
         await super().close(code, reason)
+
+    async def going_away(self) -> None:
+        """Close with 1001 (the process drains, realtime/drain.py): the client reconnects to
+        another process and resumes from its cursors. autobahn's ``sendClose`` takes only 1000
+        and 3000-4999 from an application, so the close frame goes straight onto daphne's
+        connection, after what is queued for it."""
+        if self.closing:
+            return
+        protocol = self.scope.get(SCOPE_KEY)
+        if protocol is None or protocol.state != protocol.STATE_OPEN:
+            await self._close(CLOSE_RECONNECT)
+            return
+        if self.queue is not None:
+            self.queue.flush()
+        self.closing = True
+        metrics.CLOSES.labels(str(CLOSE_GOING_AWAY)).inc()
+        protocol.sendCloseFrame(code=CLOSE_GOING_AWAY, reasonUtf8=b"restart", isReply=False)
 
     async def _close(self, code: int) -> None:
         if not self.closing:

@@ -24,7 +24,8 @@ CONNECTIONS_OPEN = Gauge(
 )
 CLOSES = Counter(
     "websocket_closes_total",
-    "Websockets closed by the server, by close code (4001 reconnect, 4008 too slow, "
+    "Websockets closed by the server, by close code (1001 the process drains for a restart, "
+    "4001 reconnect, 4008 too slow, "
     "4401 unauthenticated, 4429 too many messages, 4503 live layer unavailable).",
     ["code"],
 )

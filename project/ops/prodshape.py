@@ -19,8 +19,10 @@ the shape all start it from here, so what is measured and tested is what is serv
 * each server process serves its Prometheus metrics on a port of its own on HOST (the HTTP
   pool's arbiter the sum of its workers', project/ops/gunicorn_conf.py; each daphne process
   its own), never through nginx, and answers ``/healthz`` and ``/readyz`` (project/health.py);
-* honcho (a Procfile) supervises them all: Ctrl-C or SIGTERM stops every one, and one that
-  exits stops the others.
+* supervisord (its config and control socket in the run directory) runs them all: one that
+  exits is started again (and its log says so), ``supervisorctl`` restarts one at a time
+  (``Shape.ctl``), and Ctrl-C or SIGTERM stops every one, each by SIGTERM: a daphne process
+  then drains its sockets (realtime/drain.py) and the HTTP pool finishes its requests.
 """
 
 from __future__ import annotations
@@ -88,14 +90,21 @@ class Shape:
     http_ports: list[int] = field(default_factory=list)
     ws_ports: list[int] = field(default_factory=list)
     bouncer: Bouncer | None = None
-    # Where each process (by its Procfile name) serves its metrics on HOST: the HTTP pool's
-    # arbiter and each daphne process; ``metrics_port`` numbers them from there, in Procfile
+    # Where each process (by its program name) serves its metrics on HOST: the HTTP pool's
+    # arbiter and each daphne process; ``metrics_port`` numbers them from there, in program
     # order (0: free ports).
     metrics_port: int = 0
     metrics_ports: dict[str, int] = field(default_factory=dict)
     # False: no process exports metrics (no metrics port, no multiprocess files, no delivery
     # probe), as ``make run`` serves; bench/votes.py --compare-metrics weighs their cost.
     metrics: bool = True
+    # Seconds a daphne process takes to drain on SIGTERM (REALTIME_DRAIN_SECONDS, set for each
+    # one) and the HTTP pool's workers to finish their requests (gunicorn's graceful timeout);
+    # supervisord waits a little longer before it kills either.
+    drain_seconds: float = field(
+        default_factory=lambda: float(os.environ.get("REALTIME_DRAIN_SECONDS") or 10)
+    )
+    graceful_seconds: float = 30
 
     def __post_init__(self) -> None:
         if self.http_server not in HTTP_SERVERS:
@@ -199,6 +208,7 @@ http {{
         command += ["--bind", f"{HOST}:{self.http_ports[0]}"]
         command += ["--workers", str(self.http_workers), "--backlog", "4096"]
         command += ["--forwarded-allow-ips", HOST, "--log-level", "warning"]
+        command += ["--graceful-timeout", f"{self.graceful_seconds:g}"]
         if self.http_server == "gthread":
             command += ["--worker-class", "gthread", "--threads", str(self.http_threads)]
             command += ["--keep-alive", "75", "project.wsgi:application"]
@@ -208,41 +218,132 @@ http {{
         return {"http": command}
 
     def ws_commands(self) -> dict[str, list[str]]:
+        drain = f"REALTIME_DRAIN_SECONDS={self.drain_seconds:g}"
         return {
-            name: [*self._metrics_env(name), *daphne(port)]
+            name: [*self._metrics_env(name), drain, *daphne(port)]
             for name, port in zip(self._ws_names(), self.ws_ports, strict=True)
         }
 
-    def procfile(self) -> str:
+    def processes(self) -> dict[str, list[str]]:
+        """Every process of the shape by its name, in the order they start (supervisord
+        stops them in the reverse order, one program or group at a time: nginx first, then
+        the websocket processes together, the HTTP pool, the worker)."""
         nginx = [nginx_binary(), "-e", "stderr", "-p", str(self.run_dir)]
         nginx += ["-c", str(self.run_dir / "nginx.conf")]
         worker = [sys.executable, "manage.py", "run_worker"]
-        processes = {
+        bouncer = {"pgbouncer": self.bouncer.command()} if self.bouncer is not None else {}
+        return {
+            **bouncer,
+            "worker": worker,
             **self.http_commands(),
             **self.ws_commands(),
-            "worker": worker,
             "nginx": nginx,
         }
-        if self.bouncer is not None:
-            processes["pgbouncer"] = self.bouncer.command()
-        # exec: honcho's signal reaches the server itself, not a shell around it.
-        return "".join(
-            f"{name}: exec {shlex.join(command)}\n" for name, command in processes.items()
-        )
+
+    @property
+    def supervisor_conf(self) -> Path:
+        return self.run_dir / "supervisord.conf"
+
+    @property
+    def supervisor_socket(self) -> Path:
+        return self.run_dir / "supervisor.sock"
+
+    def program(self, name: str) -> str:
+        """The name ``supervisorctl`` knows a process by: the daphne /ws/ processes form the
+        group ``ws`` (``ws:ws1``), stopped together at shutdown; the others stand alone."""
+        return f"ws:{name}" if name in self._ws_names() else name
+
+    def supervisord_conf(self) -> str:
+        run = self.run_dir
+        # As root, supervisord asks to be told so (its children run as the same user).
+        user = "user=root\n" if os.geteuid() == 0 else ""
+        sections = [
+            f"""; Generated by project/ops/prodshape.py for this run.
+[supervisord]
+{user}nodaemon=true
+logfile={run}/supervisord.log
+logfile_maxbytes=10MB
+logfile_backups=1
+pidfile={run}/supervisord.pid
+childlogdir={run}
+directory={ROOT}
+
+[unix_http_server]
+file={self.supervisor_socket}
+chmod=0700
+
+[rpcinterface:supervisor]
+supervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface
+
+[supervisorctl]
+serverurl=unix://{self.supervisor_socket}
+"""
+        ]
+        ws_names = self._ws_names()
+        processes = self.processes()
+        priority = {name: 100 + 100 * order for order, name in enumerate(processes)}
+        if ws_names:
+            programs = ",".join(ws_names)
+            sections.append(f"[group:ws]\nprograms={programs}\npriority={priority[ws_names[0]]}\n")
+        for name, command in processes.items():
+            if name in ws_names:
+                stop_wait = self.drain_seconds + 5
+            elif name.startswith("http"):
+                stop_wait = self.graceful_seconds + 5
+            else:
+                stop_wait = 10
+            # supervisord expands %(...)s in a command: a literal % is written twice.
+            line = shlex.join(command).replace("%", "%%")
+            sections.append(
+                f"""[program:{name}]
+command={line}
+directory={ROOT}
+priority={priority[name]}
+autostart=true
+autorestart=true
+startsecs=1
+startretries=100
+stopsignal=TERM
+stopwaitsecs={stop_wait:.0f}
+killasgroup=true
+redirect_stderr=true
+stdout_logfile=/dev/stdout
+stdout_logfile_maxbytes=0
+"""
+            )
+        return "\n".join(sections)
 
     def write(self) -> Path:
-        """Write nginx.conf and the Procfile into the run directory; return the Procfile."""
+        """Write nginx.conf and supervisord.conf into the run directory; return the latter."""
         self.run_dir.mkdir(parents=True, exist_ok=True)
         for temp in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
             (self.run_dir / temp).mkdir(exist_ok=True)
         (self.run_dir / "nginx.conf").write_text(self.nginx_conf(), encoding="utf-8")
-        procfile = self.run_dir / "Procfile"
-        procfile.write_text(self.procfile(), encoding="utf-8")
-        return procfile
+        self.supervisor_conf.write_text(self.supervisord_conf(), encoding="utf-8")
+        return self.supervisor_conf
 
     def supervisor_command(self) -> list[str]:
-        procfile = self.write()
-        return [sys.executable, "-m", "honcho", "--no-colour", "-f", str(procfile), "-d", str(ROOT)]
+        """supervisord in the foreground with this run's configuration (written now)."""
+        conf = self.write()
+        return [sys.executable, "-m", "supervisor.supervisord", "-c", str(conf)]
+
+    def ctl(self, *arguments: str) -> list[str]:
+        """A ``supervisorctl`` command for this run: ``shape.ctl("restart", "ws:ws1")``."""
+        control = [sys.executable, "-m", "supervisor.supervisorctl"]
+        return [*control, "-c", str(self.supervisor_conf), *arguments]
+
+    def control(self, *arguments: str, timeout: float = 60) -> str:
+        """Run ``supervisorctl`` with ``arguments``; its output (it fails on an error)."""
+        done = subprocess.run(  # noqa: S603
+            self.ctl(*arguments), cwd=ROOT, capture_output=True, text=True, timeout=timeout
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"supervisorctl {' '.join(arguments)}: {done.stdout}{done.stderr}")
+        return done.stdout
+
+    def pid(self, name: str) -> int:
+        """The pid supervisord holds for process ``name`` (0 while it is not running)."""
+        return int(self.control("pid", self.program(name)).strip() or 0)
 
     def all_ports(self) -> list[int]:
         bouncer = [self.bouncer.port] if self.bouncer is not None else []
@@ -310,11 +411,11 @@ def running(
     output: int | None = None,
     timeout: float = 60,
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """Run the shape under honcho (its own process group) until every port accepts
+    """Run the shape under supervisord (its own process group) until every port accepts
     connections and every server process is ready (the HTTP pool's ``/readyz`` through nginx,
     each daphne process's on its port); stop it with SIGTERM (what Ctrl-C does) on the way
-    out, SIGKILL after 15 s."""
-    command = [*shape.supervisor_command(), "start"]
+    out, SIGKILL once the drains had their time."""
+    command = shape.supervisor_command()
     process = subprocess.Popen(  # noqa: S603
         command,
         cwd=ROOT,
@@ -330,18 +431,31 @@ def running(
             wait_until_serving(url, process, deadline)
         yield process
     finally:
-        stop(process)
+        stop(process, timeout=shape.drain_seconds + 20)
 
 
-def stop(process: subprocess.Popen[bytes], timeout: float = 15) -> None:
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                stat = (entry / "stat").read_text()
+                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def stop(process: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    # supervisord starts each process in a process group of its own: note them, so none is
+    # left behind if supervisord itself has to be killed.
+    children = _children(process.pid)
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
     try:
         process.wait(timeout)
     except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
+        for pid in [process.pid, *children]:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)
         process.wait()
-    # Whatever honcho left behind in its group (it should leave nothing).
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)

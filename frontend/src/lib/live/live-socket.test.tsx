@@ -102,6 +102,59 @@ describe('LiveSocket', () => {
     expect(heard).toEqual(Array.from({ length: 200 }, (_, index) => index + 1));
   });
 
+  it('after 1001 comes back within a second and a half, resumes, and stays Live meanwhile', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      renderSocket();
+      const first = await vi.waitFor(() => FakeWebSocket.latest());
+      greet(first, { user: 2, sport: 7 });
+      expect(status()).toBe('open');
+
+      act(() => first.serverClose(1001));
+      // A planned restart: no "Connecting" while the reconnect is quick.
+      expect(status()).toBe('open');
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(1300);
+      });
+      const second = await vi.waitFor(() => {
+        expect(FakeWebSocket.instances).toHaveLength(2);
+        return FakeWebSocket.latest();
+      });
+      act(() => second.open());
+      expect(status()).toBe('open');
+      greet(second, { user: 2, sport: 9 });
+      expect(second.sentMessages()).toEqual([
+        { type: 'subscribe', sport: 'football', cursor: 7 },
+        { type: 'resume', cursors: { 'sport.football': 7 } },
+      ]);
+      expect(status()).toBe('open');
+      // The grace ended with the greeting: nothing turns the status later.
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5000);
+      });
+      expect(status()).toBe('open');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('after 1001 shows Connecting once the reconnect outlasts the grace', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      renderSocket();
+      const first = await vi.waitFor(() => FakeWebSocket.latest());
+      greet(first);
+      act(() => first.serverClose(1001));
+      expect(status()).toBe('open');
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(3100);
+      });
+      expect(status()).toBe('connecting');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('reconnects after 4008 and resumes from its cursors', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {

@@ -15,6 +15,8 @@ import {
   PING,
   PONG,
   reconnectDelay,
+  goingAwayDelay,
+  PLANNED_RECONNECT_GRACE_MS,
   unavailableDelay,
   type LiveEvent,
 } from './protocol';
@@ -65,6 +67,10 @@ export function LiveSocket({
   const reconnectNow = useRef(false);
   // After a 4503 (live layer away) or a 4429 the server wants the client back later, steadily.
   const backOff = useRef(false);
+  // After a 1001 (the server restarts) the client comes back soon; the status turns to
+  // connecting only if that takes longer than the grace (the timer until then).
+  const goingAway = useRef(false);
+  const plannedReconnect = useRef<ReturnType<typeof setTimeout> | null>(null);
   // The session keeps its cursors for the page's life; what it calls is bound after each render.
   const [callbacks] = useState<LiveSessionCallbacks>(() => ({
     send: () => undefined,
@@ -81,6 +87,10 @@ export function LiveSocket({
   // dropped one may come late, on a browser back online with a new socket, and is not its.
   const current = useRef<EventTarget | null>(null);
   const [dropped] = useState(() => new WeakSet<EventTarget>());
+  const clearPlannedReconnect = () => {
+    if (plannedReconnect.current !== null) clearTimeout(plannedReconnect.current);
+    plannedReconnect.current = null;
+  };
 
   const { sendMessage } = useWebSocket(
     liveSocketUrl,
@@ -97,12 +107,16 @@ export function LiveSocket({
           backOff.current = false;
           return unavailableDelay();
         }
+        if (goingAway.current) {
+          goingAway.current = false;
+          return goingAwayDelay();
+        }
         return reconnectDelay(attempts.current++);
       },
       shouldReconnect: (event) => event.code !== CloseCode.unauthenticated,
       onOpen: (event) => {
         current.current = event.target;
-        setStatus('connecting');
+        if (plannedReconnect.current === null) setStatus('connecting');
       },
       onMessage: (event) => {
         const message = parseServerMessage(event.data);
@@ -120,6 +134,18 @@ export function LiveSocket({
           handlers.current.onSignedOut();
           return;
         }
+        if (event.code === CloseCode.goingAway) {
+          // A planned restart: back soon on another process, resuming from the cursors.
+          goingAway.current = true;
+          if (plannedReconnect.current === null) {
+            plannedReconnect.current = setTimeout(() => {
+              plannedReconnect.current = null;
+              if (active.current) setStatus('connecting');
+            }, PLANNED_RECONNECT_GRACE_MS);
+          }
+          return;
+        }
+        clearPlannedReconnect();
         setStatus('connecting');
         if (event.code === CloseCode.unavailable || event.code === CloseCode.tooManyMessages) {
           backOff.current = true;
@@ -151,6 +177,7 @@ export function LiveSocket({
       },
       onReady: () => {
         attempts.current = 0;
+        clearPlannedReconnect();
         setStatus('open');
         const { watching } = usePresenceStore.getState();
         if (watching !== null)
@@ -178,6 +205,8 @@ export function LiveSocket({
 
   useEffect(() => {
     active.current = connect;
+    if (plannedReconnect.current !== null) clearTimeout(plannedReconnect.current);
+    plannedReconnect.current = null;
     setStatus(connect ? 'connecting' : 'closed');
     if (!connect) {
       if (current.current) dropped.add(current.current);

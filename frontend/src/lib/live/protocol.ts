@@ -47,6 +47,8 @@ export const PONG = '{"type":"pong"}';
 
 /** Close codes the server uses (realtime/consumers.py). */
 export const CloseCode = {
+  /** The server process is restarting (it drains its sockets): reconnect soon and resume. */
+  goingAway: 1001,
   /** The session or its rights changed, or events may have been lost: reconnect, read again. */
   reconnect: 4001,
   /** The socket fell too far behind: reconnect and resume. */
@@ -99,6 +101,21 @@ export function liveSocketUrl(location: Pick<Location, 'protocol' | 'host'> = wi
 export function unavailableDelay(random: () => number = Math.random): number {
   return Math.round(4000 + random() * 1000);
 }
+
+/**
+ * Milliseconds before reconnecting after the server went away for a restart (1001): 0.25 to
+ * 1.25 s, at random. The server already spreads its closes over its drain window; the jitter
+ * keeps tabs closed in the same instant from coming back in the same one.
+ */
+export function goingAwayDelay(random: () => number = Math.random): number {
+  return Math.round(250 + random() * 1000);
+}
+
+/**
+ * How long a planned reconnect (1001) may take before the status shows it: a quick one reads
+ * as live throughout, with no "Connecting" flashing for a restart nobody has to know about.
+ */
+export const PLANNED_RECONNECT_GRACE_MS = 3000;
 
 /**
  * Milliseconds before reconnect attempt `attempt` (0-based): doubling from 1 s up to 30 s, each

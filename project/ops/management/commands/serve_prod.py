@@ -1,7 +1,8 @@
 """``manage.py serve_prod`` (``make serve-prod``): the production shape on this machine.
 
 nginx on ``--port`` routes ``/ws/`` to two daphne processes and everything else to the HTTP
-pool (gunicorn, two gthread workers); honcho supervises them (project/ops/prodshape.py).
+pool (gunicorn, two gthread workers); supervisord runs them and starts again one that exits
+(project/ops/prodshape.py), and ``supervisorctl`` restarts them one at a time.
 With ``--pgbouncer`` (``PGBOUNCER=1 make serve-prod``) the app processes reach PostgreSQL through
 a PgBouncer in transaction mode of their own. Ctrl-C or SIGTERM stops them all. Needs
 PostgreSQL and Redis: the processes share the database and the live layer's groups.
@@ -10,6 +11,7 @@ PostgreSQL and Redis: the processes share the database and the live layer's grou
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +50,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--run-dir",
             default=str(settings.BASE_DIR / ".run" / "serve-prod"),
-            help="where nginx's config, pid and temp files and the Procfile go",
+            help="where nginx's and supervisord's configs, pids, logs and socket go",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -74,7 +76,8 @@ class Command(BaseCommand):
                 raise CommandError(str(error)) from error
             assert shape.bouncer is not None
             via = f"\nThe app's database: PgBouncer (transaction mode) on {shape.bouncer.port}."
-        command = [*shape.supervisor_command(), "start"]
+        command = shape.supervisor_command()
+        ctl = shlex.join(shape.ctl())
         self.stdout.write(
             self.style.SUCCESS(f"ScoutVote (production shape) on {shape.url}")
             + f"\nnginx -> HTTP pool ({options['http_server']}, {options['http_workers']} "
@@ -82,9 +85,12 @@ class Command(BaseCommand):
             f"{via}"
             + "\nMetrics: "
             + ", ".join(f"{name} {shape.metrics_url(name)}" for name in shape.metrics_ports)
-            + f"\nConfig and Procfile in {shape.run_dir}. Ctrl-C stops everything."
+            + f"\nConfigs and logs in {shape.run_dir}. supervisord starts again a process "
+            "that exits; Ctrl-C stops everything (each daphne process drains its sockets "
+            f"first).\nRolling restart: {ctl} restart ws:ws1 (then ws:ws2); the HTTP "
+            f"pool's workers: {ctl} signal HUP http. Status: {ctl} status"
         )
         self.stdout.flush()
-        # honcho takes this process's place: Ctrl-C and SIGTERM reach it directly, and it
-        # stops every process it started.
+        # supervisord takes this process's place: Ctrl-C and SIGTERM reach it directly, and
+        # it stops every process it started.
         os.execvpe(command[0], command, shape_env(shape=shape))  # noqa: S606

@@ -1,0 +1,256 @@
+"""The rolling-restart drill, shared by the suite's test (tests/deploy/test_rolling_restart.py).
+
+The production shape (project/ops/prodshape.py: nginx, the HTTP pool, the daphne processes
+under supervisord) serves votes from threads and sockets watching the sport through nginx,
+while each process is restarted in turn as a deploy does: every daphne process
+(``supervisorctl restart ws:wsN``: it drains, realtime/drain.py), every HTTP worker (SIGTERM
+to the worker: gunicorn lets it finish its requests and starts another), then nginx reloaded
+(HUP). Figures: answers by status, events each socket missed (a gap in its sport group's seq
+or a resync) or got twice, its reconnects per restart, and how long after each restart every
+socket was back and caught up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from project.ops.harness.drills import Recorder, _vote_loop
+from project.ops.prodshape import HOST, Shape, _children
+
+GROUP = "sport.soccer"
+
+
+@dataclass
+class Watcher:
+    """One socket's view: its cursor in the sport group and what went wrong."""
+
+    session: str
+    cursor: int | None = None
+    connects: int = 0
+    lost: int = 0
+    duplicated: int = 0
+    resyncs: int = 0
+    ready: bool = False
+    closes: dict[int, int] = field(default_factory=dict)
+
+    def take(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind in ("subscribed", "resumed"):
+            if self.cursor is None:
+                self.cursor = int(message["groups"].get(GROUP, 0))
+            self.ready = True
+        elif kind == "resync":
+            self.resyncs += 1
+            self.cursor = int(message["cursors"].get(GROUP, self.cursor or 0))
+            self.ready = True
+        elif message.get("group") == GROUP and "seq" in message and kind != "snapshot":
+            seq = int(message["seq"])
+            if self.cursor is None:
+                self.cursor = seq
+            elif seq <= self.cursor:
+                self.duplicated += 1
+            else:
+                self.lost += seq - self.cursor - 1
+                self.cursor = seq
+
+
+async def _watch(url: str, watcher: Watcher, stop: asyncio.Event) -> None:
+    """A socket that, like the SPA, reconnects after a close (1001: after 0.25-1.25 s) and
+    subscribes with its cursor, so the server replays what it missed."""
+    from websockets.asyncio.client import connect
+
+    origin = url.replace("ws://", "http://").removesuffix("/ws/")
+    while not stop.is_set():
+        code = 1006
+        try:
+            async with connect(
+                url,
+                origin=origin,  # type: ignore[arg-type]
+                additional_headers={"Cookie": f"sessionid={watcher.session}"},
+                open_timeout=10,
+            ) as ws:
+                watcher.connects += 1
+                subscribe: dict[str, Any] = {"type": "subscribe", "sport": "soccer"}
+                if watcher.cursor is not None:
+                    subscribe["cursor"] = watcher.cursor
+                await ws.send(json.dumps(subscribe))
+                while not stop.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        watcher.take(json.loads(await asyncio.wait_for(ws.recv(), 0.5)))
+                return
+        except Exception as error:
+            code = int(getattr(getattr(error, "rcvd", None), "code", 1006) or 1006)
+        watcher.ready = False
+        watcher.closes[code] = watcher.closes.get(code, 0) + 1
+        await asyncio.sleep(0.25 + random.random() if code == 1001 else 0.5 + random.random())
+
+
+@dataclass
+class RestartFigures:
+    restarts: list[dict[str, Any]] = field(default_factory=list)
+    statuses: dict[int, int] = field(default_factory=dict)
+    transport_errors: int = 0
+    lost: int = 0
+    duplicated: int = 0
+    resyncs: int = 0
+    max_reconnects_per_restart: int = 0
+    sockets: int = 0
+    behind_at_end: int = 0
+    closes: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def server_errors(self) -> int:
+        return sum(n for code, n in self.statuses.items() if code >= 500)
+
+
+def _caught_up(watchers: list[Watcher], timeout: float) -> float | None:
+    """Seconds until every socket is connected and replayed (None: not within timeout)."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if all(w.ready for w in watchers):
+            return time.monotonic() - started
+        time.sleep(0.05)
+    return None
+
+
+def _restart_ws(shape: Shape, index: int, timeout: float = 180) -> None:
+    """Restart daphne process ``index`` and return once the new one answers ``/readyz``:
+    supervisord calls it running a second after it starts, while it still loads Django, and
+    restarting the next one before then would leave none to take the sockets."""
+    shape.control("restart", f"ws:ws{index + 1}", timeout=120)
+    url = f"http://{HOST}:{shape.ws_ports[index]}/readyz"
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as answer:
+            if answer.status == 200:
+                return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"ws{index + 1} was not ready in time after its restart")
+        time.sleep(0.2)
+
+
+def _workers(shape: Shape) -> list[int]:
+    return sorted(_children(shape.pid("http")))
+
+
+def _restart_worker(shape: Shape, worker: int, timeout: float = 60) -> None:
+    """SIGTERM one gunicorn worker; returns once the arbiter has replaced it."""
+    count = len(_workers(shape))
+    os.kill(worker, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while True:
+        now = _workers(shape)
+        if worker not in now and len(now) >= count:
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError("the HTTP pool did not replace its worker in time")
+        time.sleep(0.1)
+
+
+def session_client(port: int, session: str) -> httpx.Client:
+    """An HTTP client of the signed-in session ``session`` through nginx, with its CSRF token."""
+    origin = f"http://{HOST}:{port}"
+    client = httpx.Client(base_url=origin, timeout=30, headers={"Origin": origin})
+    client.cookies.set("sessionid", session)
+    client.headers["X-CSRFToken"] = client.get("/api/auth/csrf").json()["csrfToken"]
+    return client
+
+
+def rolling_restart_drill(
+    shape: Shape,
+    *,
+    voters: list[str],
+    sessions: list[str],
+    nominations: list[int],
+    settle: float = 2.0,
+    catch_up_within: float = 10.0,
+) -> RestartFigures:
+    """Run on a shape already ``running``: votes from one thread per session in ``voters``
+    (through nginx) and one socket per session in ``sessions``, while every daphne
+    process, every HTTP worker and nginx are restarted in turn."""
+    figures = RestartFigures(sockets=len(sessions))
+    watchers = [Watcher(session) for session in sessions]
+    stop = asyncio.Event()
+    loop = asyncio.new_event_loop()
+    url = f"ws://{HOST}:{shape.port}/ws/"
+
+    async def watch_all() -> None:
+        await asyncio.gather(*(_watch(url, w, stop) for w in watchers))
+
+    watching = threading.Thread(target=loop.run_until_complete, args=(watch_all(),), daemon=True)
+    watching.start()
+    if _caught_up(watchers, 60) is None:
+        raise RuntimeError("the watching sockets did not connect")
+    clients = [session_client(shape.port, session) for session in voters]
+    rec = Recorder()
+    voting_until = [time.monotonic() + 3600.0]
+    threads = []
+    for client in clients:
+
+        def vote(client: Any = client) -> None:
+            while time.monotonic() < voting_until[0]:
+                _vote_loop(client, nominations, min(voting_until[0], time.monotonic() + 1), rec)
+
+        threads.append(threading.Thread(target=vote, daemon=True))
+    for thread in threads:
+        thread.start()
+    try:
+        time.sleep(settle)
+        steps: list[tuple[str, Any]] = [
+            (f"ws{i + 1}", lambda n=i: _restart_ws(shape, n)) for i in range(len(shape.ws_ports))
+        ]
+        for index, worker in enumerate(_workers(shape)):
+            steps.append((f"http worker {index + 1}", lambda w=worker: _restart_worker(shape, w)))
+        steps.append(("nginx (reload)", lambda: shape.control("signal", "HUP", "nginx")))
+        for name, restart in steps:
+            before = [w.connects for w in watchers]
+            began = time.monotonic()
+            restart()
+            took = time.monotonic() - began
+            caught = _caught_up(watchers, catch_up_within)
+            time.sleep(settle)
+            reconnects = max(w.connects - b for w, b in zip(watchers, before, strict=True))
+            figures.max_reconnects_per_restart = max(figures.max_reconnects_per_restart, reconnects)
+            figures.restarts.append(
+                {
+                    "process": name,
+                    "restart s": round(took, 2),
+                    "caught up s": None if caught is None else round(caught, 2),
+                    "max reconnects/socket": reconnects,
+                    "sockets reconnected": sum(
+                        w.connects > b for w, b in zip(watchers, before, strict=True)
+                    ),
+                }
+            )
+    finally:
+        voting_until[0] = 0.0
+        for thread in threads:
+            thread.join(30)
+        time.sleep(settle)  # the last merged events reach every socket
+        loop.call_soon_threadsafe(stop.set)
+        watching.join(30)
+        for client in clients:
+            client.close()
+    head = max((w.cursor or 0) for w in watchers)
+    figures.statuses = dict(sorted(rec.statuses.items()))
+    figures.transport_errors = rec.transport_errors
+    figures.lost = sum(w.lost for w in watchers)
+    figures.duplicated = sum(w.duplicated for w in watchers)
+    figures.resyncs = sum(w.resyncs for w in watchers)
+    figures.behind_at_end = sum((w.cursor or 0) < head for w in watchers)
+    for w in watchers:
+        for code, n in w.closes.items():
+            figures.closes[code] = figures.closes.get(code, 0) + n
+    return figures
