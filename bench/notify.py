@@ -414,8 +414,7 @@ def main() -> None:
             "|---|---:|---:|---:|",
             *rows,
             "",
-            f"- throughput, notifications on / off: {rate_ratio:.3f} (bar: at least "
-            f"{1 - BAR:.2f})",
+            f"- throughput, notifications on / off: {rate_ratio:.3f} (bar: at least {1 - BAR:.2f})",
             f"- request p99, on / off: {p99_ratio:.3f} (bar: at most {1 + BAR:.2f})",
             f"- request p99, SMTP server that never answers / answering: {stalled_ratio:.3f} "
             f"(bar: at most {1 + BAR:.2f})",
