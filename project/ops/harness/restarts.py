@@ -109,6 +109,10 @@ class RestartFigures:
     sockets: int = 0
     behind_at_end: int = 0
     closes: dict[int, int] = field(default_factory=dict)
+    # Successful answers a second before the first restart (the baseline) and while the
+    # restarts ran.
+    steady_per_s: float = 0.0
+    during_per_s: float = 0.0
 
     @property
     def server_errors(self) -> int:
@@ -206,8 +210,11 @@ def rolling_restart_drill(
         threads.append(threading.Thread(target=vote, daemon=True))
     for thread in threads:
         thread.start()
+    steady_from = time.monotonic()
+    during: tuple[float, float] | None = None
     try:
         time.sleep(settle)
+        restarts_from = time.monotonic()
         steps: list[tuple[str, Any]] = [
             (f"ws{i + 1}", lambda n=i: _restart_ws(shape, n)) for i in range(len(shape.ws_ports))
         ]
@@ -234,6 +241,7 @@ def rolling_restart_drill(
                     ),
                 }
             )
+        during = (restarts_from, time.monotonic())
     finally:
         voting_until[0] = 0.0
         for thread in threads:
@@ -243,6 +251,13 @@ def rolling_restart_drill(
         watching.join(30)
         for client in clients:
             client.close()
+
+    def per_s(since: float, until: float) -> float:
+        return sum(since <= t < until for t in rec.successes) / max(until - since, 1e-9)
+
+    figures.steady_per_s = per_s(steady_from, steady_from + settle)
+    if during is not None:
+        figures.during_per_s = per_s(*during)
     head = max((w.cursor or 0) for w in watchers)
     figures.statuses = dict(sorted(rec.statuses.items()))
     figures.transport_errors = rec.transport_errors

@@ -1,0 +1,163 @@
+"""A rolling restart under load: every daphne process, every HTTP worker and nginx restarted
+in turn (supervisord, signals) while members vote and sockets watch, with the drain on SIGTERM
+(REALTIME_DRAIN_SECONDS) spreading each process's sockets over its window.
+
+    DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/restarts.py
+        [--sockets 300] [--voters 8] [--drain 10] [--no-write]
+
+Drops and creates the database ``scouting_bench_restarts``, starts the production shape
+(``project/ops/prodshape.py``: nginx, two gunicorn workers, two daphne processes, the worker)
+and runs ``project/ops/harness/restarts.py``'s drill on it. The baseline is the same clients'
+successful answers a second in the steady seconds before the first restart; the figure is the
+same rate while the restarts run. Bars: no 5xx and no transport error, no event lost,
+repeated or resynced on any socket, at most one reconnect per socket per restart, every
+socket caught up within 10 s of each restart, and the answers' rate during the restarts at
+least half the steady rate. Written to bench/RESULTS.md under "## Rolling restart".
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import tempfile
+import uuid
+from pathlib import Path
+
+from common import (
+    SPORTS,
+    approved_nominations,
+    database_url,
+    django_setup,
+    drop_databases,
+    finish,
+    forget_keys,
+    new_user,
+    recreate_database,
+    session_for,
+)
+
+SECTION = "## Rolling restart"
+NAME = "scouting_bench_restarts"
+RATE_BAR = 0.5
+CATCH_UP_S = 10.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sockets", type=int, default=300)
+    parser.add_argument("--voters", type=int, default=8)
+    parser.add_argument("--drain", type=float, default=10.0, help="REALTIME_DRAIN_SECONDS")
+    parser.add_argument("--steady", type=float, default=5.0, help="seconds before restarts")
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args()
+    if not os.environ.get("REDIS_URL"):
+        raise SystemExit("bench/restarts.py needs REDIS_URL (the shape's processes share it)")
+
+    url = database_url(os.environ.get("DATABASE_URL", ""), NAME, "bench/restarts.py")
+    recreate_database(url, NAME)
+    os.environ["DATABASE_URL"] = url
+    django_setup()
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
+
+    from project.accounts.models import User
+    from project.ops.harness.restarts import rolling_restart_drill
+    from project.ops.prodshape import Shape, running
+
+    users = User.objects.bulk_create([new_user(f"bench_restart_{i}") for i in range(40)])
+    nominator = new_user("bench_restart_nominator")
+    nominator.save()
+    nominations = [
+        n.pk
+        for n in approved_nominations(
+            nominator, [SPORTS[3]] * 20, [f"restart player {i}" for i in range(20)]
+        )
+    ]
+    voters = [session_for(users[i]) for i in range(args.voters)]
+    sessions = [session_for(users[i % len(users)]) for i in range(args.sockets)]
+
+    prefix = f"benchrestarts{uuid.uuid4().hex[:8]}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "REALTIME_PREFIX": prefix,
+        "CACHE_PREFIX": prefix,
+        "LOG_LEVEL": "WARNING",
+        "BUDGETS": "off",
+        "TRUST_ACCOUNT_AGE_HOURS": "0",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+    }
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="bench-restarts-") as run:
+        shape = Shape(
+            port=0,
+            http_workers=2,
+            ws_processes=2,
+            run_dir=Path(run) / "run",
+            drain_seconds=args.drain,
+        )
+        with (
+            (Path(run) / "shape.log").open("ab") as log,
+            running(shape, env, output=log.fileno(), timeout=240),
+        ):
+            figures = rolling_restart_drill(
+                shape,
+                voters=voters,
+                sessions=sessions,
+                nominations=nominations,
+                settle=args.steady,
+                catch_up_within=CATCH_UP_S,
+            )
+    load_after = os.getloadavg()
+    forget_keys(f"*{prefix}*")
+    drop_databases(url, NAME)
+
+    ratio = figures.during_per_s / figures.steady_per_s if figures.steady_per_s else 0.0
+    checks = {
+        "no 5xx and no transport error": figures.server_errors == 0
+        and figures.transport_errors == 0,
+        "no event lost, repeated or resynced": (figures.lost, figures.duplicated, figures.resyncs)
+        == (0, 0, 0),
+        "at most one reconnect per socket per restart": figures.max_reconnects_per_restart <= 1,
+        f"every socket caught up within {CATCH_UP_S:g} s of each restart": all(
+            r["caught up s"] is not None for r in figures.restarts
+        )
+        and figures.behind_at_end == 0,
+        f"answers/s during the restarts at least {RATE_BAR:g} of steady": ratio >= RATE_BAR,
+    }
+    ok = all(checks.values())
+    rows = [
+        f"| {r['process']} | {r['restart s']} | {r['caught up s']} | "
+        f"{r['sockets reconnected']} | {r['max reconnects/socket']} |"
+        for r in figures.restarts
+    ]
+    text = "\n".join(
+        [
+            SECTION,
+            "",
+            f"The production shape (nginx, 2 gunicorn workers, 2 daphne processes, the worker), "
+            f"{args.voters} voting clients, {args.sockets} watching sockets, drain window "
+            f"{args.drain:g} s (`python bench/restarts.py`).",
+            "",
+            "| restarted | took s | caught up s | sockets reconnected | reconnects/socket |",
+            "|---|---:|---:|---:|---:|",
+            *rows,
+            "",
+            f"- answers by status: {figures.statuses}; transport errors "
+            f"{figures.transport_errors}; closes by code: {figures.closes}",
+            f"- events lost / repeated / resynced: {figures.lost} / {figures.duplicated} / "
+            f"{figures.resyncs}; sockets behind at the end: {figures.behind_at_end}",
+            f"- successful answers/s: steady {figures.steady_per_s:.1f}, during the restarts "
+            f"{figures.during_per_s:.1f}, ratio {ratio:.2f} (bar: at least {RATE_BAR:g})",
+            f"- load average (1, 5, 15 min) before: {', '.join(f'{v:.2f}' for v in load_before)}"
+            f"; after: {', '.join(f'{v:.2f}' for v in load_after)}",
+            "",
+            *(f"- {name}: {'PASS' if passed else 'FAIL'}" for name, passed in checks.items()),
+            "",
+        ]
+    )
+    finish(SECTION, text, ok, write=not args.no_write)
+
+
+if __name__ == "__main__":
+    main()
