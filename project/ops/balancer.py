@@ -230,6 +230,8 @@ def nodes_running(
                 http_workers=http_workers,
                 ws_processes=ws_processes,
                 run_dir=run_dir / f"node-{NODE_NAMES[i]}",
+                # The node's nginx takes the client's address from the balancer's X-Real-IP.
+                balancers=(HOST,),
             ),
         )
         for i in range(count)

@@ -5,11 +5,16 @@ committed deploy/nginx.conf is its docker compose rendering, and the shape run o
 from __future__ import annotations
 
 import subprocess
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import httpx
 import pytest
 
 from project.ops import balancer, nginx
+from project.ops.harness.launcher import free_port
 from project.ops.prodshape import Shape, nginx_binary
 
 
@@ -87,3 +92,62 @@ def test_nginx_accepts_the_balancer_s_configuration(tmp_path: Path) -> None:
         [command[0], "-t", *command[1:]], capture_output=True, text=True, check=False
     )
     assert checked.returncode == 0, checked.stderr
+
+
+class _Echo(BaseHTTPRequestHandler):
+    """Answers with the X-Real-IP nginx sent upstream."""
+
+    def do_GET(self) -> None:
+        body = (self.headers.get("X-Real-IP") or "").encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("balancers", "seen"), [((), "127.0.0.1"), (("127.0.0.1",), "203.0.113.7")]
+)
+def test_a_node_takes_the_client_address_only_from_its_balancers(
+    tmp_path: Path, balancers: tuple[str, ...], seen: str
+) -> None:
+    """A node's nginx forwards the peer's address, unless the peer is a trusted balancer:
+    then the address the balancer put in X-Real-IP (nginx's realip)."""
+    upstream = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    port = upstream.server_address[1]
+    shape = Shape(
+        port=free_port(),
+        http_ports=[int(port)],
+        ws_ports=[int(port)],
+        run_dir=tmp_path,
+        balancers=balancers,
+    )
+    shape.write()
+    server = subprocess.Popen(
+        [nginx_binary(), "-e", "stderr", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")]
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                answer = httpx.get(
+                    f"http://127.0.0.1:{shape.port}/api/x",
+                    headers={"X-Real-IP": "203.0.113.7"},
+                    timeout=5,
+                )
+                break
+            except httpx.ConnectError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        assert answer.status_code == 200
+        assert answer.text == seen
+    finally:
+        server.terminate()
+        server.wait(10)
+        upstream.shutdown()
+        upstream.server_close()
