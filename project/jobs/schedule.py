@@ -22,6 +22,10 @@ class Periodic:
     every: timedelta
     command: str
     arguments: tuple[str, ...] = ()
+    # A period whose start is further back than this when no run has been enqueued yet is
+    # left to the next one (a weekly digest is not sent on a Saturday because the worker
+    # first ran then); None: a missed run is always caught up.
+    late_after: timedelta | None = None
 
 
 PERIODIC: tuple[Periodic, ...] = (
@@ -35,7 +39,7 @@ PERIODIC: tuple[Periodic, ...] = (
     # Outbound events folded into notification emails (project/notify).
     Periodic("notify_dispatch", MINUTE, "notify_dispatch"),
     # The weekly digest, Mondays (project/notify).
-    Periodic("weekly_digest", WEEK, "weekly_digest"),
+    Periodic("weekly_digest", WEEK, "weekly_digest", late_after=DAY),
     # Finished tasks' rows older than 14 days (django-tasks-db's command).
     Periodic("prune_task_results", DAY, "prune_db_task_results", ("--queue-name", "*")),
 )

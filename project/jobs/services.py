@@ -91,12 +91,15 @@ def deliveries_retry(deliveries: Iterable[Delivery]) -> int:
 def periodic_enqueue(
     now: datetime | None = None, entries: Iterable[Periodic] = PERIODIC
 ) -> list[str]:
-    """Enqueue each periodic job whose current period has no run yet; returns their names.
-    The run row is unique per job and period, so schedulers racing enqueue each job once."""
+    """Enqueue each periodic job whose current period has no run yet (and, for a job with
+    ``late_after``, began no longer ago than that); returns their names. The run row is
+    unique per job and period, so schedulers racing enqueue each job once."""
     now = now or timezone.now()
     enqueued = []
     for entry in entries:
         start = period_start(now, entry.every)
+        if entry.late_after is not None and now - start > entry.late_after:
+            continue
         try:
             with transaction.atomic():
                 PeriodicRun.objects.create(name=entry.name, period_start=start)

@@ -15,12 +15,13 @@ from itertools import chain
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection, transaction
+from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from project.accounts.models import User
 from project.jobs.models import Delivery, DeliveryStatus, PeriodicRun, WorkerHeartbeat
-from project.jobs.schedule import PERIODIC
+from project.jobs.schedule import PERIODIC, period_start
 from project.jobs.selectors import worker_health
 from project.jobs.services import email_enqueue, periodic_enqueue
 from tests.builders import make_nomination
@@ -146,7 +147,7 @@ def _race(schedulers: int, now: datetime) -> list[list[str]]:
 
 
 def test_periodic_jobs_are_enqueued_once_per_period_by_racing_schedulers() -> None:
-    now = datetime(2026, 3, 4, 10, 30, tzinfo=UTC)
+    now = datetime(2026, 3, 2, 10, 30, tzinfo=UTC)  # a Monday: the weekly period's first day
     results = _race(4, now)
     names = sorted(name for result in results for name in result)
     assert names == [
@@ -180,6 +181,13 @@ def test_periodic_jobs_are_enqueued_once_per_period_by_racing_schedulers() -> No
 
 
 def test_the_worker_runs_the_periodic_jobs(worker_process: MakeWorker) -> None:
+    now = timezone.now()
+    # The weekly digest only on its period's first day (``late_after``).
+    due = [
+        entry.name
+        for entry in PERIODIC
+        if entry.late_after is None or now - period_start(now, entry.every) <= entry.late_after
+    ]
     worker = worker_process(worker_env())
     worker.start()
     wait_for(
@@ -187,14 +195,19 @@ def test_the_worker_runs_the_periodic_jobs(worker_process: MakeWorker) -> None:
             DBTaskResult.objects.filter(
                 queue_name="periodic", status=TaskResultStatus.SUCCESSFUL
             ).count()
-            == len(PERIODIC)
+            == len(due)
         ),
         30,
         "the periodic jobs run",
         worker,
     )
-    assert sorted(PeriodicRun.objects.values_list("name", flat=True)) == sorted(
-        entry.name for entry in PERIODIC
-    )
+    assert sorted(PeriodicRun.objects.values_list("name", flat=True)) == sorted(due)
     output = worker.output()
     assert "Purged 0 upload(s)." in output and "Cleared the cluster id of 0 votes." in output
+
+
+def test_a_weekly_digest_missed_by_more_than_a_day_waits_for_next_monday() -> None:
+    wednesday = datetime(2026, 3, 4, 10, 30, tzinfo=UTC)
+    assert "weekly_digest" not in periodic_enqueue(wednesday)
+    assert "weekly_digest" not in periodic_enqueue(wednesday + timedelta(days=4))  # Sunday
+    assert "weekly_digest" in periodic_enqueue(wednesday + timedelta(days=5))  # Monday
