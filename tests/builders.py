@@ -79,6 +79,37 @@ def make_nomination(
     return nomination
 
 
+def stored_nomination(
+    nominator: User | None = None,
+    *,
+    name: str | None = None,
+    sport: str = "soccer",
+    status: str = NominationStatus.APPROVED,
+    **fields: Any,
+) -> Nomination:
+    """A player and its nomination written straight to the database: no event, activity,
+    points or share card. For tests whose servers run in other processes and count what
+    they publish, where the service's own events would be noise."""
+    name = name or f"Player {next(_counter)}"
+    values: dict[str, Any] = {
+        "position": "Winger",
+        "nationality": "Norway",
+        "club": "IL Fjord",
+    }
+    values.update(fields)
+    vote_count = values.pop("vote_count", 0)
+    player = Player.objects.create(
+        name=name, sport=sport, normalized_identity=f"{name.lower()}|{sport}", **values
+    )
+    return Nomination.objects.create(
+        player=player,
+        nominated_by=nominator or make_user(),
+        sport=sport,
+        status=status,
+        vote_count=vote_count,
+    )
+
+
 def approved_nominations(count: int, **fields: Any) -> list[Nomination]:
     """``count`` approved nominations by one new member."""
     owner = make_user()

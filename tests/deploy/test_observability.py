@@ -31,8 +31,8 @@ from websockets.exceptions import ConnectionClosed
 from project.ops.harness import launcher
 from project.ops.harness.private_postgres import PrivateRedis
 from project.ops.prodshape import HOST, ROOT, Shape, free_port, running
-from project.scouting.models import Nomination, NominationStatus, Player
-from tests.builders import make_user
+from project.scouting.models import Nomination
+from tests.builders import make_user, stored_nomination
 from tests.helpers import ApiClient, unless_available
 from tests.realtime.servers import database_url
 
@@ -152,25 +152,7 @@ def shape(tmp_path: Path) -> Iterator[Shape]:
 def targets() -> list[Nomination]:
     """Approved nominations, one per vote the test casts and one more."""
     nominator = make_user()
-    made = []
-    for i in range(VOTES + 1):
-        player = Player.objects.create(
-            name=f"Mia Metric {i}",
-            position="Winger",
-            nationality="Norway",
-            club="IL Scrape",
-            sport="soccer",
-            normalized_identity=f"mia metric {i}|soccer",
-        )
-        made.append(
-            Nomination.objects.create(
-                player=player,
-                nominated_by=nominator,
-                sport="soccer",
-                status=NominationStatus.APPROVED,
-            )
-        )
-    return made
+    return [stored_nomination(nominator, name=f"Mia Metric {i}") for i in range(VOTES + 1)]
 
 
 async def socket(url: str, session: str) -> ClientConnection:

@@ -31,8 +31,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from project.jobs.models import WorkerHeartbeat
 from project.ops.prodshape import HOST, ROOT, Shape, running
-from project.scouting.models import Nomination, NominationStatus, Player
-from tests.builders import make_user
+from project.scouting.models import Nomination
+from tests.builders import stored_nomination
 from tests.helpers import ApiClient, unless_available
 
 pytestmark = [
@@ -112,17 +112,7 @@ def shape(tmp_path: Path) -> Iterator[Shape]:
 
 @pytest.fixture
 def nomination() -> Nomination:
-    player = Player.objects.create(
-        name="Nina Nginx",
-        position="Winger",
-        nationality="Portugal",
-        club="FC Proxy",
-        sport="soccer",
-        normalized_identity="nina nginx|soccer",
-    )
-    return Nomination.objects.create(
-        player=player, nominated_by=make_user(), sport="soccer", status=NominationStatus.APPROVED
-    )
+    return stored_nomination(name="Nina Nginx")
 
 
 async def subscribed(url: str, session: str) -> ClientConnection:

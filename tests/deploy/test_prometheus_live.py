@@ -27,8 +27,8 @@ from websockets.exceptions import ConnectionClosed
 from project.ops.harness import prometheus
 from project.ops.harness.private_postgres import PrivateRedis
 from project.ops.prodshape import HOST, ROOT, Shape, running
-from project.scouting.models import Nomination, NominationStatus, Player
-from tests.builders import make_user
+from project.scouting.models import Nomination
+from tests.builders import make_user, stored_nomination
 from tests.deploy.test_observability import socket, until
 from tests.helpers import ApiClient, unless_available
 from tests.ops.test_dashboards import alert_queries, dashboard_queries, metric_names
@@ -115,25 +115,7 @@ def server(tmp_path: Path, shape: Shape) -> Iterator[prometheus.PrivatePrometheu
 def nominations() -> list[Nomination]:
     """Two approved nominations: one vote each, the second over the budget."""
     nominator = make_user()
-    made = []
-    for i in range(2):
-        player = Player.objects.create(
-            name=f"Pia Prom {i}",
-            position="Striker",
-            nationality="Sweden",
-            club="IFK Scrape",
-            sport="soccer",
-            normalized_identity=f"pia prom {i}|soccer",
-        )
-        made.append(
-            Nomination.objects.create(
-                player=player,
-                nominated_by=nominator,
-                sport="soccer",
-                status=NominationStatus.APPROVED,
-            )
-        )
-    return made
+    return [stored_nomination(nominator, name=f"Pia Prom {i}") for i in range(2)]
 
 
 def firing(server: prometheus.PrivatePrometheus) -> set[str]:

@@ -22,7 +22,7 @@ from project.accounts.sessions import SessionStore
 from project.ops.harness.drills import PASSWORD
 from project.ops.harness.restarts import rolling_restart_drill
 from project.ops.prodshape import Shape, running
-from project.scouting.models import Nomination, NominationStatus, Player
+from tests.builders import stored_nomination
 from tests.helpers import unless_available
 
 
@@ -70,24 +70,7 @@ def test_a_rolling_restart_loses_no_answer_and_no_event(tmp_path: Path) -> None:
         user_create(username=name, email=f"{name}@restart.example", password=PASSWORD, name=name)
         for name in names
     ]
-    nominations = []
-    for i in range(3):
-        player = Player.objects.create(
-            name=f"Rolling Player {i}",
-            position="Wing",
-            nationality="Norway",
-            club="IL Fjord",
-            sport="soccer",
-            normalized_identity=f"rolling player {i}|soccer",
-        )
-        nominations.append(
-            Nomination.objects.create(
-                player=player,
-                nominated_by=nominator,
-                sport="soccer",
-                status=NominationStatus.APPROVED,
-            ).pk
-        )
+    nominations = [stored_nomination(nominator, name=f"Rolling Player {i}").pk for i in range(3)]
     shape = Shape(port=0, http_workers=2, ws_processes=2, run_dir=tmp_path / "run", drain_seconds=3)
     log = (tmp_path / "shape.log").open("ab")
     try:

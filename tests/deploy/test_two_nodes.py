@@ -29,8 +29,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from project.accounts.models import User
 from project.ops.balancer import Cluster, nodes_running
-from project.scouting.models import Nomination, NominationStatus, Player
-from tests.builders import PASSWORD, make_user
+from project.scouting.models import Nomination
+from tests.builders import PASSWORD, make_user, stored_nomination
 from tests.helpers import unless_available
 
 pytestmark = [
@@ -89,20 +89,7 @@ def _clean_cache() -> Iterator[None]:
 
 @pytest.fixture
 def nomination() -> Nomination:
-    player = Player.objects.create(
-        name="Nadia Node",
-        position="Winger",
-        nationality="Portugal",
-        club="FC Balancer",
-        sport="soccer",
-        normalized_identity="nadia node|soccer",
-    )
-    return Nomination.objects.create(
-        player=player,
-        nominated_by=member("Nora Nominator"),
-        sport="soccer",
-        status=NominationStatus.APPROVED,
-    )
+    return stored_nomination(member("Nora Nominator"), name="Nadia Node")
 
 
 @pytest.fixture

@@ -19,9 +19,9 @@ from django.test import Client
 from websockets.asyncio.client import connect
 
 from project.ops.harness.wsframes import masked_frame, server_frames, split_frame, upgrade_request
-from project.scouting.models import Nomination, NominationStatus, Player
+from project.scouting.models import Nomination
 from realtime.events import Event
-from tests.builders import make_user
+from tests.builders import make_user, stored_nomination
 from tests.helpers import ApiClient, unless_available
 from tests.realtime.live import send_now, session_of
 from tests.realtime.servers import HOST, daphne, rss_bytes
@@ -38,20 +38,7 @@ pytestmark = [
 
 @pytest.fixture
 def nomination() -> Nomination:
-    player = Player.objects.create(
-        name="Pia Process",
-        position="Goalkeeper",
-        nationality="Norway",
-        club="IL Fjord",
-        sport="soccer",
-        normalized_identity="pia process|soccer",
-    )
-    return Nomination.objects.create(
-        player=player,
-        nominated_by=make_user(),
-        sport="soccer",
-        status=NominationStatus.APPROVED,
-    )
+    return stored_nomination(name="Pia Process", position="Goalkeeper")
 
 
 async def test_a_vote_taken_by_one_process_reaches_a_socket_held_by_another(

@@ -20,8 +20,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from project.ops.harness.private_postgres import PrivateRedis
-from project.scouting.models import Nomination, NominationStatus, Player, Vote
-from tests.builders import make_user
+from project.scouting.models import Nomination, Vote
+from tests.builders import stored_nomination
 from tests.helpers import ApiClient, unless_available
 from tests.realtime.live import session_of
 from tests.realtime.servers import HOST, daphne
@@ -48,20 +48,7 @@ def private_redis() -> Iterator[PrivateRedis]:
 
 
 def make_nomination(name: str) -> Nomination:
-    player = Player.objects.create(
-        name=name,
-        position="Goalkeeper",
-        nationality="Norway",
-        club="IL Fjord",
-        sport="soccer",
-        normalized_identity=f"{name.lower()}|soccer",
-    )
-    return Nomination.objects.create(
-        player=player,
-        nominated_by=make_user(),
-        sport="soccer",
-        status=NominationStatus.APPROVED,
-    )
+    return stored_nomination(name=name, position="Goalkeeper")
 
 
 async def receive(ws: ClientConnection, kind: str, timeout: float = 10) -> dict[str, Any]:

@@ -19,10 +19,11 @@ from django.utils import timezone
 from project.accounts.models import User
 from project.scouting import board_selectors
 from project.scouting.boards import trend_add, trend_term, week_of
-from project.scouting.models import Nomination, NominationStatus, NominationWeek, Player
+from project.scouting.models import Nomination, NominationWeek
 from realtime.backend import get_backend
 from realtime.publish import publish_summaries
 from realtime.summaries import get_scheduler
+from tests.builders import stored_nomination
 from tests.helpers import ApiClient
 from tests.realtime.live import Socket, signed_in
 
@@ -174,19 +175,12 @@ async def test_the_hint_after_a_rollback_recomputes_nothing(
 
 @pytest.fixture
 def soccer_nomination(scout: User) -> Nomination:
-    player = Player.objects.create(
+    return stored_nomination(
+        scout,
         name="Lia Live",
         position="Forward",
         nationality="Spain",
         club="CD Norte",
-        sport="soccer",
-        normalized_identity="lia live|soccer",
-    )
-    return Nomination.objects.create(
-        player=player,
-        nominated_by=scout,
-        sport="soccer",
-        status=NominationStatus.APPROVED,
         vote_count=3,
     )
 
