@@ -546,6 +546,9 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "ScoutVote <noreply@sc
 # most EMAIL_DAILY_CAP notification emails a member a day (UTC), the weekly digest apart.
 EMAIL_FOLD_SECONDS = int(os.environ.get("EMAIL_FOLD_SECONDS", "3600"))
 EMAIL_DAILY_CAP = int(os.environ.get("EMAIL_DAILY_CAP", "10"))
+# Sent emails' and pushes' idempotency rows are deleted this many days after they were made
+# (``prune_outbound``, daily); parked ones stay until an operator deals with them.
+OUTBOUND_RETENTION_DAYS = int(os.environ.get("OUTBOUND_RETENTION_DAYS", "30"))
 # How long an email's unsubscribe link works (seconds; 90 days).
 EMAIL_UNSUBSCRIBE_MAX_AGE = int(os.environ.get("EMAIL_UNSUBSCRIBE_MAX_AGE", str(90 * 86400)))
 # The mailto: form of List-Unsubscribe beside the https one (empty: https only).

@@ -40,6 +40,8 @@ PERIODIC: tuple[Periodic, ...] = (
     Periodic("notify_dispatch", MINUTE, "notify_dispatch"),
     # The weekly digest, Mondays (project/notify).
     Periodic("weekly_digest", WEEK, "weekly_digest", late_after=DAY),
+    # Sent emails' and pushes' rows past OUTBOUND_RETENTION_DAYS, old windows (project/notify).
+    Periodic("prune_outbound", DAY, "prune_outbound"),
     # Finished tasks' rows older than 14 days (django-tasks-db's command).
     Periodic("prune_task_results", DAY, "prune_db_task_results", ("--queue-name", "*")),
 )

@@ -152,13 +152,14 @@ def test_periodic_jobs_are_enqueued_once_per_period_by_racing_schedulers() -> No
     names = sorted(name for result in results for name in result)
     assert names == [
         "notify_dispatch",
+        "prune_outbound",
         "prune_task_results",
         "purge_uploads",
         "purge_vote_prefixes",
         "share_cards",
         "weekly_digest",
     ]
-    assert DBTaskResult.objects.filter(queue_name="periodic").count() == 6
+    assert DBTaskResult.objects.filter(queue_name="periodic").count() == 7
     # Later in the same hour: the minute's jobs only; the next hour: the hourly one too; the
     # next day: every job but the weekly one.
     assert sorted(chain(*_race(2, now + timedelta(minutes=20)))) == [
@@ -172,12 +173,13 @@ def test_periodic_jobs_are_enqueued_once_per_period_by_racing_schedulers() -> No
     ]
     assert sorted(chain(*_race(2, now + timedelta(days=1)))) == [
         "notify_dispatch",
+        "prune_outbound",
         "prune_task_results",
         "purge_uploads",
         "purge_vote_prefixes",
         "share_cards",
     ]
-    assert PeriodicRun.objects.count() == 16
+    assert PeriodicRun.objects.count() == 18
 
 
 def test_the_worker_runs_the_periodic_jobs(worker_process: MakeWorker) -> None:
