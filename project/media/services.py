@@ -6,7 +6,6 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 from urllib.parse import unquote, urlsplit
 
 from django.conf import settings
@@ -17,6 +16,7 @@ from django.utils import timezone
 
 from project.accounts.models import User
 from project.common.errors import ApplicationError, PermissionDenied, Throttled, ValidationFailed
+from project.jobs.tasks import run_command
 from project.media import selectors
 from project.media.images import CleanImage, ImageRejected, clean_image, too_large_message
 from project.media.models import AvatarUpload
@@ -200,10 +200,10 @@ def avatar_set(*, user: User, object_url: str) -> str:
         replaced = (
             AvatarUpload.objects.filter(user=user).exclude(content_type="").exclude(pk=upload.pk)
         )
-        old_keys = list(replaced.values_list("key", flat=True))
-        replaced.delete()
-        if old_keys:
-            transaction.on_commit(partial(_delete_objects, storage, old_keys))
+        # The replaced avatars stop being served at commit (a row without a user serves
+        # nothing); the worker deletes their objects and rows (``orphans_purge``).
+        if replaced.update(user=None):
+            _orphans_purge_enqueue()
     user.avatar_url = url
     return url
 
@@ -224,29 +224,37 @@ def uploads_purge(*, user: User | None = None, now: datetime | None = None) -> i
     if user is not None:
         return len(dead_keys)
 
-    orphans = AvatarUpload.objects.filter(user__isnull=True).exclude(content_type="")
-    orphan_keys = list(orphans.values_list("key", flat=True))
-    _delete_objects(storage, orphan_keys)
-    AvatarUpload.objects.filter(key__in=orphan_keys).delete()
+    orphans = orphans_purge()
     # Anything staged before the oldest address still open was never confirmed (or was PUT
     # again after its confirmation, which S3 cannot prevent).
     cutoff = now - grace - timedelta(seconds=settings.AVATAR_UPLOAD_LIFETIME)
     swept = storage.delete_older_than(STAGING_PREFIX, cutoff)
-    return len(dead_keys) + len(orphan_keys) + swept
+    return len(dead_keys) + orphans + swept
 
 
 def user_avatars_delete(*, user_id: int) -> int:
     """An account is being deleted (in this transaction). Its avatar stops being served at
     commit (the rows' user becomes NULL and ``avatar_content_type`` ignores such rows); the
-    objects, the avatar and any staged copy, are deleted right after the commit, and their rows
-    with them. Should the storage fail then, ``purge_uploads`` deletes them on its next run
-    (it removes every row left without a user). Returns how many uploads there were."""
-    keys = list(AvatarUpload.objects.filter(user_id=user_id).values_list("key", flat=True))
-    if keys:
-        transaction.on_commit(partial(_forget_uploads, get_storage(), keys))
-    return len(keys)
+    objects, the avatar and any staged copy, are deleted by the worker right after the commit
+    (``orphans_purge``, enqueued in this transaction), and their rows with them. Returns how
+    many uploads there were."""
+    count = AvatarUpload.objects.filter(user_id=user_id).count()
+    if count:
+        _orphans_purge_enqueue()
+    return count
 
 
-def _forget_uploads(storage: AvatarStorage, keys: list[str]) -> None:
+def _orphans_purge_enqueue() -> None:
+    """The worker's ``purge_uploads --orphans``, enqueued in the current transaction: storage
+    is the outside world, never called inside a request."""
+    run_command.enqueue("purge_uploads", ["--orphans"])
+
+
+def orphans_purge() -> int:
+    """Delete the uploads no account holds any more (replaced avatars, deleted accounts'):
+    their objects, staged copies and rows. Returns how many rows went."""
+    storage = get_storage()
+    keys = list(AvatarUpload.objects.filter(user__isnull=True).values_list("key", flat=True))
     _delete_objects(storage, [*keys, *(staging_key(key) for key in keys)])
     AvatarUpload.objects.filter(key__in=keys, user__isnull=True).delete()
+    return len(keys)

@@ -21,7 +21,7 @@ from PIL import Image, ImageFile
 from project.accounts.models import User
 from project.media.images import CleanImage, clean_image
 from project.media.models import AvatarUpload
-from tests.helpers import ApiClient, Response, assert_error
+from tests.helpers import ApiClient, Response, assert_error, run_tasks
 from tests.media.conftest import S3Upload, Upload, image_bytes, local_path, png_bytes
 
 MAX = 5_242_880
@@ -546,6 +546,9 @@ def test_old_avatar_is_deleted_when_replaced(
     second_data = png_bytes(color="green")
     second = upload_avatar(scout_api, backend, capture, second_data)
     assert first != second
+    # The first stops being served at once; the worker deletes its object and row.
+    assert scout_api.get("/api/auth/me").json()["avatarUrl"] == second
+    assert run_tasks() == 1
     assert backend.keys() == [key_of(second)]
     assert backend.fetch(first)[0] == 404
     status, stored, content_type = backend.fetch(second)
@@ -593,7 +596,8 @@ def test_avatar_of_a_deleted_account_is_purged(
 ) -> None:
     upload_avatar(scout_api, backend, capture, png_bytes())
     scout.delete()
-    call_command("purge_uploads")
+    # The worker's task, enqueued with the deletion, removes the object and its row.
+    assert run_tasks() == 1
     assert backend.keys() == []
     assert not AvatarUpload.objects.exists()
 

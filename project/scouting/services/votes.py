@@ -215,9 +215,10 @@ def vote_cast(
     changed. Returns the vote (``CastVote``): the nomination with its new vote_count and
     version, and the row's time, trust and IP cluster.
 
-    At most 9 statements in three round trips before the commit (one more, and a round trip,
-    with web push on: ``push_enqueue``'s minute window, after the notification), and the
-    nomination's lock held over the last two: the nomination read (not locked); then, sent together
+    At most 9 statements in three round trips before the commit (with web push on, one more
+    round trip after the notification: ``push_enqueue``'s minute window, and the push's task
+    row once a minute), and the nomination's lock held over the last two: the nomination
+    read (not locked); then, sent together
     (``Pending``: psycopg's pipeline mode), the vote row, the activity and the nominator's
     outbound event (project/notify: the folded emails), the nomination's
     counters (which take its lock, check again that it is live, and answer the notification
