@@ -461,6 +461,9 @@ PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").rstrip("/")
 # Seconds a nomination's or scout's preview stays in the cache at most (project/sharing/cache.py):
 # writes that change or hide it invalidate it at commit; the TTL bounds a lost invalidation.
 SHARE_PREVIEW_TTL = int(os.environ.get("SHARE_PREVIEW_TTL", "60"))
+# Previews are cached only in a cache every process shares (Redis): a process's own memory
+# would miss the invalidations other processes make.
+SHARE_PREVIEW_CACHE = env_bool("SHARE_PREVIEW_CACHE", bool(REDIS_URL))
 # Seconds a vote's card redraw waits, so that the votes of a burst share one redraw.
 SHARE_CARD_REDRAW_DELAY = float(os.environ.get("SHARE_CARD_REDRAW_DELAY", "10"))
 

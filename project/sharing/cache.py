@@ -54,7 +54,10 @@ def _token_timeout() -> int:
 
 def preview_cached(kind: str, subject_id: int, read: Callable[[int], T | None]) -> T | None:
     """``read(subject_id)`` (the database), or its answer cached under the subject's current
-    token. One cache round trip on a hit; the cache unreachable falls back to ``read``."""
+    token. One cache round trip on a hit; the cache unreachable falls back to ``read``, and
+    so does a cache that is not shared (SHARE_PREVIEW_CACHE off: no Redis)."""
+    if not settings.SHARE_PREVIEW_CACHE:
+        return read(subject_id)
     entry_key, token_key = _keys(kind, subject_id)
     cache = _process_cache()
     try:

@@ -31,6 +31,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _media(settings: Any, tmp_path: Path) -> None:
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.S3_BUCKET = ""
+    # On in one process even without Redis (the test's own process is the only reader).
+    settings.SHARE_PREVIEW_CACHE = True
 
 
 def nominate(name: str) -> Nomination:
