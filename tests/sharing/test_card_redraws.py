@@ -4,9 +4,6 @@ redraw draws the new count and the ranks that other nominations' cards show."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import pytest
 from django.core.management import call_command
 from django.db import transaction
@@ -14,35 +11,17 @@ from django_tasks_db.models import DBTaskResult
 
 from project.jobs.tasks import run_command
 from project.scouting.models import Nomination
-from project.scouting.services.nominations import nomination_create
 from project.scouting.services.votes import vote_cast, vote_remove
 from project.sharing.models import CardRedraw, ShareCard
 from project.sharing.services import share_card_render
 from tests.builders import make_user
+from tests.sharing.conftest import nominate as nominate_pending
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def _media(settings: Any, tmp_path: Path) -> None:
-    settings.MEDIA_ROOT = tmp_path / "media"
-    settings.S3_BUCKET = ""
-
-
 def nominate(name: str) -> Nomination:
-    nora = make_user(username=f"n{abs(hash(name)) % 10**8}", name="Nora Nominator")
-    nomination = nomination_create(
-        user=nora,
-        name=name,
-        sport="football",
-        age=16,
-        graduation_year=None,
-        position="Winger",
-        nationality="Danish",
-        club="FC Example",
-        skills="",
-        video_link="",
-    )
+    nomination = nominate_pending(name)
     # A new nomination asks for its first card: drawn here, so each test starts from it.
     (first,) = redraw_tasks(nomination)
     run(first)

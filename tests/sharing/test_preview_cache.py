@@ -7,7 +7,6 @@ preview for later requests."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,37 +17,20 @@ from project.accounts.models import ProfileVisibility, UserSettings
 from project.moderation.models import ReportReason, ReportResolution
 from project.moderation.services import decisions, reports, takedowns
 from project.scouting.models import Nomination
-from project.scouting.services.nominations import nomination_create, player_update
+from project.scouting.services.nominations import player_update
 from project.sharing import cache as sharing_cache
 from project.sharing import previews
 from project.sharing.services import share_card_render
 from tests.builders import make_user
+from tests.sharing.conftest import nominate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def _media(settings: Any, tmp_path: Path) -> None:
-    settings.MEDIA_ROOT = tmp_path / "media"
-    settings.S3_BUCKET = ""
+def _preview_cache(settings: Any) -> None:
     # On in one process even without Redis (the test's own process is the only reader).
     settings.SHARE_PREVIEW_CACHE = True
-
-
-def nominate(name: str) -> Nomination:
-    nora = make_user(username=f"n{abs(hash(name)) % 10**8}", name="Nora Nominator")
-    return nomination_create(
-        user=nora,
-        name=name,
-        sport="football",
-        age=16,
-        graduation_year=None,
-        position="Winger",
-        nationality="Danish",
-        club="FC Example",
-        skills="",
-        video_link="",
-    )
 
 
 def cached_title(path: str, django_assert_num_queries: Any) -> str:

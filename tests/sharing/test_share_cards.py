@@ -4,9 +4,6 @@ old details, and the job draws nothing twice."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import pytest
 from django.core.management import call_command
 from django.db import transaction
@@ -14,34 +11,13 @@ from django.db import transaction
 from project.accounts.models import ProfileVisibility, UserSettings
 from project.media.storage import get_storage
 from project.scouting.models import Nomination
-from project.scouting.services.nominations import nomination_create, player_update
+from project.scouting.services.nominations import player_update
 from project.sharing.models import ShareCard
 from project.sharing.selectors import cards_to_draw
 from tests.builders import make_user
+from tests.sharing.conftest import nominate
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _media(settings: Any, tmp_path: Path) -> None:
-    settings.MEDIA_ROOT = tmp_path / "media"
-    settings.S3_BUCKET = ""
-
-
-def nominate(name: str) -> Nomination:
-    nora = make_user(username=f"n{abs(hash(name)) % 10**8}", name="Nora Nominator")
-    return nomination_create(
-        user=nora,
-        name=name,
-        sport="football",
-        age=16,
-        graduation_year=None,
-        position="Winger",
-        nationality="Danish",
-        club="FC Example",
-        skills="",
-        video_link="",
-    )
 
 
 def test_the_periodic_job_draws_missing_and_outdated_cards_once() -> None:
