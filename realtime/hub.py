@@ -235,8 +235,7 @@ class Hub:
         """Stop listening (tests; a server's hub lives as long as its loop)."""
         source, self._source = self._source, None
         self.members.clear()
-        if self.presence.task is not None:
-            self.presence.task.cancel()
+        self.presence.stop()
         if source is not None:
             await source.close()
 

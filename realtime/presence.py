@@ -96,6 +96,7 @@ class Presence:
         self.sessions: dict[Watcher, str] = {}  # socket -> its session's set
         self.touched_at = 0.0
         self.task: asyncio.Task[None] | None = None
+        self.stopped = False
 
     @property
     def ttl(self) -> float:
@@ -183,11 +184,19 @@ class Presence:
     # --- The tick -----------------------------------------------------------------------
 
     def _run(self) -> None:
-        if self.task is None or self.task.done():
+        if not self.stopped and (self.task is None or self.task.done()):
             self.task = asyncio.ensure_future(self._loop())
 
+    def stop(self) -> None:
+        """End the tick for good. The flag, not only the cancel, ends the loop: redis-py can
+        swallow a cancel that lands inside a pipeline's round trip, and the loop would then
+        tick on while anyone is counted."""
+        self.stopped = True
+        if self.task is not None:
+            self.task.cancel()
+
     async def _loop(self) -> None:
-        while self.watchers or self.admins or self.sessions:
+        while not self.stopped and (self.watchers or self.admins or self.sessions):
             try:
                 await self.tick()
             except Exception:
