@@ -9,10 +9,11 @@ import socket
 import uuid
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks.utils import normalize_json
@@ -60,11 +61,22 @@ def command_task_row(
         run_after=run_after,
         backend_name=run_command.get_backend().alias,
     )
-    columns, values = [], []
-    for field in DBTaskResult._meta.concrete_fields:
-        columns.append((str(field.column), str(field.db_type(connection))))
-        values.append(field.get_db_prep_save(field.pre_save(row, add=True), connection))
-    return DBTaskResult._meta.db_table, columns, values
+    values = [
+        field.get_db_prep_save(field.pre_save(row, add=True), connection)
+        for field in DBTaskResult._meta.concrete_fields
+    ]
+    return DBTaskResult._meta.db_table, list(task_columns(connection.alias)), values
+
+
+@lru_cache(maxsize=8)
+def task_columns(alias: str) -> tuple[tuple[str, str], ...]:
+    """The task table's columns and their database types on the connection ``alias``: the
+    same for the process's life, and asked for on every vote (its card's redraw)."""
+    connection = connections[alias]
+    return tuple(
+        (str(field.column), str(field.db_type(connection)))
+        for field in DBTaskResult._meta.concrete_fields
+    )
 
 
 def deliveries_retry(deliveries: Iterable[Delivery]) -> int:

@@ -12,13 +12,15 @@ that showed a rank before, show one."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
-from project.jobs.services import command_task_row
+from project.jobs.services import command_task_row, task_columns
 from project.sharing.models import CardRedraw
 
 COMMAND = "share_cards"
@@ -27,40 +29,44 @@ COMMAND = "share_cards"
 def card_redraw_statements(nomination_id: int, *, now: datetime) -> list[tuple[str, list[Any]]]:
     """The statements that ask for the nomination's card's redraw (one on PostgreSQL), for a
     caller that sends them with its own (``Pending``)."""
-    quote = connection.ops.quote_name
-    table, columns, values = command_task_row(
+    _, _, values = command_task_row(
         COMMAND,
         ["--redraw", str(nomination_id)],
         run_after=now + timedelta(seconds=settings.SHARE_CARD_REDRAW_DELAY),
         connection=connection,
     )
+    requested_at = connection.ops.adapt_datetimefield_value(now)
+    sqls = _statements(connection.alias)
+    if connection.vendor == "postgresql":
+        return [(sqls[0], [nomination_id, requested_at, *values])]
+    return [(sqls[0], [*values, nomination_id]), (sqls[1], [nomination_id, requested_at])]
+
+
+@lru_cache(maxsize=8)
+def _statements(alias: str) -> tuple[str, ...]:
+    """The ask's SQL on the connection ``alias``: its values are bound, so the text is built
+    once per process."""
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    columns = task_columns(alias)
+    table = quote(DBTaskResult._meta.db_table)
     marker = quote(CardRedraw._meta.db_table)
     names = ", ".join(quote(column) for column, _ in columns)
-    requested_at = connection.ops.adapt_datetimefield_value(now)
     if connection.vendor == "postgresql":
         # Typed: with server-side binding a bare parameter in a select list is text.
         typed = ", ".join(f"CAST(%s AS {db_type})" for _, db_type in columns)
-        return [
-            (
-                f"WITH marked AS (INSERT INTO {marker} (nomination_id, requested_at) "  # noqa: S608  (the models' tables and columns; values bound)
-                "VALUES (%s, %s) ON CONFLICT (nomination_id) DO NOTHING RETURNING 1) "
-                f"INSERT INTO {quote(table)} ({names}) SELECT {typed} FROM marked",
-                [nomination_id, requested_at, *values],
-            )
-        ]
+        return (
+            f"WITH marked AS (INSERT INTO {marker} (nomination_id, requested_at) "  # noqa: S608  (the models' tables and columns; values bound)
+            "VALUES (%s, %s) ON CONFLICT (nomination_id) DO NOTHING RETURNING 1) "
+            f"INSERT INTO {table} ({names}) SELECT {typed} FROM marked",
+        )
     placeholders = ", ".join(["%s"] * len(columns))
-    return [
-        (
-            f"INSERT INTO {quote(table)} ({names}) SELECT {placeholders} "  # noqa: S608  (the models' tables and columns; values bound)
-            f"WHERE NOT EXISTS (SELECT 1 FROM {marker} WHERE nomination_id = %s)",
-            [*values, nomination_id],
-        ),
-        (
-            f"INSERT INTO {marker} (nomination_id, requested_at) VALUES (%s, %s) "  # noqa: S608  (the model's table; values bound)
-            "ON CONFLICT (nomination_id) DO NOTHING",
-            [nomination_id, requested_at],
-        ),
-    ]
+    return (
+        f"INSERT INTO {table} ({names}) SELECT {placeholders} "  # noqa: S608  (the models' tables and columns; values bound)
+        f"WHERE NOT EXISTS (SELECT 1 FROM {marker} WHERE nomination_id = %s)",
+        f"INSERT INTO {marker} (nomination_id, requested_at) VALUES (%s, %s) "  # noqa: S608  (the model's table; values bound)
+        "ON CONFLICT (nomination_id) DO NOTHING",
+    )
 
 
 def card_redraw_request(nomination_id: int) -> None:
