@@ -411,6 +411,19 @@ def write_section(section: str, text: str, *, now: datetime | None = None) -> No
     print(f"Written to {RESULTS.relative_to(ROOT)}")
 
 
+def load_line(before: Sequence[float], after: Sequence[float]) -> str:
+    """The report's line of the machine's load averages, taken before and after the run."""
+    return (
+        f"- load average (1, 5, 15 min) before: {', '.join(f'{v:.2f}' for v in before)}"
+        f"; after: {', '.join(f'{v:.2f}' for v in after)}"
+    )
+
+
+def check_lines(checks: dict[str, bool]) -> list[str]:
+    """A report's checks, one line each with its verdict."""
+    return [f"- {name}: {'PASS' if passed else 'FAIL'}" for name, passed in checks.items()]
+
+
 def finish(section: str, text: str, ok: bool, *, write: bool) -> NoReturn:
     """Print the report, write it as ``section`` of bench/RESULTS.md unless told not to, and
     exit 0 when it passed, 1 when not."""

@@ -42,12 +42,14 @@ from typing import Any
 from common import (
     HOST,
     ROOT,
+    check_lines,
     daphne_command,
     database_url,
     django_setup,
     drop_databases,
     finish,
     free_port,
+    load_line,
     new_user,
     percentile,
     recreate_database,
@@ -421,10 +423,9 @@ def main() -> None:
             f"- {BURST} votes on one nomination: {emails} emails to its nominator in the hour "
             f"(bar: at most {FOLD_BOUND}), telling of {folded} votes; pushes sent in the run: "
             f"{push_count}",
-            f"- load average (1, 5, 15 min) before: {', '.join(f'{v:.2f}' for v in load_before)}"
-            f"; after: {', '.join(f'{v:.2f}' for v in load_after)}",
+            load_line(load_before, load_after),
             "",
-            *(f"- {name}: {'PASS' if passed else 'FAIL'}" for name, passed in checks.items()),
+            *check_lines(checks),
             "",
         ]
     )

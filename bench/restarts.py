@@ -27,11 +27,13 @@ from pathlib import Path
 from common import (
     SPORTS,
     approved_nominations,
+    check_lines,
     database_url,
     django_setup,
     drop_databases,
     finish,
     forget_keys,
+    load_line,
     new_user,
     recreate_database,
     session_for,
@@ -149,10 +151,9 @@ def main() -> None:
             f"{figures.resyncs}; sockets behind at the end: {figures.behind_at_end}",
             f"- successful answers/s: steady {figures.steady_per_s:.1f}, during the restarts "
             f"{figures.during_per_s:.1f}, ratio {ratio:.2f} (bar: at least {RATE_BAR:g})",
-            f"- load average (1, 5, 15 min) before: {', '.join(f'{v:.2f}' for v in load_before)}"
-            f"; after: {', '.join(f'{v:.2f}' for v in load_after)}",
+            load_line(load_before, load_after),
             "",
-            *(f"- {name}: {'PASS' if passed else 'FAIL'}" for name, passed in checks.items()),
+            *check_lines(checks),
             "",
         ]
     )
