@@ -41,6 +41,7 @@ from common import (
     clients_note,
     cpu_by_component,
     database_url,
+    descendants,
     django_setup,
     drop_databases,
     finish,
@@ -57,26 +58,6 @@ NODE_ROLES = ("nginx", "http pool", "daphne (/ws/)", "other")
 CLIENTS = ("bench: voters", "bench: watchers")
 # Two nodes' stack CPU per vote against one node's, at the same offered load.
 TARGET_RATIO = 1.10
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process under ``pid`` (from /proc's parent links)."""
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        parent = int(stat[stat.rfind(")") + 2 :].split()[1])
-        parents.setdefault(parent, []).append(int(entry.name))
-    found, waiting = [], [pid]
-    while waiting:
-        children = parents.get(waiting.pop(), [])
-        found += children
-        waiting += children
-    return found
 
 
 def stack_names(cluster: object) -> dict[int, str]:

@@ -255,6 +255,26 @@ def cpu_by_component(named: dict[int, str]) -> dict[int, tuple[str, float]]:
     return sample
 
 
+def descendants(pid: int) -> list[int]:
+    """Every process under ``pid`` (from /proc's parent links)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat[stat.rfind(")") + 2 :].split()[1])
+        parents.setdefault(parent, []).append(int(entry.name))
+    found, waiting = [], [pid]
+    while waiting:
+        children = parents.get(waiting.pop(), [])
+        found += children
+        waiting += children
+    return found
+
+
 def cpu_spent(
     before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]
 ) -> dict[str, float]:

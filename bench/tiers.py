@@ -1,0 +1,408 @@
+"""What a vote and a watching socket ask of each tier: the per-unit figures the capacity model
+in deploy/README.md scales, and the model itself.
+
+    python bench/tiers.py [--watchers 1000] [--votes 3000] [--idle 20] [--no-write]
+
+Starts a PostgreSQL and a Redis of its own (nothing else runs on them, so every transaction,
+WAL byte, command and network byte they count is the run's) and the production shape on them
+(project/ops/prodshape.py: nginx, the HTTP pool, two daphne processes, the worker) with
+``--watchers`` sockets watching through nginx (bench/votes.py's watchers, offering
+permessage-deflate as browsers do). Then, in one run:
+
+* idle: the sockets watching and nobody voting, for ``--idle`` seconds: the baseline, what the
+  stack and the sockets cost without a vote;
+* votes: bench/votes.py's uniform round at concurrency 32.
+
+Per vote, the votes row net of the idle row's rates over the same seconds: CPU ms of each role
+(the shape's own processes, found under its supervisor, and the private servers'), PostgreSQL
+transactions and WAL bytes, Redis commands and network bytes. Per watching socket and second,
+in each row: the bytes it was sent (what the watching process read) and the websocket
+processes' CPU. From these, the model: what 1k, 10k and 50k votes/s and 10k, 100k and 1M
+watching sockets need of each tier. Written to bench/RESULTS.md under "## What a vote and a
+socket ask of each tier".
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import votes
+from common import (
+    ROOT,
+    client_priority,
+    clients_note,
+    cpu_by_component,
+    cpu_spent,
+    descendants,
+    django_setup,
+    finish,
+    percentile,
+)
+
+SECTION = "## What a vote and a socket ask of each tier"
+NAME = "scouting_bench_tiers"
+# The roles, in the report's order: the node's own processes, then the shared servers.
+NODE_ROLES = ("http pool", "daphne (/ws/)", "nginx", "other")
+SHARED_ROLES = ("postgres", "redis")
+ROLES = NODE_ROLES + SHARED_ROLES
+VOTE_RATES = (1_000, 10_000, 50_000)
+SOCKET_COUNTS = (10_000, 100_000, 1_000_000)
+# A core is planned at this share of its time: headroom for bursts and for the tier's own
+# housekeeping (vacuum, checkpoints, a Redis fork).
+PLANNED_BUSY = 0.6
+
+
+@dataclass
+class Counters:
+    """What the private servers and the watching process had counted at one moment."""
+
+    at: float
+    cpu: dict[int, tuple[str, float]]
+    transactions: int
+    wal: int
+    commands: int
+    net_in: int
+    net_out: int
+    watched_bytes: int
+    by_command: dict[str, int]
+
+
+@dataclass
+class Row:
+    name: str
+    seconds: float
+    cpu: dict[str, float]  # CPU seconds by role
+    transactions: int
+    wal: int
+    commands: int
+    net_in: int
+    net_out: int
+    watched_bytes: int
+    by_command: dict[str, int]
+    votes: int = 0
+    load: float = 0.0  # the 1-minute load average after the row
+    round: votes.Round | None = field(default=None, repr=False)
+
+    def rate(self, value: float) -> float:
+        return value / self.seconds
+
+
+class Tiers:
+    """The private PostgreSQL and Redis, and the processes whose CPU is counted."""
+
+    def __init__(self, pg: object, redis: object) -> None:
+        import psycopg
+        import redis as redis_client
+
+        self.pg, self.redis = pg, redis
+        self.sql = psycopg.connect(pg.url, autocommit=True)  # type: ignore[attr-defined]
+        self.kv = redis_client.Redis.from_url(redis.url)  # type: ignore[attr-defined]
+        self.stack_pid = 0
+        self.watchers_pid = 0
+
+    def names(self) -> dict[int, str]:
+        """pid -> role of every process counted: the shape's (by program, its worker and
+        supervisor as "other"), the private servers', the bench's clients."""
+        by_program = cpu_by_component({})
+        named = {
+            pid: by_program.get(pid, ("other", 0.0))[0]
+            for pid in descendants(self.stack_pid)
+            if self.stack_pid
+        }
+        if self.stack_pid:
+            named[self.stack_pid] = "other"
+        data = Path(self.pg.data)  # type: ignore[attr-defined]
+        postmaster = int((data / "postmaster.pid").read_text().split()[0])
+        for pid in [postmaster, *descendants(postmaster)]:
+            named[pid] = "postgres"
+        named[self.redis.process.pid] = "redis"  # type: ignore[attr-defined]
+        if self.watchers_pid:
+            named[self.watchers_pid] = "bench: watchers"
+        named[os.getpid()] = "bench: voters"
+        return named
+
+    def read(self) -> Counters:
+        # The statistics of finished transactions reach pg_stat_database within a second.
+        time.sleep(1.2)
+        named = self.names()
+        cpu = {pid: sample for pid, sample in cpu_by_component(named).items() if pid in named}
+        (transactions, wal), *_ = self.sql.execute(
+            "SELECT (SELECT sum(xact_commit + xact_rollback) FROM pg_stat_database)::bigint, "
+            "pg_current_wal_lsn() - '0/0'::pg_lsn"
+        ).fetchall()
+        stats = self.kv.info("stats")
+        by_command = {
+            name.removeprefix("cmdstat_"): int(values["calls"])
+            for name, values in self.kv.info("commandstats").items()
+        }
+        watched = 0
+        if self.watchers_pid:
+            io = Path(f"/proc/{self.watchers_pid}/io").read_text().split()
+            watched = int(io[io.index("rchar:") + 1])
+        return Counters(
+            time.perf_counter(),
+            cpu,
+            int(transactions),
+            int(wal),
+            int(stats["total_commands_processed"]),
+            int(stats["total_net_input_bytes"]),
+            int(stats["total_net_output_bytes"]),
+            watched,
+            by_command,
+        )
+
+
+def between(name: str, before: Counters, after: Counters) -> Row:
+    spent = cpu_spent(before.cpu, after.cpu)
+    return Row(
+        name,
+        after.at - before.at,
+        spent,
+        after.transactions - before.transactions,
+        after.wal - before.wal,
+        after.commands - before.commands,
+        after.net_in - before.net_in,
+        after.net_out - before.net_out,
+        after.watched_bytes - before.watched_bytes,
+        {
+            name: calls - before.by_command.get(name, 0)
+            for name, calls in after.by_command.items()
+            if calls > before.by_command.get(name, 0)
+        },
+    )
+
+
+@dataclass
+class PerVote:
+    """The votes row net of the idle row's rates, per vote."""
+
+    cpu_ms: dict[str, float]
+    transactions: float
+    wal: float
+    commands: float
+    net: float  # bytes in and out of Redis
+    by_command: dict[str, float]  # Redis commands by name
+
+    @classmethod
+    def of(cls, row: Row, idle: Row) -> PerVote:
+        count = max(1, row.votes)
+
+        def net(value: float, idle_value: float) -> float:
+            return max(0.0, value - idle.rate(idle_value) * row.seconds) / count
+
+        return cls(
+            {r: net(row.cpu.get(r, 0.0), idle.cpu.get(r, 0.0)) * 1000 for r in ROLES},
+            net(row.transactions, idle.transactions),
+            net(row.wal, idle.wal),
+            net(row.commands, idle.commands),
+            net(row.net_in + row.net_out, idle.net_in + idle.net_out),
+            {
+                name: net(calls, idle.by_command.get(name, 0))
+                for name, calls in row.by_command.items()
+            },
+        )
+
+
+def model(per_vote: PerVote, idle: Row, votes_row: Row, sockets: int) -> list[str]:
+    """What a deployment needs for the vote rates and crowds of the issue, from the run's
+    per-unit figures."""
+
+    def cores(cpu_seconds_per_second: float) -> str:
+        return f"{cpu_seconds_per_second / PLANNED_BUSY:,.1f}"
+
+    lines = [
+        f"**Votes/s** (cores at {PLANNED_BUSY:.0%} busy; per vote as measured above):",
+        "",
+        "| votes/s | HTTP pool cores | PostgreSQL primary cores | PostgreSQL TPS | WAL MB/s "
+        "| Redis commands/s | Redis share of one core | Redis network MB/s | nginx cores |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for rate in VOTE_RATES:
+        redis_busy = rate * per_vote.cpu_ms["redis"] / 1000
+        lines.append(
+            f"| {rate:,} | {cores(rate * per_vote.cpu_ms['http pool'] / 1000)} | "
+            f"{cores(rate * per_vote.cpu_ms['postgres'] / 1000)} | "
+            f"{rate * per_vote.transactions:,.0f} | {rate * per_vote.wal / 1e6:,.1f} | "
+            f"{rate * per_vote.commands:,.0f} | {redis_busy:.0%} | "
+            f"{rate * per_vote.net / 1e6:,.1f} | "
+            f"{cores(rate * per_vote.cpu_ms['nginx'] / 1000)} |"
+        )
+    ws_busy = votes_row.rate(votes_row.cpu.get("daphne (/ws/)", 0.0)) / sockets
+    ws_idle = idle.rate(idle.cpu.get("daphne (/ws/)", 0.0)) / sockets
+    sent = votes_row.rate(votes_row.watched_bytes) / sockets
+    redis_idle = idle.rate(idle.commands) / sockets
+    lines += [
+        "",
+        f"**Watching sockets** (per socket and second, measured: websocket processes' CPU "
+        f"{ws_busy * 1e6:.0f} us while the votes row ran at {votes_row.rate(votes_row.votes):.0f} "
+        f"votes/s, {ws_idle * 1e6:.0f} us idle; {sent:,.0f} bytes sent while voting; Redis "
+        f"{redis_idle:.3f} commands idle):",
+        "",
+        "| sockets | websocket cores (voting) | websocket cores (idle) | to clients MB/s "
+        "| Redis commands/s (idle) |",
+        "|---:|---:|---:|---:|---:|",
+    ]
+    for count in SOCKET_COUNTS:
+        lines.append(
+            f"| {count:,} | {cores(count * ws_busy)} | {cores(count * ws_idle)} | "
+            f"{count * sent / 1e6:,.1f} | {count * redis_idle:,.0f} |"
+        )
+    return lines
+
+
+def report(args: argparse.Namespace, idle: Row, voted: Row, per_vote: PerVote) -> str:
+    assert voted.round is not None
+    answers = voted.round.answers
+    lines = [
+        SECTION,
+        "",
+        f"Machine: {votes.machine()}. Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by "
+        f"`bench/tiers.py`: the production shape (nginx, an HTTP pool of 2 gthread workers, 2 "
+        f"daphne processes, the worker) on a PostgreSQL and a Redis of the run's own, "
+        f"{args.watchers:,} sockets watching through nginx; idle for {args.idle:g} s, then "
+        f"the uniform round at concurrency 32 ({args.votes:,} votes). CPU from /proc (user + "
+        "system); other: the shape's worker and supervisor; load: the 1-minute load average "
+        "after the row.",
+        "",
+        "| row | seconds | votes/s | "
+        + " | ".join(f"{r} CPU s/s" for r in ROLES)
+        + " | PG TPS | WAL kB/s | Redis cmds/s | Redis net kB/s | to clients kB/s | load |",
+        "|---|" + "---:|" * (len(ROLES) + 8),
+    ]
+    for row in (idle, voted):
+        lines.append(
+            f"| {row.name} | {row.seconds:.0f} | {row.rate(row.votes):.0f} | "
+            + " | ".join(f"{row.rate(row.cpu.get(r, 0.0)):.3f}" for r in ROLES)
+            + f" | {row.rate(row.transactions):.0f} | {row.rate(row.wal) / 1e3:.0f} | "
+            f"{row.rate(row.commands):.0f} | {row.rate(row.net_in + row.net_out) / 1e3:.0f} | "
+            f"{row.rate(row.watched_bytes) / 1e3:.0f} | {row.load:.1f} |"
+        )
+    lines += [
+        "",
+        "Per vote (the votes row net of the idle row's rates over the same seconds; the idle "
+        "row is the baseline):",
+        "",
+        "| " + " | ".join(f"{r} CPU ms" for r in ROLES) + " | PG transactions | WAL bytes "
+        "| Redis commands | Redis bytes in + out |",
+        "|" + "---:|" * (len(ROLES) + 4),
+        "| "
+        + " | ".join(f"{per_vote.cpu_ms[r]:.2f}" for r in ROLES)
+        + f" | {per_vote.transactions:.2f} | {per_vote.wal:,.0f} | {per_vote.commands:.1f} | "
+        f"{per_vote.net:,.0f} |",
+        "",
+        "Redis commands per vote, the most called: "
+        + ", ".join(
+            f"{name} {calls:.1f}"
+            for name, calls in sorted(per_vote.by_command.items(), key=lambda kv: -kv[1])[:10]
+            if calls >= 0.05
+        )
+        + ".",
+        "",
+        f"Votes: {answers.ok:,} answered 201 of {sum(answers.statuses.values()):,}; vote p99 "
+        f"{percentile(answers.latencies_ms, 99):.0f} ms.",
+        "",
+        *model(per_vote, idle, voted, args.watchers),
+        "",
+        "Reading the model: the HTTP pool and the websocket processes grow by nodes (each "
+        "node a few cores); the PostgreSQL primary takes every vote's write and grows only "
+        "by a larger machine; Redis runs its commands on one core, so its share of one core "
+        "says when one instance is no longer enough. The figures are this machine's cores; "
+        "other CPUs scale them.",
+        "",
+        f"The sockets {votes.offered(args)}. {clients_note(args.clients_first)}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def settle(limit: float = 300) -> None:
+    """Wait until the worker has nothing left to run (the fixture's nominations queued their
+    share cards) and the sockets' first frames are sent: neither is the idle row's."""
+    from django_tasks_db.models import DBTaskResult
+
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        tasks = DBTaskResult.objects
+        if not tasks.ready().exists() and not tasks.running().exists():
+            break
+        time.sleep(1)
+    time.sleep(5)
+
+
+def main() -> None:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--watchers", type=int, default=1000)
+    parser.add_argument("--votes", type=int, default=3000)
+    parser.add_argument("--votes-per-voter", type=int, default=10)
+    parser.add_argument("--nominations", type=int, default=100)
+    parser.add_argument("--idle", type=float, default=20.0, help="seconds of the idle row")
+    parser.add_argument("--no-compress", action="store_true")
+    parser.add_argument("--no-write", action="store_true", help="do not update RESULTS.md")
+    args = parser.parse_args()
+
+    sys.path.insert(0, str(ROOT))
+    from project.ops.harness.private_postgres import PrivatePostgres, PrivateRedis
+
+    votes.raise_file_limit(args.watchers + 512)
+    # Durable as production runs it: each commit's WAL, full pages after a checkpoint.
+    pg = PrivatePostgres(NAME, options=" -c fsync=on -c full_page_writes=on")
+    redis = PrivateRedis()
+    pg.create()
+    redis.start()
+    try:
+        os.environ["REDIS_URL"] = redis.url
+        os.environ.update(votes.server_env(pg.url))
+        django_setup()
+        count = args.votes // args.votes_per_voter
+        print(f"Preparing {count:,} voters and {args.watchers:,} watchers...", flush=True)
+        fixture = votes.prepare(count, args.watchers, args.nominations)
+        with client_priority() as raised:
+            args.clients_first = raised
+            text = measure(args, pg, redis, fixture)
+    finally:
+        redis.stop()
+        pg.destroy()
+    finish(SECTION, text, True, write=not args.no_write)
+
+
+def measure(args: argparse.Namespace, pg: object, redis: object, fixture: votes.Fixture) -> str:
+    tiers = Tiers(pg, redis)
+    stack = votes.start_stack(pg.url, "gthread", {})  # type: ignore[attr-defined]
+    try:
+        tiers.stack_pid = stack.process.pid
+        watchers = votes.watch(stack, fixture, args)
+        tiers.watchers_pid = watchers.process.pid or 0
+        votes.BENCH_PIDS[tiers.watchers_pid] = "bench: watchers"
+        print(f"{args.watchers:,} sockets watching; idle for {args.idle:g} s", flush=True)
+        settle()
+        start = tiers.read()
+        time.sleep(args.idle)
+        middle = tiers.read()
+        idle = between("idle", start, middle)
+        idle.load = os.getloadavg()[0]
+        jobs = votes.uniform_jobs(
+            fixture.take_voters(args.votes // args.votes_per_voter),
+            list(fixture.nominations),
+            args.votes_per_voter,
+            seed=32,
+        )
+        done = votes.vote_round("uniform", stack.url, watchers, fixture, 32, jobs)
+        end = tiers.read()
+        voted = between("votes", middle, end)
+        voted.load = os.getloadavg()[0]
+        voted.votes, voted.round = done.answers.ok, done
+        watchers.stop()
+    finally:
+        votes.stop_stack(stack)
+    return report(args, idle, voted, PerVote.of(voted, idle))
+
+
+if __name__ == "__main__":
+    main()
