@@ -305,6 +305,13 @@ def report(args: argparse.Namespace, idle: Row, voted: Row, per_vote: PerVote) -
         )
         + ".",
         "",
+        "Redis commands per watching socket and second while idle, the most called: "
+        + ", ".join(
+            f"{name} {idle.rate(calls) / args.watchers:.3f}"
+            for name, calls in sorted(idle.by_command.items(), key=lambda kv: -kv[1])[:6]
+        )
+        + ".",
+        "",
         f"Votes: {answers.ok:,} answered 201 of {sum(answers.statuses.values()):,}; vote p99 "
         f"{percentile(answers.latencies_ms, 99):.0f} ms.",
         "",

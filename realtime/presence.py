@@ -6,8 +6,10 @@ nomination also in ``review``, per socket), kept in Redis shared by every proces
 embedded); the entry goes when the last of their sockets here stops watching. Each socket is
 also an entry of its session's set (``session:<digest>``), which the live layer counts to cap
 the sockets of one session (``REALTIME_SOCKETS_PER_SESSION``). A process touches its
-sockets' entries every third of ``REALTIME_PRESENCE_TTL``; the entries of a process that dies
-expire after it. Once a tick (0.5 s) the process reads the counts of the sets its sockets
+sockets' entries every third of ``REALTIME_PRESENCE_TTL``, and their session entries every
+third of ``SESSION_TTL_FACTOR`` times that (a set per session is a Redis command per socket
+on every touch, and the cap it serves can wait longer for a dead process's sockets to
+expire than "N watching" can); the entries of a process that dies expire after it. Once a tick (0.5 s) the process reads the counts of the sets its sockets
 watch and tells those sockets when a count changed, at most once a second per set: counts
 only, never who. Admins get the review marks of the other admins (``review.changed``),
 within a second.
@@ -34,6 +36,8 @@ from realtime.connection import Outgoing
 logger = logging.getLogger(__name__)
 
 TICK = 0.5  # seconds between reads of the counts
+# A session's set lives this many presence TTLs between touches.
+SESSION_TTL_FACTOR = 12
 PUSH_EVERY = 1.0  # at most one presence.changed per set per this many seconds
 REVIEWS = "review"
 
@@ -95,12 +99,17 @@ class Presence:
         self.reviews_told: dict[Reviewer, str] = {}
         self.sessions: dict[Watcher, str] = {}  # socket -> its session's set
         self.touched_at = 0.0
+        self.sessions_touched_at = time.monotonic()  # open_session touched each one
         self.task: asyncio.Task[None] | None = None
         self.stopped = False
 
     @property
     def ttl(self) -> float:
         return float(settings.REALTIME_PRESENCE_TTL)
+
+    @property
+    def session_ttl(self) -> float:
+        return self.ttl * SESSION_TTL_FACTOR
 
     # --- Sockets ------------------------------------------------------------------------
 
@@ -137,7 +146,7 @@ class Presence:
         across every process."""
         self.sessions[watcher] = name
         source = self.store()
-        await source.presence_touch([(name, watcher.presence_id)], self.ttl)
+        await source.presence_touch([(name, watcher.presence_id)], self.session_ttl)
         self._run()
         return (await source.presence_counts([name]))[name]
 
@@ -216,9 +225,13 @@ class Presence:
                 }
             )
             entries += [(REVIEWS, member) for member in self.reviewing.values()]
-            entries += [(name, watcher.presence_id) for watcher, name in self.sessions.items()]
             if entries:
                 await source.presence_touch(entries, self.ttl)
+        if now - self.sessions_touched_at >= self.session_ttl / 3:
+            self.sessions_touched_at = now
+            sessions = [(name, watcher.presence_id) for watcher, name in self.sessions.items()]
+            if sessions:
+                await source.presence_touch(sessions, self.session_ttl)
         if not self.watchers and not self.admins:
             return
         # Counts only (ZCOUNT): a sport's set has an entry per person watching it.
