@@ -57,7 +57,7 @@ run: install frontend seed
 
 ## test: install what the tests need, then every check CI makes: lint, format, types, import
 ## contracts, the SPA's checks and Vitest, and the whole pytest suite (browser tests included)
-test: install-dev frontend browser nginx pgbackrest prometheus systemd-analyze
+test: install-dev frontend browser nginx pgbackrest pgbouncer prometheus systemd-analyze
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy project realtime tests
