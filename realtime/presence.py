@@ -9,10 +9,10 @@ the sockets of one session (``REALTIME_SOCKETS_PER_SESSION``). A process touches
 sockets' entries every third of ``REALTIME_PRESENCE_TTL``, and their session entries every
 third of ``SESSION_TTL_FACTOR`` times that (a set per session is a Redis command per socket
 on every touch, and the cap it serves can wait longer for a dead process's sockets to
-expire than "N watching" can); the entries of a process that dies expire after it. Once a tick (0.5 s) the process reads the counts of the sets its sockets
-watch and tells those sockets when a count changed, at most once a second per set: counts
-only, never who. Admins get the review marks of the other admins (``review.changed``),
-within a second.
+expire than "N watching" can); the entries of a process that dies expire after it. Once a
+tick (0.5 s) the process reads the counts of the sets its sockets watch and tells those
+sockets when a count changed, at most once a second per set: counts only, never who. Admins
+get the review marks of the other admins (``review.changed``), within a second.
 
 Presence is not an event of a group: it has no ``seq``, is not logged and is not replayed;
 a socket that joins a set is told its count at once.
