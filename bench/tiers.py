@@ -60,11 +60,10 @@ PLANNED_BUSY = 0.6
 
 
 @dataclass
-class Counters:
-    """What the private servers and the watching process had counted at one moment."""
+class Counts:
+    """What the private servers and the watching process count: totals at one moment, or
+    what a row added."""
 
-    at: float
-    cpu: dict[int, tuple[str, float]]
     transactions: int
     wal: int
     commands: int
@@ -72,6 +71,28 @@ class Counters:
     net_out: int
     watched_bytes: int
     by_command: dict[str, int]
+
+    def since(self, before: Counts) -> Counts:
+        return Counts(
+            self.transactions - before.transactions,
+            self.wal - before.wal,
+            self.commands - before.commands,
+            self.net_in - before.net_in,
+            self.net_out - before.net_out,
+            self.watched_bytes - before.watched_bytes,
+            {
+                name: calls - before.by_command.get(name, 0)
+                for name, calls in self.by_command.items()
+                if calls > before.by_command.get(name, 0)
+            },
+        )
+
+
+@dataclass
+class Counters:
+    at: float
+    cpu: dict[int, tuple[str, float]]
+    counts: Counts
 
 
 @dataclass
@@ -79,13 +100,7 @@ class Row:
     name: str
     seconds: float
     cpu: dict[str, float]  # CPU seconds by role
-    transactions: int
-    wal: int
-    commands: int
-    net_in: int
-    net_out: int
-    watched_bytes: int
-    by_command: dict[str, int]
+    counts: Counts
     votes: int = 0
     load: float = 0.0  # the 1-minute load average after the row
     round: votes.Round | None = field(default=None, repr=False)
@@ -146,9 +161,7 @@ class Tiers:
         if self.watchers_pid:
             io = Path(f"/proc/{self.watchers_pid}/io").read_text().split()
             watched = int(io[io.index("rchar:") + 1])
-        return Counters(
-            time.perf_counter(),
-            cpu,
+        counts = Counts(
             int(transactions),
             int(wal),
             int(stats["total_commands_processed"]),
@@ -157,25 +170,15 @@ class Tiers:
             watched,
             by_command,
         )
+        return Counters(time.perf_counter(), cpu, counts)
 
 
 def between(name: str, before: Counters, after: Counters) -> Row:
-    spent = cpu_spent(before.cpu, after.cpu)
     return Row(
         name,
         after.at - before.at,
-        spent,
-        after.transactions - before.transactions,
-        after.wal - before.wal,
-        after.commands - before.commands,
-        after.net_in - before.net_in,
-        after.net_out - before.net_out,
-        after.watched_bytes - before.watched_bytes,
-        {
-            name: calls - before.by_command.get(name, 0)
-            for name, calls in after.by_command.items()
-            if calls > before.by_command.get(name, 0)
-        },
+        cpu_spent(before.cpu, after.cpu),
+        after.counts.since(before.counts),
     )
 
 
@@ -199,13 +202,13 @@ class PerVote:
 
         return cls(
             {r: net(row.cpu.get(r, 0.0), idle.cpu.get(r, 0.0)) * 1000 for r in ROLES},
-            net(row.transactions, idle.transactions),
-            net(row.wal, idle.wal),
-            net(row.commands, idle.commands),
-            net(row.net_in + row.net_out, idle.net_in + idle.net_out),
+            net(row.counts.transactions, idle.counts.transactions),
+            net(row.counts.wal, idle.counts.wal),
+            net(row.counts.commands, idle.counts.commands),
+            net(row.counts.net_in + row.counts.net_out, idle.counts.net_in + idle.counts.net_out),
             {
-                name: net(calls, idle.by_command.get(name, 0))
-                for name, calls in row.by_command.items()
+                name: net(calls, idle.counts.by_command.get(name, 0))
+                for name, calls in row.counts.by_command.items()
             },
         )
 
@@ -236,8 +239,8 @@ def model(per_vote: PerVote, idle: Row, votes_row: Row, sockets: int) -> list[st
         )
     ws_busy = votes_row.rate(votes_row.cpu.get("daphne (/ws/)", 0.0)) / sockets
     ws_idle = idle.rate(idle.cpu.get("daphne (/ws/)", 0.0)) / sockets
-    sent = votes_row.rate(votes_row.watched_bytes) / sockets
-    redis_idle = idle.rate(idle.commands) / sockets
+    sent = votes_row.rate(votes_row.counts.watched_bytes) / sockets
+    redis_idle = idle.rate(idle.counts.commands) / sockets
     lines += [
         "",
         f"**Watching sockets** (per socket and second, measured: websocket processes' CPU "
@@ -277,12 +280,13 @@ def report(args: argparse.Namespace, idle: Row, voted: Row, per_vote: PerVote) -
         "|---|" + "---:|" * (len(ROLES) + 8),
     ]
     for row in (idle, voted):
+        c = row.counts
         lines.append(
             f"| {row.name} | {row.seconds:.0f} | {row.rate(row.votes):.0f} | "
             + " | ".join(f"{row.rate(row.cpu.get(r, 0.0)):.3f}" for r in ROLES)
-            + f" | {row.rate(row.transactions):.0f} | {row.rate(row.wal) / 1e3:.0f} | "
-            f"{row.rate(row.commands):.0f} | {row.rate(row.net_in + row.net_out) / 1e3:.0f} | "
-            f"{row.rate(row.watched_bytes) / 1e3:.0f} | {row.load:.1f} |"
+            + f" | {row.rate(c.transactions):.0f} | {row.rate(c.wal) / 1e3:.0f} | "
+            f"{row.rate(c.commands):.0f} | {row.rate(c.net_in + c.net_out) / 1e3:.0f} | "
+            f"{row.rate(c.watched_bytes) / 1e3:.0f} | {row.load:.1f} |"
         )
     lines += [
         "",
@@ -308,7 +312,7 @@ def report(args: argparse.Namespace, idle: Row, voted: Row, per_vote: PerVote) -
         "Redis commands per watching socket and second while idle, the most called: "
         + ", ".join(
             f"{name} {idle.rate(calls) / args.watchers:.3f}"
-            for name, calls in sorted(idle.by_command.items(), key=lambda kv: -kv[1])[:6]
+            for name, calls in sorted(idle.counts.by_command.items(), key=lambda kv: -kv[1])[:6]
         )
         + ".",
         "",
