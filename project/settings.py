@@ -464,6 +464,10 @@ SHARE_PREVIEW_TTL = int(os.environ.get("SHARE_PREVIEW_TTL", "60"))
 # Previews are cached only in a cache every process shares (Redis): a process's own memory
 # would miss the invalidations other processes make.
 SHARE_PREVIEW_CACHE = env_bool("SHARE_PREVIEW_CACHE", bool(REDIS_URL))
+# Seconds a preview stays at most in a process's own memory, in front of that cache
+# (project/sharing/local.py): used only while the process is subscribed to the invalidations
+# on Redis; 0: no local layer.
+SHARE_PREVIEW_LOCAL_TTL = float(os.environ.get("SHARE_PREVIEW_LOCAL_TTL", "5"))
 # Seconds a vote's card redraw waits, so that the votes of a burst share one redraw.
 SHARE_CARD_REDRAW_DELAY = float(os.environ.get("SHARE_CARD_REDRAW_DELAY", "10"))
 

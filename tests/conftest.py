@@ -11,6 +11,7 @@ from django.db import connection
 from project.accounts.models import Role, User
 from project.common import budgets
 from project.ops.pgbouncer import Bouncer
+from project.sharing.cache import local_clear
 from tests.builders import make_user
 from tests.flushing import flush_outlasting_deadlocks
 from tests.helpers import SERVICE_SKIP, ApiClient, EventRecorder
@@ -111,6 +112,7 @@ def _validated_live_events(settings: Any) -> None:
 @pytest.fixture(autouse=True)
 def _clean_cache() -> Iterator[None]:
     cache.clear()
+    local_clear()
     budgets.clear_local()
     yield
 
