@@ -60,7 +60,8 @@ def _database() -> None:
 def _redis() -> None:
     backend = get_backend()
     if isinstance(backend, RedisBackend):
-        backend.client.ping()
+        for client in backend.clients():
+            client.ping()
 
 
 SYNC_CHECKS: dict[str, Callable[[], None]] = {"database": _database, "redis": _redis}

@@ -323,6 +323,11 @@ REALTIME_PRESENCE_TTL = float(os.environ.get("REALTIME_PRESENCE_TTL", "5"))
 # Connections per process to Redis for publishing and for cursor/replay reads (callers wait
 # for a free one rather than fail).
 REALTIME_REDIS_MAX_CONNECTIONS = int(os.environ.get("REALTIME_REDIS_MAX_CONNECTIONS", "50"))
+# The Redis instances the live layer's groups (sequences, replay logs, pub/sub channels) are
+# spread over by a hash of the group's name (comma-separated URLs; REDIS_URL may be one of
+# them). Unset: the groups live on REDIS_URL. Changing the list moves groups: every client
+# resyncs once (deploy/README.md, "Sharding the live layer").
+REALTIME_REDIS_SHARDS = env_list("REALTIME_REDIS_SHARDS", [])
 # Bytes a socket may fall behind (beyond Twisted's 64 KiB buffer) before it is closed (4008).
 REALTIME_SOCKET_MAX_PENDING = int(os.environ.get("REALTIME_SOCKET_MAX_PENDING", "1048576"))
 # permessage-deflate for clients that offer it (browsers do): each event compressed once,

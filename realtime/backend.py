@@ -6,7 +6,8 @@ Two backends share one interface (realtime/backend_base.py):
   and event does ``INCR`` of the group's sequence, adds the encoded envelope to the group's
   replay log and ``PUBLISH``es it on the group's pub/sub channel, atomically, so every process
   sees a group's events in seq order. Each process (each event loop) holds ONE pub/sub
-  connection, subscribed to the groups its sockets are in.
+  connection per instance (``REALTIME_REDIS_SHARDS`` spreads the groups over several),
+  subscribed to the groups its sockets are in.
 * :class:`~realtime.backend_memory.MemoryBackend` (embedded mode): the same in one process,
   under a lock.
 
@@ -38,7 +39,10 @@ def get_backend() -> Backend:
         if _backend is None:
             config = Config.from_settings()
             url = settings.REDIS_URL
-            _backend = RedisBackend(url, config) if url else MemoryBackend(config)
+            if url:
+                _backend = RedisBackend(url, config, settings.REALTIME_REDIS_SHARDS)
+            else:
+                _backend = MemoryBackend(config)
         return _backend
 
 

@@ -1,6 +1,15 @@
 """The Redis half of the live layer's backend (``REDIS_URL`` set): one Lua script per group
 and event keeps the sequence, the replay log and the pub/sub channel atomic; each process holds
-one pub/sub connection, subscribed to the groups its sockets are in."""
+one pub/sub connection per Redis instance the groups live on, subscribed to the groups its
+sockets are in.
+
+The groups (sequence, replay log, pub/sub channel) live on ``REDIS_URL``, or, with
+``REALTIME_REDIS_SHARDS``, spread over several instances by a hash of the group's name: every
+key one group's script touches is on one instance, so a group's events keep their order and
+publishing scales with the instances. Presence, budgets' charges and the rate and merge
+windows stay on ``REDIS_URL``. Each instance keeps its own epoch; the hub sees them joined
+("<epoch>.<epoch>", in the shards' order), so losing any one instance's data voids every
+cursor, as losing the one instance does."""
 
 from __future__ import annotations
 
@@ -9,7 +18,9 @@ import collections
 import logging
 import time
 import uuid
+import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -132,37 +143,77 @@ return 0
 # --- Redis ------------------------------------------------------------------------------
 
 
+def shard_index(group: str, shards: int) -> int:
+    """The instance (of ``shards``) a group lives on: stable across processes and restarts
+    (CRC-32 of its name, as Redis Cluster hashes keys to slots)."""
+    return zlib.crc32(group.encode()) % shards if shards > 1 else 0
+
+
+def channel_prefix(prefix: str, url: str) -> str:
+    # Pub/sub channels ignore SELECT: name the database so deployments sharing a server on
+    # different databases do not hear each other.
+    return f"{prefix}:{parse_url(url).get('db', 0)}:"
+
+
+@dataclass(frozen=True)
+class Shard:
+    """One instance the groups live on, seen from the publishing (synchronous) side."""
+
+    url: str
+    client: redis.Redis
+    channel_prefix: str
+
+
 class RedisBackend(Backend):
-    def __init__(self, url: str, config: Config) -> None:
+    def __init__(self, url: str, config: Config, shard_urls: Sequence[str] = ()) -> None:
         super().__init__(config)
         self.url = url
-        # Pub/sub channels ignore SELECT: name the database so deployments sharing a server
-        # on different databases do not hear each other.
-        self.channel_prefix = f"{config.prefix}:{parse_url(url).get('db', 0)}:"
-        # Request threads wait for a free connection rather than fail (redis-py raises
-        # MaxConnectionsError from a plain pool once max_connections are in use).
-        self.client = redis.Redis(
-            connection_pool=redis.BlockingConnectionPool.from_url(
-                url,
-                max_connections=config.max_connections,
-                timeout=5,
-                socket_timeout=5,
-                socket_connect_timeout=2,
+        if len(set(shard_urls)) != len(shard_urls):
+            raise ValueError("REALTIME_REDIS_SHARDS names an instance twice")
+        self.client = self._client(url)
+        self.shards = [
+            Shard(
+                shard,
+                self.client if shard == url else self._client(shard),
+                channel_prefix(config.prefix, shard),
             )
-        )
+            for shard in (shard_urls or [url])
+        ]
+        self.channel_prefix = channel_prefix(config.prefix, url)
         self.script_sha = self.client.register_script(PUBLISH_SCRIPT).sha
         self.merge_script = self.client.register_script(MERGE_SCRIPT)
         self.window_script = self.client.register_script(WINDOW_SCRIPT)
         self.epoch_key = f"{config.prefix}:epoch"
 
+    def _client(self, url: str) -> redis.Redis:
+        # Request threads wait for a free connection rather than fail (redis-py raises
+        # MaxConnectionsError from a plain pool once max_connections are in use).
+        return redis.Redis(
+            connection_pool=redis.BlockingConnectionPool.from_url(
+                url,
+                max_connections=self.config.max_connections,
+                timeout=5,
+                socket_timeout=5,
+                socket_connect_timeout=2,
+            )
+        )
+
     def key(self, kind: str, name: str) -> str:
         return f"{self.config.prefix}:{kind}:{name}"
 
+    def shard_of(self, group: str) -> int:
+        return shard_index(group, len(self.shards))
+
     def channel(self, group: str) -> str:
-        return self.channel_prefix + group
+        return self.shards[self.shard_of(group)].channel_prefix + group
+
+    def clients(self) -> list[redis.Redis]:
+        """Every instance the live layer uses (readiness pings each)."""
+        others = [shard.client for shard in self.shards if shard.client is not self.client]
+        return [self.client, *others]
 
     def publish(self, events: Sequence[Outbound]) -> None:
-        calls = []
+        calls: dict[int, list[list[Any]]] = {}
         for group, envelope, guard in copies(events):
             keys = [
                 self.key("seq", group),
@@ -175,18 +226,22 @@ class RedisBackend(Backend):
             args += [self.config.ttl, guard.taken_at_ms if guard else ""]
             args += [guard.digest if guard else "", uuid.uuid4().hex, group]
             args += [int(self.config.max_age * 1000), self.config.max_bytes, state_of(envelope)]
-            calls.append([*keys, *args])
-        try:
-            self._evalsha(calls)
-        except redis.exceptions.NoScriptError:
-            # Redis restarted or its scripts were flushed: none of the calls ran.
-            self.client.script_load(PUBLISH_SCRIPT)
-            self._evalsha(calls)
+            calls.setdefault(self.shard_of(group), []).append([*keys, *args])
+        # One round trip per instance: a group's copies all go to its own instance, in the
+        # events' order.
+        for index, shard_calls in calls.items():
+            client = self.shards[index].client
+            try:
+                self._evalsha(client, shard_calls)
+            except redis.exceptions.NoScriptError:
+                # The instance restarted or its scripts were flushed: none of the calls ran.
+                client.script_load(PUBLISH_SCRIPT)
+                self._evalsha(client, shard_calls)
 
-    def _evalsha(self, calls: list[list[Any]]) -> None:
+    def _evalsha(self, client: redis.Redis, calls: list[list[Any]]) -> None:
         # One round trip for every group (redis-py's Script in a pipeline would add a
         # SCRIPT EXISTS round trip each time).
-        with self.client.pipeline(transaction=False) as pipe:
+        with client.pipeline(transaction=False) as pipe:
             for call in calls:
                 pipe.evalsha(self.script_sha, 5, *call)
             pipe.execute()
@@ -244,14 +299,18 @@ class RedisBackend(Backend):
         return RedisSource(self)
 
 
-class RedisSource(Source):
-    """One pub/sub connection per event loop, and a small pool for cursor and replay reads."""
+class ShardSource:
+    """One event loop's subscription to one instance the groups live on: one pub/sub
+    connection, and a small pool for cursor and replay reads."""
 
-    def __init__(self, backend: RedisBackend) -> None:
+    def __init__(self, backend: RedisBackend, shard: Shard, owner: RedisSource, index: int) -> None:
         self.backend = backend
+        self.shard = shard
+        self.owner = owner
+        self.index = index
         self.client = aioredis.Redis(
             connection_pool=aioredis.BlockingConnectionPool.from_url(
-                backend.url, max_connections=backend.config.max_connections, timeout=10
+                shard.url, max_connections=backend.config.max_connections, timeout=10
             )
         )
         # The subscriber waits for messages indefinitely: no read timeout (redis-py's default
@@ -259,7 +318,7 @@ class RedisSource(Source):
         # retry: redis-py would reconnect and resubscribe silently, losing what was published
         # meanwhile; the hub must hear of it and close its sockets (they resync).
         self.subscriber = aioredis.Redis.from_url(
-            backend.url,
+            shard.url,
             socket_timeout=None,
             socket_keepalive=True,
             retry=Retry(NoBackoff(), 0),
@@ -275,22 +334,23 @@ class RedisSource(Source):
         self._reader: asyncio.Task[None] | None = None
         self._closed = False
 
-    def start(self, hub: Receiver) -> None:
-        self._reader = asyncio.create_task(self._read(hub), name="realtime-redis-reader")
+    def start(self) -> None:
+        self._reader = asyncio.create_task(self._read(), name="realtime-redis-reader")
 
-    async def _read(self, hub: Receiver) -> None:
-        prefix_length = len(self.backend.channel_prefix)
+    async def _read(self) -> None:
+        prefix = self.shard.channel_prefix
+        prefix_length = len(prefix)
         try:
             # A subscription that lasts as long as the source keeps listen() listening.
             async with self._commands:
-                await self.pubsub.subscribe(self.backend.channel_prefix + "~process")
+                await self.pubsub.subscribe(prefix + "~process")
             async for message in self.pubsub.listen():
                 if message["type"] == "pong":
                     self._ponged()
                     continue
                 group = message["channel"].decode()[prefix_length:]
                 if message["type"] == "message":
-                    await hub.receive(group, message["data"].decode())
+                    await self.owner.received(self.index, group, message["data"].decode())
                 elif message["type"] == "subscribe":
                     self._confirmed(group)
         except asyncio.CancelledError:
@@ -298,7 +358,7 @@ class RedisSource(Source):
         except Exception:
             if not self._closed:
                 logger.warning("Lost the realtime subscription to Redis", exc_info=True)
-                await hub.lost(self)
+                await self.owner.lost()
 
     def _confirmed(self, group: str) -> None:
         self._unconfirmed[group] -= 1
@@ -316,8 +376,6 @@ class RedisSource(Source):
                 waiter.set_result(None)
 
     async def ping(self) -> None:
-        """A PING on the subscription's own connection, answered once the reader has read its
-        pong: the connection is up and the reader is reading."""
         waiter = asyncio.get_running_loop().create_future()
         async with self._commands:
             self._pongs.append(waiter)
@@ -335,7 +393,7 @@ class RedisSource(Source):
             self._unconfirmed[group] += 1
             try:
                 async with self._commands:
-                    await self.pubsub.subscribe(self.backend.channel(group))
+                    await self.pubsub.subscribe(self.shard.channel_prefix + group)
             except BaseException:
                 del self._ready[group]
                 self._unconfirmed[group] -= 1
@@ -350,18 +408,19 @@ class RedisSource(Source):
     async def unsubscribe(self, group: str) -> None:
         if self._ready.pop(group, None) is not None:
             async with self._commands:
-                await self.pubsub.unsubscribe(self.backend.channel(group))
+                await self.pubsub.unsubscribe(self.shard.channel_prefix + group)
 
-    async def current(self, groups: Sequence[str]) -> tuple[str | None, dict[str, int]]:
+    async def current(self, groups: Sequence[str]) -> tuple[str, dict[str, int]]:
         # The epoch exists before the first event, so a client can tell data it saw before a
         # Redis restart from data after it (hello carries it).
-        keys = [self.backend.epoch_key, *(self.backend.key("seq", group) for group in groups)]
+        epoch_key = self.backend.epoch_key
+        keys = [epoch_key, *(self.backend.key("seq", group) for group in groups)]
         async with self.client.pipeline(transaction=True) as pipe:
-            pipe.set(self.backend.epoch_key, uuid.uuid4().hex, nx=True)
+            pipe.set(epoch_key, uuid.uuid4().hex, nx=True)
             pipe.mget(keys)
             _, (epoch, *values) = await pipe.execute()
         positions = {group: int(value or 0) for group, value in zip(groups, values, strict=True)}
-        return (epoch.decode() if isinstance(epoch, bytes) else epoch), positions
+        return epoch.decode(), positions
 
     async def replay(self, group: str, after: int, limit: int) -> Replay | None:
         async with self.client.pipeline(transaction=True) as pipe:
@@ -377,6 +436,110 @@ class RedisSource(Source):
             current, rows = await pipe.execute()
         events = [(int(score), unlogged(member.decode())) for member, score in rows]
         return replay_after(after, int(current or 0), events)
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._reader is not None and self._reader is not asyncio.current_task():
+            self._reader.cancel()
+        for ready in self._ready.values():
+            ready.cancel()
+        for waiter in self._pongs:
+            waiter.cancel()
+        try:
+            await self.pubsub.aclose()
+            await self.subscriber.aclose()
+            await self.client.aclose()
+        except Exception:
+            logger.debug("Error closing a realtime Redis source", exc_info=True)
+
+
+class RedisSource(Source):
+    """One event loop's view of the live layer's Redis: a subscription per instance the
+    groups live on (:class:`ShardSource`), and a small pool on ``REDIS_URL`` for presence
+    and charges (the first instance's, when the groups live there)."""
+
+    def __init__(self, backend: RedisBackend) -> None:
+        self.backend = backend
+        self.shards = [
+            ShardSource(backend, shard, self, index) for index, shard in enumerate(backend.shards)
+        ]
+        main = next((shard for shard in self.shards if shard.shard.url == backend.url), None)
+        self._own_client = main is None
+        if main is not None:
+            self.client = main.client
+        else:
+            self.client = aioredis.Redis(
+                connection_pool=aioredis.BlockingConnectionPool.from_url(
+                    backend.url, max_connections=backend.config.max_connections, timeout=10
+                )
+            )
+        # Each instance's epoch as last seen here (several instances only); known before any
+        # of their events is handed on (the first subscription reads them).
+        self.epochs: list[str | None] = [None] * len(self.shards)
+        self._hub: Receiver | None = None
+
+    def start(self, hub: Receiver) -> None:
+        self._hub = hub
+        for shard in self.shards:
+            shard.start()
+
+    def _shard(self, group: str) -> ShardSource:
+        return self.shards[self.backend.shard_of(group)]
+
+    def _joined(self) -> str | None:
+        if any(epoch is None for epoch in self.epochs):
+            return None
+        return ".".join(epoch for epoch in self.epochs if epoch is not None)
+
+    async def received(self, index: int, group: str, payload: str) -> None:
+        """A message from instance ``index``: handed on as it is from a single instance, with
+        the instances' joined epoch from several (a new epoch of one changes the joined
+        one: the hub closes its sockets, as for one instance's)."""
+        assert self._hub is not None
+        if len(self.shards) > 1:
+            if None in self.epochs:
+                await self.current([])
+            epoch, rest = payload.split(" ", 1)
+            self.epochs[index] = epoch
+            payload = f"{self._joined()} {rest}"
+        await self._hub.receive(group, payload)
+
+    async def lost(self) -> None:
+        """One instance's subscription ended: the whole source is lost (the hub closes its
+        sockets as unavailable and opens a new source)."""
+        if self._hub is not None:
+            await self._hub.lost(self)
+
+    async def ping(self) -> None:
+        """A PING on each subscription's own connection, answered once its reader has read
+        the pong: the connections are up and their readers are reading."""
+        await asyncio.gather(*(shard.ping() for shard in self.shards))
+
+    async def subscribe(self, group: str) -> None:
+        if len(self.shards) > 1 and None in self.epochs:
+            await self.current([])
+        await self._shard(group).subscribe(group)
+
+    async def unsubscribe(self, group: str) -> None:
+        await self._shard(group).unsubscribe(group)
+
+    async def current(self, groups: Sequence[str]) -> tuple[str | None, dict[str, int]]:
+        if len(self.shards) == 1:
+            return await self.shards[0].current(groups)
+        by_shard: list[list[str]] = [[] for _ in self.shards]
+        for group in groups:
+            by_shard[self.backend.shard_of(group)].append(group)
+        answers = await asyncio.gather(
+            *(shard.current(mine) for shard, mine in zip(self.shards, by_shard, strict=True))
+        )
+        positions: dict[str, int] = {}
+        for index, (epoch, found) in enumerate(answers):
+            self.epochs[index] = epoch
+            positions.update(found)
+        return self._joined(), {group: positions[group] for group in groups}
+
+    async def replay(self, group: str, after: int, limit: int) -> Replay | None:
+        return await self._shard(group).replay(group, after, limit)
 
     async def charge(self, name: str, amount: int, window: float) -> int:
         key = self.backend.key("charge", name)
@@ -429,16 +592,10 @@ class RedisSource(Source):
         return {name: int(count) for name, count in zip(names, found, strict=True)}
 
     async def close(self) -> None:
-        self._closed = True
-        if self._reader is not None and self._reader is not asyncio.current_task():
-            self._reader.cancel()
-        for ready in self._ready.values():
-            ready.cancel()
-        for waiter in self._pongs:
-            waiter.cancel()
-        try:
-            await self.pubsub.aclose()
-            await self.subscriber.aclose()
-            await self.client.aclose()
-        except Exception:
-            logger.debug("Error closing a realtime Redis source", exc_info=True)
+        for shard in self.shards:
+            await shard.close()
+        if self._own_client:
+            try:
+                await self.client.aclose()
+            except Exception:
+                logger.debug("Error closing a realtime Redis source", exc_info=True)
