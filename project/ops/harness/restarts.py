@@ -8,6 +8,11 @@ to the worker: gunicorn lets it finish its requests and starts another), then ng
 (HUP). Figures: answers by status, events each socket missed (a gap in its sport group's seq
 or a resync) or got twice, its reconnects per restart, and how long after each restart every
 socket was back and caught up.
+
+The watching sockets run in processes of their own (``WATCHERS_PER_PROCESS`` each): a
+thousand sockets' frames are more than one Python thread beside the voting threads reads in
+time, and a client that falls behind is what the drill would then measure (its keepalive
+pings unanswered, closes 1006, sockets "behind"), not the servers.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
+import multiprocessing
 import os
 import random
 import signal
@@ -22,6 +29,7 @@ import threading
 import time
 import urllib.request
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from typing import Any
 
 import httpx
@@ -30,6 +38,7 @@ from project.ops.harness.drills import Recorder, _vote_loop
 from project.ops.prodshape import HOST, Shape, _children
 
 GROUP = "sport.soccer"
+WATCHERS_PER_PROCESS = 250
 
 
 @dataclass
@@ -119,14 +128,89 @@ class RestartFigures:
         return sum(n for code, n in self.statuses.items() if code >= 500)
 
 
-def _caught_up(watchers: list[Watcher], timeout: float) -> float | None:
-    """Seconds until every socket is connected and replayed (None: not within timeout)."""
-    started = time.monotonic()
-    while time.monotonic() - started < timeout:
-        if all(w.ready for w in watchers):
-            return time.monotonic() - started
-        time.sleep(0.05)
-    return None
+def _watch_process(url: str, sessions: list[str], pipe: Connection) -> None:
+    """A watching process: one socket per session; answers ``state`` with each socket's
+    (ready, connects) and ``stop`` with its watchers."""
+    import resource
+
+    import uvloop
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = min(hard, max(soft, len(sessions) + 256))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+    async def main() -> None:
+        watchers = [Watcher(session) for session in sessions]
+        stop = asyncio.Event()
+        tasks = []
+        for i, watcher in enumerate(watchers):
+            tasks.append(asyncio.create_task(_watch(url, watcher, stop)))
+            if i % 50 == 49:
+                await asyncio.sleep(0.1)  # a crowd arriving, not one SYN flood
+        loop = asyncio.get_running_loop()
+        while True:
+            command = await loop.run_in_executor(None, pipe.recv)
+            if command == "state":
+                pipe.send([(w.ready, w.connects) for w in watchers])
+            elif command == "stop":
+                stop.set()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                pipe.send(watchers)
+                return
+
+    # libuv's loop reads the sockets at a fraction of asyncio's selector loop's CPU.
+    uvloop.run(main())
+
+
+class WatchingProcesses:
+    """The drill's sockets, ``WATCHERS_PER_PROCESS`` to a process."""
+
+    def __init__(self, url: str, sessions: list[str]) -> None:
+        context = multiprocessing.get_context("spawn")
+        size = math.ceil(len(sessions) / max(1, math.ceil(len(sessions) / WATCHERS_PER_PROCESS)))
+        self.pipes: list[Connection] = []
+        self.processes: list[Any] = []
+        for start in range(0, len(sessions), size):
+            pipe, child = context.Pipe()
+            process = context.Process(
+                target=_watch_process,
+                args=(url, sessions[start : start + size], child),
+                daemon=True,
+            )
+            process.start()
+            self.pipes.append(pipe)
+            self.processes.append(process)
+
+    def states(self) -> list[tuple[bool, int]]:
+        """Each socket's (ready, connects), in the sessions' order."""
+        for pipe in self.pipes:
+            pipe.send("state")
+        return [state for pipe in self.pipes for state in pipe.recv()]
+
+    def connects(self) -> list[int]:
+        return [connects for _, connects in self.states()]
+
+    def caught_up(self, timeout: float) -> float | None:
+        """Seconds until every socket is connected and replayed (None: not within timeout)."""
+        started = time.monotonic()
+        while time.monotonic() - started < timeout:
+            if all(ready for ready, _ in self.states()):
+                return time.monotonic() - started
+            time.sleep(0.1)
+        return None
+
+    def stop(self) -> list[Watcher]:
+        for pipe in self.pipes:
+            pipe.send("stop")
+        watchers = [watcher for pipe in self.pipes for watcher in pipe.recv()]
+        for process in self.processes:
+            process.join(30)
+        return watchers
+
+    def kill(self) -> None:
+        for process in self.processes:
+            if process.is_alive():
+                process.kill()
 
 
 def _restart_ws(shape: Shape, index: int, timeout: float = 180) -> None:
@@ -185,72 +269,72 @@ def rolling_restart_drill(
     (through nginx) and one socket per session in ``sessions``, while every daphne
     process, every HTTP worker and nginx are restarted in turn."""
     figures = RestartFigures(sockets=len(sessions))
-    watchers = [Watcher(session) for session in sessions]
-    stop = asyncio.Event()
-    loop = asyncio.new_event_loop()
-    url = f"ws://{HOST}:{shape.port}/ws/"
-
-    async def watch_all() -> None:
-        await asyncio.gather(*(_watch(url, w, stop) for w in watchers))
-
-    watching = threading.Thread(target=loop.run_until_complete, args=(watch_all(),), daemon=True)
-    watching.start()
-    if _caught_up(watchers, 60) is None:
-        raise RuntimeError("the watching sockets did not connect")
-    clients = [session_client(shape.port, session) for session in voters]
-    rec = Recorder()
-    voting_until = [time.monotonic() + 3600.0]
-    threads = []
-    for client in clients:
-
-        def vote(client: Any = client) -> None:
-            while time.monotonic() < voting_until[0]:
-                _vote_loop(client, nominations, min(voting_until[0], time.monotonic() + 1), rec)
-
-        threads.append(threading.Thread(target=vote, daemon=True))
-    for thread in threads:
-        thread.start()
-    steady_from = time.monotonic()
-    during: tuple[float, float] | None = None
+    watching = WatchingProcesses(f"ws://{HOST}:{shape.port}/ws/", sessions)
+    watchers: list[Watcher] = []
     try:
-        time.sleep(settle)
-        restarts_from = time.monotonic()
-        steps: list[tuple[str, Any]] = [
-            (f"ws{i + 1}", lambda n=i: _restart_ws(shape, n)) for i in range(len(shape.ws_ports))
-        ]
-        for index, worker in enumerate(_workers(shape)):
-            steps.append((f"http worker {index + 1}", lambda w=worker: _restart_worker(shape, w)))
-        steps.append(("nginx (reload)", lambda: shape.control("signal", "HUP", "nginx")))
-        for name, restart in steps:
-            before = [w.connects for w in watchers]
-            began = time.monotonic()
-            restart()
-            took = time.monotonic() - began
-            caught = _caught_up(watchers, catch_up_within)
-            time.sleep(settle)
-            reconnects = max(w.connects - b for w, b in zip(watchers, before, strict=True))
-            figures.max_reconnects_per_restart = max(figures.max_reconnects_per_restart, reconnects)
-            figures.restarts.append(
-                {
-                    "process": name,
-                    "restart s": round(took, 2),
-                    "caught up s": None if caught is None else round(caught, 2),
-                    "max reconnects/socket": reconnects,
-                    "sockets reconnected": sum(
-                        w.connects > b for w, b in zip(watchers, before, strict=True)
-                    ),
-                }
-            )
-        during = (restarts_from, time.monotonic())
-    finally:
-        voting_until[0] = 0.0
-        for thread in threads:
-            thread.join(30)
-        time.sleep(settle)  # the last merged events reach every socket
-        loop.call_soon_threadsafe(stop.set)
-        watching.join(30)
+        if watching.caught_up(120) is None:
+            raise RuntimeError("the watching sockets did not connect")
+        clients = [session_client(shape.port, session) for session in voters]
+        rec = Recorder()
+        voting_until = [time.monotonic() + 3600.0]
+        threads = []
         for client in clients:
-            client.close()
+
+            def vote(client: Any = client) -> None:
+                while time.monotonic() < voting_until[0]:
+                    _vote_loop(client, nominations, min(voting_until[0], time.monotonic() + 1), rec)
+
+            threads.append(threading.Thread(target=vote, daemon=True))
+        for thread in threads:
+            thread.start()
+        steady_from = time.monotonic()
+        during: tuple[float, float] | None = None
+        try:
+            time.sleep(settle)
+            restarts_from = time.monotonic()
+            steps: list[tuple[str, Any]] = [
+                (f"ws{i + 1}", lambda n=i: _restart_ws(shape, n))
+                for i in range(len(shape.ws_ports))
+            ]
+            for index, worker in enumerate(_workers(shape)):
+                steps.append(
+                    (f"http worker {index + 1}", lambda w=worker: _restart_worker(shape, w))
+                )
+            steps.append(("nginx (reload)", lambda: shape.control("signal", "HUP", "nginx")))
+            for name, restart in steps:
+                before = watching.connects()
+                began = time.monotonic()
+                restart()
+                took = time.monotonic() - began
+                caught = watching.caught_up(catch_up_within)
+                time.sleep(settle)
+                after = watching.connects()
+                reconnects = max(a - b for a, b in zip(after, before, strict=True))
+                figures.max_reconnects_per_restart = max(
+                    figures.max_reconnects_per_restart, reconnects
+                )
+                figures.restarts.append(
+                    {
+                        "process": name,
+                        "restart s": round(took, 2),
+                        "caught up s": None if caught is None else round(caught, 2),
+                        "max reconnects/socket": reconnects,
+                        "sockets reconnected": sum(
+                            a > b for a, b in zip(after, before, strict=True)
+                        ),
+                    }
+                )
+            during = (restarts_from, time.monotonic())
+        finally:
+            voting_until[0] = 0.0
+            for thread in threads:
+                thread.join(30)
+            time.sleep(settle)  # the last merged events reach every socket
+            watchers = watching.stop()
+            for client in clients:
+                client.close()
+    finally:
+        watching.kill()
 
     def per_s(since: float, until: float) -> float:
         return sum(since <= t < until for t in rec.successes) / max(until - since, 1e-9)
