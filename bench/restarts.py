@@ -3,7 +3,7 @@ in turn (supervisord, signals) while members vote and sockets watch, with the dr
 (REALTIME_DRAIN_SECONDS) spreading each process's sockets over its window.
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/restarts.py
-        [--sockets 300] [--voters 8] [--drain 10] [--no-write]
+        [--sockets 300] [--voters 8] [--drain 10] [--no-write] [--log FILE]
 
 Drops and creates the database ``scouting_bench_restarts``, starts the production shape
 (``project/ops/prodshape.py``: nginx, two gunicorn workers, two daphne processes, the worker)
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shutil
 import tempfile
 import uuid
 from pathlib import Path
@@ -52,6 +53,7 @@ def main() -> None:
     parser.add_argument("--drain", type=float, default=10.0, help="REALTIME_DRAIN_SECONDS")
     parser.add_argument("--steady", type=float, default=5.0, help="seconds before restarts")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--log", type=Path, help="keep the shape's output here")
     args = parser.parse_args()
     if not os.environ.get("REDIS_URL"):
         raise SystemExit("bench/restarts.py needs REDIS_URL (the shape's processes share it)")
@@ -110,6 +112,8 @@ def main() -> None:
                 settle=args.steady,
                 catch_up_within=CATCH_UP_S,
             )
+        if args.log:
+            shutil.copyfile(Path(run) / "shape.log", args.log)
     load_after = os.getloadavg()
     forget_keys(f"*{prefix}*")
     drop_databases(url, NAME)

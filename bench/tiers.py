@@ -1,7 +1,7 @@
 """What a vote and a watching socket ask of each tier: the per-unit figures the capacity model
 in deploy/README.md scales, and the model itself.
 
-    python bench/tiers.py [--watchers 1000] [--votes 3000] [--idle 20] [--no-write]
+    python bench/tiers.py [--watchers 1000] [--votes 3000] [--idle 20] [--shards N] [--no-write]
 
 Starts a PostgreSQL and a Redis of its own (nothing else runs on them, so every transaction,
 WAL byte, command and network byte they count is the run's) and the production shape on them
@@ -20,6 +20,11 @@ in each row: the bytes it was sent (what the watching process read) and the webs
 processes' CPU. From these, the model: what 1k, 10k and 50k votes/s and 10k, 100k and 1M
 watching sockets need of each tier. Written to bench/RESULTS.md under "## What a vote and a
 socket ask of each tier".
+
+With ``--shards N``, N more Redis instances of the run's own hold the live layer's groups
+(``REALTIME_REDIS_SHARDS``) and ``REDIS_URL``'s keeps the rest: the report adds each
+instance's commands and CPU per vote, what one instance past its core gains from sharding,
+and is written under "## Sharded Redis: what each instance is asked per vote".
 """
 
 from __future__ import annotations
@@ -29,9 +34,11 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import votes
 from common import (
@@ -47,6 +54,7 @@ from common import (
 )
 
 SECTION = "## What a vote and a socket ask of each tier"
+SHARDED_SECTION = "## Sharded Redis: what each instance is asked per vote"
 NAME = "scouting_bench_tiers"
 # The roles, in the report's order: the node's own processes, then the shared servers.
 NODE_ROLES = ("http pool", "daphne (/ws/)", "nginx", "other")
@@ -71,6 +79,7 @@ class Counts:
     net_out: int
     watched_bytes: int
     by_command: dict[str, int]
+    instances: dict[str, int] = field(default_factory=dict)  # commands by Redis instance
 
     def since(self, before: Counts) -> Counts:
         return Counts(
@@ -85,6 +94,7 @@ class Counts:
                 for name, calls in self.by_command.items()
                 if calls > before.by_command.get(name, 0)
             },
+            {name: calls - before.instances.get(name, 0) for name, calls in self.instances.items()},
         )
 
 
@@ -101,6 +111,7 @@ class Row:
     seconds: float
     cpu: dict[str, float]  # CPU seconds by role
     counts: Counts
+    instance_cpu: dict[str, float] = field(default_factory=dict)  # by Redis instance
     votes: int = 0
     load: float = 0.0  # the 1-minute load average after the row
     round: votes.Round | None = field(default=None, repr=False)
@@ -110,15 +121,20 @@ class Row:
 
 
 class Tiers:
-    """The private PostgreSQL and Redis, and the processes whose CPU is counted."""
+    """The private PostgreSQL and Redis instances, and the processes whose CPU is counted."""
 
-    def __init__(self, pg: object, redis: object) -> None:
+    def __init__(self, pg: object, redis: object, shards: Sequence[object] = ()) -> None:
         import psycopg
         import redis as redis_client
 
-        self.pg, self.redis = pg, redis
+        self.pg = pg
         self.sql = psycopg.connect(pg.url, autocommit=True)  # type: ignore[attr-defined]
-        self.kv = redis_client.Redis.from_url(redis.url)  # type: ignore[attr-defined]
+        # Redis instances by name: REDIS_URL's, then the groups' shards.
+        self.redis: dict[str, Any] = {"REDIS_URL": redis}
+        self.redis.update({f"shard {i + 1}": shard for i, shard in enumerate(shards)})
+        self.kv = {
+            name: redis_client.Redis.from_url(server.url) for name, server in self.redis.items()
+        }
         self.stack_pid = 0
         self.watchers_pid = 0
 
@@ -137,7 +153,8 @@ class Tiers:
         postmaster = int((data / "postmaster.pid").read_text().split()[0])
         for pid in [postmaster, *descendants(postmaster)]:
             named[pid] = "postgres"
-        named[self.redis.process.pid] = "redis"  # type: ignore[attr-defined]
+        for server in self.redis.values():
+            named[server.process.pid] = "redis"
         if self.watchers_pid:
             named[self.watchers_pid] = "bench: watchers"
         named[os.getpid()] = "bench: voters"
@@ -152,33 +169,44 @@ class Tiers:
             "SELECT (SELECT sum(xact_commit + xact_rollback) FROM pg_stat_database)::bigint, "
             "pg_current_wal_lsn() - '0/0'::pg_lsn"
         ).fetchall()
-        stats = self.kv.info("stats")
-        by_command = {
-            name.removeprefix("cmdstat_"): int(values["calls"])
-            for name, values in self.kv.info("commandstats").items()
-        }
+        commands = net_in = net_out = 0
+        by_command: dict[str, int] = {}
+        instances: dict[str, int] = {}
+        for name, kv in self.kv.items():
+            stats = kv.info("stats")
+            instances[name] = int(stats["total_commands_processed"])
+            commands += instances[name]
+            net_in += int(stats["total_net_input_bytes"])
+            net_out += int(stats["total_net_output_bytes"])
+            for command, values in kv.info("commandstats").items():
+                command = command.removeprefix("cmdstat_")
+                by_command[command] = by_command.get(command, 0) + int(values["calls"])
         watched = 0
         if self.watchers_pid:
             io = Path(f"/proc/{self.watchers_pid}/io").read_text().split()
             watched = int(io[io.index("rchar:") + 1])
         counts = Counts(
-            int(transactions),
-            int(wal),
-            int(stats["total_commands_processed"]),
-            int(stats["total_net_input_bytes"]),
-            int(stats["total_net_output_bytes"]),
-            watched,
-            by_command,
+            int(transactions), int(wal), commands, net_in, net_out, watched, by_command, instances
         )
         return Counters(time.perf_counter(), cpu, counts)
 
+    def instance_cpu(self, before: Counters, after: Counters) -> dict[str, float]:
+        """CPU seconds each Redis instance spent between two readings."""
+        spent: dict[str, float] = {}
+        for name, server in self.redis.items():
+            pid = server.process.pid
+            if pid in before.cpu and pid in after.cpu:
+                spent[name] = after.cpu[pid][1] - before.cpu[pid][1]
+        return spent
 
-def between(name: str, before: Counters, after: Counters) -> Row:
+
+def between(tiers: Tiers, name: str, before: Counters, after: Counters) -> Row:
     return Row(
         name,
         after.at - before.at,
         cpu_spent(before.cpu, after.cpu),
         after.counts.since(before.counts),
+        tiers.instance_cpu(before, after),
     )
 
 
@@ -332,6 +360,49 @@ def report(args: argparse.Namespace, idle: Row, voted: Row, per_vote: PerVote) -
     return "\n".join(lines) + "\n"
 
 
+def sharded_report(args: argparse.Namespace, idle: Row, voted: Row, per_vote: PerVote) -> str:
+    """Each Redis instance's commands and CPU per vote (net of the idle row), and the votes/s
+    at which each would fill its core."""
+    count = max(1, voted.votes)
+    lines = [
+        SHARDED_SECTION,
+        "",
+        f"Machine: {votes.machine()}. Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by "
+        f'`bench/tiers.py --shards {args.shards}`: as "What a vote and a socket ask of each '
+        f"tier\", with the live layer's groups on {args.shards} Redis instances of the run's "
+        "own (`REALTIME_REDIS_SHARDS`) and presence, charges, windows, the cache and sessions "
+        f"on `REDIS_URL`'s; {args.watchers:,} sockets watching, the uniform round at "
+        f"concurrency 32 ({voted.votes:,} votes answered 201, load {voted.load:.1f} after it; "
+        f"idle row load {idle.load:.1f}).",
+        "",
+        "| Redis instance | commands per vote | share of the commands | CPU ms per vote "
+        "| votes/s at one core |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    total = max(1e-9, per_vote.commands)
+    for name, calls in voted.counts.instances.items():
+        idle_calls = idle.counts.instances.get(name, 0)
+        commands = max(0.0, calls - idle.rate(idle_calls) * voted.seconds) / count
+        cpu = voted.instance_cpu.get(name, 0.0)
+        idle_cpu = idle.instance_cpu.get(name, 0.0)
+        ms = max(0.0, cpu - idle.rate(idle_cpu) * voted.seconds) / count * 1000
+        at_one_core = f"{1000 / ms:,.0f}" if ms > 0 else "-"
+        lines.append(
+            f"| {name} | {commands:.1f} | {commands / total:.0%} | {ms:.3f} | {at_one_core} |"
+        )
+    lines += [
+        "",
+        f"All instances: {per_vote.commands:.1f} commands and "
+        f"{per_vote.cpu_ms['redis']:.2f} ms of CPU per vote. The groups' instances share the "
+        "groups by a hash of their names: a sport's group stays on one instance, so a crowd "
+        "voting in one sport loads that sport's instance, and the share above is this run's "
+        "mix of sports.",
+        "",
+        f"The sockets {votes.offered(args)}. {clients_note(args.clients_first)}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def settle(limit: float = 300) -> None:
     """Wait until the worker has nothing left to run (the fixture's nominations queued their
     share cards) and the sockets' first frames are sent: neither is the idle row's."""
@@ -355,6 +426,9 @@ def main() -> None:
     parser.add_argument("--nominations", type=int, default=100)
     parser.add_argument("--idle", type=float, default=20.0, help="seconds of the idle row")
     parser.add_argument("--no-compress", action="store_true")
+    parser.add_argument(
+        "--shards", type=int, default=0, help="Redis instances for the live layer's groups"
+    )
     parser.add_argument("--no-write", action="store_true", help="do not update RESULTS.md")
     args = parser.parse_args()
 
@@ -365,10 +439,14 @@ def main() -> None:
     # Durable as production runs it: each commit's WAL, full pages after a checkpoint.
     pg = PrivatePostgres(NAME, options=" -c fsync=on -c full_page_writes=on")
     redis = PrivateRedis()
+    shards = [PrivateRedis() for _ in range(args.shards)]
     pg.create()
-    redis.start()
+    for server in (redis, *shards):
+        server.start()
     try:
         os.environ["REDIS_URL"] = redis.url
+        if shards:
+            os.environ["REALTIME_REDIS_SHARDS"] = ",".join(shard.url for shard in shards)
         os.environ.update(votes.server_env(pg.url))
         django_setup()
         count = args.votes // args.votes_per_voter
@@ -376,15 +454,22 @@ def main() -> None:
         fixture = votes.prepare(count, args.watchers, args.nominations)
         with client_priority() as raised:
             args.clients_first = raised
-            text = measure(args, pg, redis, fixture)
+            text = measure(args, pg, redis, shards, fixture)
     finally:
-        redis.stop()
+        for server in (redis, *shards):
+            server.stop()
         pg.destroy()
-    finish(SECTION, text, True, write=not args.no_write)
+    finish(SHARDED_SECTION if shards else SECTION, text, True, write=not args.no_write)
 
 
-def measure(args: argparse.Namespace, pg: object, redis: object, fixture: votes.Fixture) -> str:
-    tiers = Tiers(pg, redis)
+def measure(
+    args: argparse.Namespace,
+    pg: object,
+    redis: object,
+    shards: Sequence[object],
+    fixture: votes.Fixture,
+) -> str:
+    tiers = Tiers(pg, redis, shards)
     stack = votes.start_stack(pg.url, "gthread", {})  # type: ignore[attr-defined]
     try:
         tiers.stack_pid = stack.process.pid
@@ -396,7 +481,7 @@ def measure(args: argparse.Namespace, pg: object, redis: object, fixture: votes.
         start = tiers.read()
         time.sleep(args.idle)
         middle = tiers.read()
-        idle = between("idle", start, middle)
+        idle = between(tiers, "idle", start, middle)
         idle.load = os.getloadavg()[0]
         jobs = votes.uniform_jobs(
             fixture.take_voters(args.votes // args.votes_per_voter),
@@ -406,13 +491,16 @@ def measure(args: argparse.Namespace, pg: object, redis: object, fixture: votes.
         )
         done = votes.vote_round("uniform", stack.url, watchers, fixture, 32, jobs)
         end = tiers.read()
-        voted = between("votes", middle, end)
+        voted = between(tiers, "votes", middle, end)
         voted.load = os.getloadavg()[0]
         voted.votes, voted.round = done.answers.ok, done
         watchers.stop()
     finally:
         votes.stop_stack(stack)
-    return report(args, idle, voted, PerVote.of(voted, idle))
+    per_vote = PerVote.of(voted, idle)
+    if shards:
+        return sharded_report(args, idle, voted, per_vote)
+    return report(args, idle, voted, per_vote)
 
 
 if __name__ == "__main__":
