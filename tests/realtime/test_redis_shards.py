@@ -260,3 +260,16 @@ async def test_two_processes_on_the_shards_deliver_each_others_votes(
     assert f"{settings.REALTIME_PREFIX}:seq:{sport_group(nomination.sport)}" in keys_on(
         home, f"{settings.REALTIME_PREFIX}:seq:*"
     )
+
+
+def test_readiness_fails_while_one_instance_of_the_groups_is_down(
+    shards: list[PrivateRedis],
+) -> None:
+    """The HTTP pool publishes to every instance: one out of reach makes it not ready."""
+    from tests.ops.test_health import call
+
+    assert call("/readyz")[2].decode().splitlines() == ["ok", "database ok", "redis ok"]
+    shards[1].stop()
+    status, _, body = call("/readyz")
+    assert status.startswith("503"), (status, body)
+    assert "redis failed" in body.decode().splitlines()
