@@ -2,30 +2,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.contrib import admin
 from django.http import HttpRequest
 
 from project.jobs.models import Delivery, PeriodicRun, WorkerHeartbeat
+from project.jobs.parked import ParkedRetryAdmin
 from project.jobs.services import deliveries_retry
 
 
 @admin.register(Delivery)
-class DeliveryAdmin(admin.ModelAdmin[Delivery]):
+class DeliveryAdmin(ParkedRetryAdmin[Delivery]):
     list_display = ("id", "key", "status", "attempts", "created_at", "next_attempt_at", "sent_at")
     list_filter = ("status",)
     search_fields = ("key",)
     ordering = ("-created_at",)
     readonly_fields = [f.name for f in Delivery._meta.fields]
-    actions = ["retry_parked"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    @admin.action(description="Send the selected parked deliveries again")
-    def retry_parked(self, request: HttpRequest, queryset: QuerySet[Delivery]) -> None:
-        count = deliveries_retry(list(queryset))
-        self.message_user(request, f"Queued again: {count}.", messages.SUCCESS)
+    def retry(self, rows: list[Delivery]) -> int:
+        return deliveries_retry(rows)
 
 
 @admin.register(PeriodicRun)

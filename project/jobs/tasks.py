@@ -72,7 +72,7 @@ def _claim(
             return None
         leased = delivery.lease_until is not None and delivery.lease_until > now
         if delivery.status == DeliveryStatus.SENDING and leased:
-            _enqueue(delivery, run_after=delivery.lease_until)
+            delivery_enqueue(delivery, run_after=delivery.lease_until)
             return None
         # PENDING (a retry), or SENDING by an attempt whose worker died: this one takes over.
         delivery.status = DeliveryStatus.SENDING
@@ -83,7 +83,8 @@ def _claim(
         return delivery
 
 
-def _enqueue(delivery: Delivery, *, run_after: datetime | None = None) -> None:
+def delivery_enqueue(delivery: Delivery, *, run_after: datetime | None = None) -> None:
+    """Enqueue the email's task again from its row: a retry, at ``run_after`` or at once."""
     task = send_email.using(run_after=run_after) if run_after else send_email
     task.enqueue(
         delivery.key,
@@ -114,7 +115,7 @@ def _failed(delivery: Delivery, error: Exception) -> str:
             next_attempt_at=next_at,
             last_error=message,
         )
-        _enqueue(delivery, run_after=next_at)
+        delivery_enqueue(delivery, run_after=next_at)
     logger.warning(
         "Delivery %s failed (attempt %s), next at %s: %s",
         delivery.key,

@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from project.jobs.parked import ParkedRetryAdmin
 from project.push.models import PushDelivery, PushSubscription
+from project.push.services import push_deliveries_retry
 
 
 @admin.register(PushSubscription)
@@ -14,12 +16,12 @@ class PushSubscriptionAdmin(admin.ModelAdmin[PushSubscription]):
 
 
 @admin.register(PushDelivery)
-class PushDeliveryAdmin(admin.ModelAdmin[PushDelivery]):
+class PushDeliveryAdmin(ParkedRetryAdmin[PushDelivery]):
     list_display = ("id", "key", "status", "attempts", "created_at", "next_attempt_at", "sent_at")
     list_filter = ("status",)
     search_fields = ("key",)
     ordering = ("-created_at",)
     readonly_fields = [f.name for f in PushDelivery._meta.fields]
 
-    def has_add_permission(self, request: object) -> bool:
-        return False
+    def retry(self, rows: list[PushDelivery]) -> int:
+        return push_deliveries_retry(rows)

@@ -54,10 +54,15 @@ class PushDeliveryStatus(models.TextChoices):
 class PushDelivery(models.Model):
     """One push to one device, made by the worker at its first attempt. ``key`` is unique (the
     event's key and the device), so a task run again never sends twice; a push that keeps
-    failing is parked here."""
+    failing is parked here, with its member and message for an operator to send again."""
 
     key = models.CharField(max_length=200, unique=True)
     subscription_id = models.BigIntegerField()
+    # The member the push is for and its message: what a retry of a parked push sends. None
+    # and empty on a row made before they were kept whose task was gone when they were added
+    # (migration 0003): it cannot be sent again.
+    user_id = models.BigIntegerField(null=True, blank=True)
+    payload = models.JSONField(blank=True, default=dict)
     status = models.CharField(
         max_length=10, choices=PushDeliveryStatus.choices, default=PushDeliveryStatus.PENDING
     )

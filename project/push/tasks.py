@@ -53,6 +53,8 @@ def _claim(key: str, subscription_id: int, *, event: _Event) -> PushDelivery | N
             return PushDelivery.objects.create(
                 key=key,
                 subscription_id=subscription_id,
+                user_id=event.user_id,
+                payload=event.payload,
                 status=PushDeliveryStatus.SENDING,
                 attempts=1,
                 lease_until=now + _lease(),

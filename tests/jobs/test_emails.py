@@ -9,6 +9,7 @@ from io import StringIO
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.core import mail
 from django.core.management import call_command
 from django.db import transaction
@@ -26,7 +27,7 @@ from project.notify.models import OutboundEvent
 from project.notify.services import events_dispatch
 from project.scouting.services import votes
 from project.sharing.models import CardRedraw
-from tests.builders import make_nomination
+from tests.builders import make_nomination, make_user
 from tests.helpers import ApiClient, run_tasks
 from tests.jobs.smtp import SmtpServer
 
@@ -176,6 +177,30 @@ def test_the_admin_sees_parked_emails_and_sends_them_again(
     assert answer.status_code == 302
     run_tasks()
     assert [r.subject for r in smtp_settings.received] == ["Admin"]
+
+
+def test_staff_who_may_only_view_deliveries_do_not_send_them_again(
+    smtp_settings: SmtpServer,
+) -> None:
+    smtp_settings.handler.refuse_with = "554 5.7.1 Rejected"
+    with transaction.atomic():
+        email_enqueue(key="test:viewer", to="p@example.com", subject="Viewer", body="B")
+    _attempt_until_parked(smtp_settings)
+    smtp_settings.handler.refuse_with = None
+    staff = make_user(is_staff=True)
+    staff.user_permissions.add(Permission.objects.get(codename="view_delivery"))
+    client = Client()
+    client.force_login(staff)
+    listing = client.get("/admin-django/jobs/delivery/")
+    assert listing.status_code == 200 and b"test:viewer" in listing.content
+    assert b'value="retry_parked"' not in listing.content
+    delivery = Delivery.objects.get()
+    client.post(
+        "/admin-django/jobs/delivery/",
+        {"action": "retry_parked", "_selected_action": [delivery.pk]},
+    )
+    assert run_tasks() == 0 and smtp_settings.received == []
+    assert Delivery.objects.get().status == DeliveryStatus.PARKED
 
 
 def test_retry_delays_double_up_to_the_cap(settings: Any) -> None:

@@ -1,39 +1,25 @@
 """``manage.py deliveries``: the parked emails (those that failed every attempt), and another
-round of attempts for some or all of them."""
+round of attempts for some or all of them (``push_deliveries`` does the same for pushes)."""
 
 from __future__ import annotations
 
-from typing import Any
+from django.db.models import QuerySet
 
-from django.core.management.base import BaseCommand, CommandError
-
+from project.jobs.models import Delivery
+from project.jobs.parked import ParkedCommand
 from project.jobs.selectors import parked_deliveries
 from project.jobs.services import deliveries_retry
 
 
-class Command(BaseCommand):
-    help = "List parked deliveries; --retry ID [ID ...] or --retry-all sends them again."
+class Command(ParkedCommand[Delivery]):
+    def parked(self) -> QuerySet[Delivery]:
+        return parked_deliveries()
 
-    def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--retry", nargs="+", type=int, default=[], metavar="ID")
-        parser.add_argument("--retry-all", action="store_true")
+    def retry(self, rows: list[Delivery]) -> int:
+        return deliveries_retry(rows)
 
-    def handle(self, *args: Any, retry: list[int], retry_all: bool, **options: Any) -> None:
-        parked = parked_deliveries()
-        if retry or retry_all:
-            chosen = parked if retry_all else parked.filter(pk__in=retry)
-            missing = set(retry) - set(chosen.values_list("pk", flat=True))
-            if missing:
-                raise CommandError(f"Not parked: {', '.join(map(str, sorted(missing)))}")
-            count = deliveries_retry(list(chosen))
-            self.stdout.write(f"Queued again: {count} delivery(ies).")
-            return
-        rows = list(parked)
-        if not rows:
-            self.stdout.write("No parked deliveries.")
-        for delivery in rows:
-            self.stdout.write(
-                f"{delivery.pk}\t{delivery.key}\t{','.join(delivery.recipients)}\t"
-                f"attempts={delivery.attempts}\t{delivery.created_at:%Y-%m-%d %H:%M}\t"
-                f"{delivery.last_error}"
-            )
+    def line(self, row: Delivery) -> str:
+        return (
+            f"{row.pk}\t{row.key}\t{','.join(row.recipients)}\t"
+            f"attempts={row.attempts}\t{row.created_at:%Y-%m-%d %H:%M}\t{row.last_error}"
+        )
