@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from pydantic import Field
+
 from project.common.schemas import CamelSchema, InputSchema
 
 
@@ -10,7 +12,8 @@ class PushKeyOut(CamelSchema):
 
 
 class PushKeysIn(InputSchema):
-    p256dh: str
+    # The browser's own name (PushSubscription.toJSON()), not the camel-cased "p256Dh".
+    p256dh: str = Field(alias="p256dh")
     auth: str
 
 

@@ -76,6 +76,15 @@ def test_subscribe_again_and_unsubscribe(
     assert missing.json() == {"message": "Push subscription not found", "code": "not_found"}
 
 
+def test_the_documented_keys_are_the_browser_s_own_names(api: ApiClient) -> None:
+    """The schema (and so the SPA's generated types) names the keys as
+    PushSubscription.toJSON() does, ``p256dh`` and ``auth``, which the server takes."""
+    schema = api.get("/api/openapi.json").json()
+    keys = schema["components"]["schemas"]["PushKeysIn"]
+    assert set(keys["properties"]) == {"p256dh", "auth"}
+    assert set(keys["required"]) == {"p256dh", "auth"}
+
+
 def test_anonymous_callers_are_refused(api: ApiClient, scout: User, vapid: VapidKeys) -> None:
     posted = api.post("/api/push/subscriptions", new_device().subscription(PUBLIC_ENDPOINT))
     assert posted.status_code == 401

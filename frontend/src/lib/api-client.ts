@@ -175,7 +175,7 @@ async function csrfToken(): Promise<string> {
 }
 
 /** Adds the CSRF token to unsafe methods; turns every non-OK response into an `ApiError`. */
-export const sessionMiddleware: Middleware = {
+const sessionMiddleware: Middleware = {
   async onRequest({ request }) {
     if (SAFE_METHODS.has(request.method)) return undefined;
     request.headers.set(CSRF_HEADER, await csrfToken());

@@ -2544,7 +2544,7 @@ export interface components {
             /** Auth */
             auth: string;
             /** P256Dh */
-            p256Dh: string;
+            p256dh: string;
         };
         /**
          * PushSubscriptionIn
