@@ -17,11 +17,10 @@ import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
-import redis
 import yaml
 from django.conf import settings
 from prometheus_client.parser import text_string_to_metric_families
@@ -33,8 +32,8 @@ from project.ops.harness.private_postgres import PrivateRedis
 from project.ops.prodshape import HOST, ROOT, Shape, free_port, running
 from project.scouting.models import Nomination
 from tests.builders import make_user, stored_nomination
+from tests.deploy.shape_env import prefixed_keys_deleted, shape_env
 from tests.helpers import ApiClient, unless_available
-from tests.realtime.servers import database_url
 
 pytestmark = [
     pytest.mark.slow,
@@ -118,22 +117,9 @@ def shape(tmp_path: Path) -> Iterator[Shape]:
     if not (ROOT / "frontend" / "dist" / "index.html").exists():
         pytest.fail("The SPA is not built: run `make frontend` (make test does it)")
     prefix = f"obs-test-{uuid.uuid4().hex[:12]}"
-    parts = urlsplit(os.environ["DATABASE_URL"])
-    env = {
-        **os.environ,
-        "DATABASE_URL": urlunsplit(
-            parts._replace(path="/" + settings.DATABASES["default"]["NAME"])
-        ),
-        "REALTIME_PREFIX": prefix,
-        "CACHE_PREFIX": prefix,
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "BUDGETS": "on",
-        "BUDGET_VOTES_PER_MINUTE": str(VOTES),
-        "TRUST_ACCOUNT_AGE_HOURS": "0",
-        "REALTIME_PROBE_INTERVAL": "1",
-    }
-    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    env = shape_env(
+        prefix, BUDGETS="on", BUDGET_VOTES_PER_MINUTE=str(VOTES), REALTIME_PROBE_INTERVAL="1"
+    )
     shape = Shape(port=0, http_workers=2, ws_processes=2, run_dir=tmp_path / "run")
     log = (tmp_path / "shape.log").open("ab")
     try:
@@ -141,11 +127,7 @@ def shape(tmp_path: Path) -> Iterator[Shape]:
             yield shape
     finally:
         log.close()
-        client = redis.Redis.from_url(settings.REDIS_URL)
-        keys = list(client.scan_iter(f"*{prefix}*", count=1000))
-        if keys:
-            client.delete(*keys)
-        client.close()
+        prefixed_keys_deleted(prefix)
 
 
 @pytest.fixture
@@ -268,16 +250,14 @@ def status(url: str) -> int:
 def test_readyz_fails_while_redis_is_stopped_and_recovers(tmp_path: Path) -> None:
     private = PrivateRedis()
     private.start()
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": private.url,
-        "REALTIME_PREFIX": f"obs-ready-{uuid.uuid4().hex[:8]}",
-        "DJANGO_DEBUG": "0",
-        "LOG_LEVEL": "CRITICAL",
-        "REALTIME_PROBE_INTERVAL": "1",
-    }
-    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    env = shape_env(
+        f"obs-ready-{uuid.uuid4().hex[:8]}",
+        log_level="CRITICAL",
+        suite_rules=False,
+        REDIS_URL=private.url,
+        DJANGO_DEBUG="0",
+        REALTIME_PROBE_INTERVAL="1",
+    )
     http_port, ws_port = free_port(), free_port()
     shape = Shape(port=0, http_ports=[http_port], ws_ports=[ws_port], run_dir=tmp_path)
     pool = launcher.ServerProcess(shape.http_commands()["http"], http_port, env, name="pool")

@@ -20,12 +20,11 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import httpx
 import psycopg
 import pytest
-import redis
 from django.conf import settings
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -33,6 +32,7 @@ from project.jobs.models import WorkerHeartbeat
 from project.ops.prodshape import HOST, ROOT, Shape, running
 from project.scouting.models import Nomination
 from tests.builders import stored_nomination
+from tests.deploy.shape_env import prefixed_keys_deleted, shape_env
 from tests.helpers import ApiClient, unless_available
 
 pytestmark = [
@@ -75,18 +75,7 @@ def booted(tmp_path: Path, *, pgbouncer: bool = False) -> Iterator[Shape]:
     if not (ROOT / "frontend" / "dist" / "index.html").exists():
         pytest.fail("The SPA is not built: run `make frontend` (make test does it)")
     prefix = f"shape-test-{uuid.uuid4().hex[:12]}"
-    parts = urlsplit(os.environ["DATABASE_URL"])
-    env = {
-        **os.environ,
-        # The database pytest-django made for this run, where this test's rows are committed.
-        "DATABASE_URL": urlunsplit(
-            parts._replace(path="/" + settings.DATABASES["default"]["NAME"])
-        ),
-        "REALTIME_PREFIX": prefix,
-        "CACHE_PREFIX": prefix,
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-    }
+    env = shape_env(prefix, suite_rules=False)
     shape = Shape(port=0, http_workers=2, ws_processes=2, run_dir=tmp_path / "run")
     if pgbouncer:
         shape.with_pgbouncer(env["DATABASE_URL"])
@@ -97,11 +86,7 @@ def booted(tmp_path: Path, *, pgbouncer: bool = False) -> Iterator[Shape]:
             yield shape
     finally:
         log.close()
-        client = redis.Redis.from_url(settings.REDIS_URL)
-        keys = list(client.scan_iter(f"*{prefix}*", count=1000))
-        if keys:
-            client.delete(*keys)
-        client.close()
+        prefixed_keys_deleted(prefix)
 
 
 @pytest.fixture

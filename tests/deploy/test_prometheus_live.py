@@ -29,10 +29,10 @@ from project.ops.harness.private_postgres import PrivateRedis
 from project.ops.prodshape import HOST, ROOT, Shape, running
 from project.scouting.models import Nomination
 from tests.builders import make_user, stored_nomination
+from tests.deploy.shape_env import shape_env
 from tests.deploy.test_observability import socket, until
 from tests.helpers import ApiClient, unless_available
 from tests.ops.test_dashboards import alert_queries, dashboard_queries, metric_names
-from tests.realtime.servers import database_url
 
 pytestmark = [
     pytest.mark.slow,
@@ -76,19 +76,14 @@ def redis_server() -> Iterator[PrivateRedis]:
 def shape(tmp_path: Path, redis_server: PrivateRedis) -> Iterator[Shape]:
     if not (ROOT / "frontend" / "dist" / "index.html").exists():
         pytest.fail("The SPA is not built: run `make frontend` (make test does it)")
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": redis_server.url,
-        "REALTIME_PREFIX": f"prom-{uuid.uuid4().hex[:8]}",
-        "LOG_LEVEL": "CRITICAL",
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "BUDGETS": "on",
-        "BUDGET_VOTES_PER_MINUTE": "1",
-        "TRUST_ACCOUNT_AGE_HOURS": "0",
-        "REALTIME_PROBE_INTERVAL": "1",
-    }
-    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    env = shape_env(
+        f"prom-{uuid.uuid4().hex[:8]}",
+        log_level="CRITICAL",
+        REDIS_URL=redis_server.url,
+        BUDGETS="on",
+        BUDGET_VOTES_PER_MINUTE="1",
+        REALTIME_PROBE_INTERVAL="1",
+    )
     shape = Shape(port=0, http_workers=1, ws_processes=2, run_dir=tmp_path / "run")
     with (
         (tmp_path / "shape.log").open("ab") as log,

@@ -9,10 +9,8 @@ from __future__ import annotations
 import os
 import uuid
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-import redis
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 
@@ -23,6 +21,7 @@ from project.ops.harness.drills import PASSWORD
 from project.ops.harness.restarts import rolling_restart_drill
 from project.ops.prodshape import Shape, running
 from tests.builders import stored_nomination
+from tests.deploy.shape_env import prefixed_keys_deleted, shape_env
 from tests.helpers import unless_available
 
 
@@ -49,19 +48,7 @@ pytestmark = [
 
 def test_a_rolling_restart_loses_no_answer_and_no_event(tmp_path: Path) -> None:
     prefix = f"restart-test-{uuid.uuid4().hex[:12]}"
-    parts = urlsplit(os.environ["DATABASE_URL"])
-    env = {
-        **os.environ,
-        "DATABASE_URL": urlunsplit(
-            parts._replace(path="/" + settings.DATABASES["default"]["NAME"])
-        ),
-        "REALTIME_PREFIX": prefix,
-        "CACHE_PREFIX": prefix,
-        "LOG_LEVEL": "WARNING",
-        "BUDGETS": "off",
-        "TRUST_ACCOUNT_AGE_HOURS": "0",
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-    }
+    env = shape_env(prefix)
     nominator = user_create(
         username="restartnominator", email="n@restart.example", password=PASSWORD, name="Nominator"
     )
@@ -83,11 +70,7 @@ def test_a_rolling_restart_loses_no_answer_and_no_event(tmp_path: Path) -> None:
             )
     finally:
         log.close()
-        client = redis.Redis.from_url(settings.REDIS_URL)
-        keys = list(client.scan_iter(f"*{prefix}*", count=1000))
-        if keys:
-            client.delete(*keys)
-        client.close()
+        prefixed_keys_deleted(prefix)
     shown = (tmp_path / "shape.log").read_text(errors="replace")[-3000:]
     assert [r["process"] for r in figures.restarts] == [
         "ws1",
