@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from project.ops import pgbouncer
 from project.ops.harness.launcher import ServerProcess
 from project.ops.prodshape import HOST, ROOT, Shape, free_port, nginx_binary, running
 
@@ -202,6 +203,8 @@ class Node:
 class Cluster:
     nodes: list[Node]
     balancer: Balancer
+    # The PgBouncer every node reaches the primary through (``nodes_running(pgbouncer=True)``).
+    bouncer: pgbouncer.Bouncer | None = None
 
     @property
     def url(self) -> str:
@@ -218,10 +221,17 @@ def nodes_running(
     ws_processes: int = 2,
     output: int | None = None,
     access_log: bool = False,
+    pgbouncer_pool_size: int = 0,
 ) -> Iterator[Cluster]:
     """``count`` production shapes (nodes ``a``, ``b``, ...), each on free ports with its run
     directory under ``run_dir``, all with ``env`` (one DATABASE_URL, one REDIS_URL, one
-    SECRET_KEY), and a balancer in front; everything stopped on the way out."""
+    SECRET_KEY; DATABASE_REPLICA_URLS, if any, passed on as it is), and a balancer in front;
+    everything stopped on the way out.
+
+    With ``pgbouncer_pool_size``, one PgBouncer in transaction mode (project/ops/pgbouncer.py,
+    that many server connections) stands between every node and env's DATABASE_URL: the
+    nodes' DATABASE_URL names it and DB_POOLER=transaction is set for them, as for one
+    PgBouncer per database server shared by the nodes."""
     nodes = [
         Node(
             NODE_NAMES[i],
@@ -241,15 +251,29 @@ def nodes_running(
         run_dir=run_dir / "balancer",
         access_log=run_dir / "balancer" / "access.log" if access_log else None,
     )
-    try:
-        for node in nodes:
-            node.start(env, output)
-        balancer.start(output if output is not None else subprocess.DEVNULL)
-        yield Cluster(nodes, balancer)
-    finally:
-        balancer.stop()
-        for node in nodes:
-            node.stop()
+    with contextlib.ExitStack() as stack:
+        bouncer = None
+        if pgbouncer_pool_size:
+            bouncer = stack.enter_context(
+                pgbouncer.running(
+                    pgbouncer.Bouncer(
+                        env["DATABASE_URL"],
+                        pool_size=pgbouncer_pool_size,
+                        run_dir=run_dir / "pgbouncer",
+                    ),
+                    output=output,
+                )
+            )
+            env = {**env, "DATABASE_URL": bouncer.url, "DB_POOLER": "transaction"}
+        try:
+            for node in nodes:
+                node.start(env, output)
+            balancer.start(output if output is not None else subprocess.DEVNULL)
+            yield Cluster(nodes, balancer, bouncer)
+        finally:
+            balancer.stop()
+            for node in nodes:
+                node.stop()
 
 
 if __name__ == "__main__":

@@ -7,15 +7,19 @@ the replica stopped every read falls back to the primary."""
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator
 
-import psycopg
 import pytest
 
-from project.common.replicas import lsn_value
 from project.ops.harness.drills import _env, daphne, seed, signed_in
-from project.ops.harness.private_postgres import PrivatePostgres, postgres_bin
+from project.ops.harness.private_postgres import (
+    PrivatePostgres,
+    postgres_bin,
+    replayed,
+    sql,
+    streaming_pair,
+    wait_for,
+)
 from tests.helpers import unless_available
 
 pytestmark = [
@@ -27,51 +31,10 @@ pytestmark = [
 ]
 
 
-def sql(url: str, statement: str) -> object:
-    with psycopg.connect(url, autocommit=True) as conn:
-        cursor = conn.execute(statement)
-        row = cursor.fetchone() if cursor.description else None
-    return row[0] if row else None
-
-
-def replayed(standby: str, primary: str) -> bool:
-    """Whether the standby has replayed everything the primary has written."""
-    target = lsn_value(str(sql(primary, "SELECT pg_current_wal_insert_lsn()::text")))
-    return lsn_value(str(sql(standby, "SELECT pg_last_wal_replay_lsn()::text"))) >= target
-
-
-def wait_for(check: object, what: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():  # type: ignore[operator]
-        assert time.monotonic() < deadline, what
-        time.sleep(0.1)
-
-
 @pytest.fixture
 def pair() -> Iterator[tuple[PrivatePostgres, PrivatePostgres]]:
-    primary = PrivatePostgres("scoutvote")
-    standby = PrivatePostgres("scoutvote")
-    try:
-        primary.create()
-        sql(primary.url, "ALTER SYSTEM SET wal_level = 'replica'")
-        primary.options = " -c full_page_writes=on"  # a base backup needs whole pages
-        primary.restart()
-        standby._run(
-            str(standby.bindir / "pg_basebackup"),
-            f"--host={primary.HOST}",
-            f"--port={primary.port}",
-            "--username=postgres",
-            f"--pgdata={standby.data}",
-            "--write-recovery-conf",
-            "--wal-method=stream",
-            "--checkpoint=fast",
-        )
-        standby.start()
-        wait_for(lambda: sql(standby.url, "SELECT pg_is_in_recovery()") is True, "no standby")
-        yield primary, standby
-    finally:
-        standby.destroy()
-        primary.destroy()
+    with streaming_pair() as databases:
+        yield databases
 
 
 def vote_count(client: object, nomination: int) -> int:

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -124,6 +125,62 @@ class PrivatePostgres:
                 check=False,
             )
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def sql(url: str, statement: str) -> object:
+    """The first column of the first row of ``statement`` (autocommit), or None."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        cursor = conn.execute(statement)
+        row = cursor.fetchone() if cursor.description else None
+    return row[0] if row else None
+
+
+def replayed(standby: str, primary: str) -> bool:
+    """Whether the standby has replayed everything the primary has written."""
+    from project.common.replicas import lsn_value
+
+    target = lsn_value(str(sql(primary, "SELECT pg_current_wal_insert_lsn()::text")))
+    return lsn_value(str(sql(standby, "SELECT pg_last_wal_replay_lsn()::text"))) >= target
+
+
+def wait_for(check: object, what: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():  # type: ignore[operator]
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def streaming_pair(
+    database: str = "scoutvote",
+) -> Iterator[tuple[PrivatePostgres, PrivatePostgres]]:
+    """A private primary and a hot standby streaming from it (pg_basebackup -R), both serving
+    ``database``; both destroyed on the way out."""
+    primary = PrivatePostgres(database)
+    standby = PrivatePostgres(database)
+    try:
+        primary.create()
+        sql(primary.url, "ALTER SYSTEM SET wal_level = 'replica'")
+        primary.options += " -c full_page_writes=on"  # a base backup needs whole pages
+        primary.restart()
+        standby._run(
+            str(standby.bindir / "pg_basebackup"),
+            f"--host={primary.HOST}",
+            f"--port={primary.port}",
+            "--username=postgres",
+            f"--pgdata={standby.data}",
+            "--write-recovery-conf",
+            "--wal-method=stream",
+            "--checkpoint=fast",
+        )
+        standby.start()
+        wait_for(lambda: sql(standby.url, "SELECT pg_is_in_recovery()") is True, "no standby")
+        yield primary, standby
+    finally:
+        standby.destroy()
+        primary.destroy()
 
 
 class PrivateRedis:
