@@ -5,41 +5,24 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import httpx
-import redis
 from websockets.asyncio.client import ClientConnection, connect
+
+from tests.deploy.shape_env import prefixed_keys_deleted, shape_env
 
 
 @contextmanager
-def node_env(prefix: str, redis_url: str, **extra: str) -> Iterator[dict[str, str]]:
-    """The nodes' environment: the suite's, ``extra`` (DATABASE_URL ...), and their own
-    prefix in the suite's Redis, whose keys are deleted on the way out."""
-    env = {
-        **os.environ,
-        "REDIS_URL": redis_url,
-        "REALTIME_PREFIX": prefix,
-        "CACHE_PREFIX": prefix,
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        # As the suite's own settings: a fresh account's votes count on the boards, and the
-        # members here vote and sign in more often than a person's budgets allow.
-        "TRUST_ACCOUNT_AGE_HOURS": "0",
-        "BUDGETS": "off",
-        **extra,
-    }
+def node_env(prefix: str, **extra: str) -> Iterator[dict[str, str]]:
+    """The nodes' environment (tests/deploy/shape_env.py's, with ``extra``: DATABASE_URL ...)
+    under their own prefix in the suite's Redis, whose keys are deleted on the way out."""
     try:
-        yield env
+        yield {**shape_env(prefix), **extra}
     finally:
-        client = redis.Redis.from_url(redis_url)
-        keys = list(client.scan_iter(f"*{prefix}*", count=1000))
-        if keys:
-            client.delete(*keys)
-        client.close()
+        prefixed_keys_deleted(prefix)
 
 
 def signed_in(url: str, username: str, password: str) -> httpx.Client:

@@ -63,9 +63,7 @@ def cluster(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> 
     database_url = urlunsplit(parts._replace(path="/" + settings.DATABASES["default"]["NAME"]))
     root = tmp_path_factory.mktemp("twonode")
     with (
-        node_env(
-            f"twonode-test-{uuid.uuid4().hex[:12]}", settings.REDIS_URL, DATABASE_URL=database_url
-        ) as env,
+        node_env(f"twonode-test-{uuid.uuid4().hex[:12]}", DATABASE_URL=database_url) as env,
         (root / "nodes.log").open("ab") as log,
         nodes_running(2, env, root, http_workers=1, ws_processes=1, output=log.fileno()) as running,
     ):

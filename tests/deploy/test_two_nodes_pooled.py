@@ -69,7 +69,6 @@ def pooled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pooled]:
         env = stack.enter_context(
             node_env(
                 f"twonode-pooled-{uuid.uuid4().hex[:12]}",
-                settings.REDIS_URL,
                 DATABASE_URL=primary.url,
                 DATABASE_REPLICA_URLS=standby.url,
             )
