@@ -18,6 +18,7 @@ from tests.helpers import unless_available
 
 ROOT = Path(__file__).resolve().parents[2]
 PROFILED = {"prometheus", "grafana"}
+SHARDED = {"redis-groups-a", "redis-groups-b"}
 
 
 def compose() -> dict[str, Any]:
@@ -39,13 +40,26 @@ def test_prometheus_and_grafana_only_with_the_profile() -> None:
     for name in PROFILED:
         assert services[name]["profiles"] == ["observability"], name
     for name, service in services.items():
-        if name not in PROFILED:
+        if name in SHARDED:
+            assert service["profiles"] == ["sharded"], name
+        elif name not in PROFILED:
             assert "profiles" not in service, name
-            assert not PROFILED & set(service.get("depends_on") or {}), name
+            assert not (PROFILED | SHARDED) & set(service.get("depends_on") or {}), name
     assert {"promdata", "grafanadata"} <= set(compose()["volumes"])
     for name in PROFILED:
         for port in services[name]["ports"]:
             assert port.startswith("127.0.0.1:"), (name, port)
+
+
+def test_the_live_layers_group_instances_only_with_their_profile_and_named_by_the_setting() -> None:
+    """`docker compose up` runs one Redis; with the "sharded" profile two more hold the live
+    layer's groups once REALTIME_REDIS_SHARDS names them (unset: the groups on REDIS_URL)."""
+    document = compose()
+    services = document["services"]
+    assert set(services) >= SHARDED
+    assert document["x-env"]["REALTIME_REDIS_SHARDS"] == "${REALTIME_REDIS_SHARDS:-}"
+    for name in SHARDED:
+        assert services[name]["image"] == services["redis"]["image"], name
 
 
 def test_every_mounted_file_exists() -> None:
