@@ -185,6 +185,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.queue.flush()
         self.closing = True
         metrics.CLOSES.labels(str(CLOSE_GOING_AWAY)).inc()
+        protocol.closeHandshakeTimeout = drain.CLOSE_HANDSHAKE_TIMEOUT
         protocol.sendCloseFrame(code=CLOSE_GOING_AWAY, reasonUtf8=b"restart", isReply=False)
 
     async def _close(self, code: int) -> None:

@@ -3,8 +3,9 @@
 1. It stops accepting: its listening ports close, so nginx sends new sockets (and the clients
    coming back) to the other websocket processes.
 2. It closes its open sockets with 1001 ("going away"), in a random order spread over
-   ``REALTIME_DRAIN_SECONDS`` less one second: the clients reconnect elsewhere a few at a
-   time and resume from their cursors (no gap, no duplicate), instead of all at once.
+   ``REALTIME_DRAIN_SECONDS`` less ``GRACE`` (3 s: the last close handshakes' time): the
+   clients reconnect elsewhere a few at a time and resume from their cursors (no gap, no
+   duplicate), instead of all at once.
 3. It drops the work still queued for the threads of ``sync_to_async`` (handshakes of sockets
    that will never be served) and stops the reactor, so it exits within the window.
 
@@ -26,8 +27,13 @@ from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
+# Seconds a drained socket's client has to answer the close frame before the connection is
+# dropped (autobahn's default is 1 s): a client that is a little behind on its reading (a busy
+# phone, a reconnect storm on the machine) still reads the 1001 and reconnects at once; a
+# dropped connection reaches it, through nginx, as 1006 and the slower reconnect after it.
+CLOSE_HANDSHAKE_TIMEOUT = 2.5
 # Left at the end of the window for the last sockets' close handshakes and the reactor's stop.
-GRACE = 1.0
+GRACE = CLOSE_HANDSHAKE_TIMEOUT + 0.5
 # The closes are batched per tick: one loop turn closes every socket due by then.
 TICK = 0.05
 
