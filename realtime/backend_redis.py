@@ -179,7 +179,6 @@ class RedisBackend(Backend):
             )
             for shard in (shard_urls or [url])
         ]
-        self.channel_prefix = channel_prefix(config.prefix, url)
         self.script_sha = self.client.register_script(PUBLISH_SCRIPT).sha
         self.merge_script = self.client.register_script(MERGE_SCRIPT)
         self.window_script = self.client.register_script(WINDOW_SCRIPT)

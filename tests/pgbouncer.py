@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import psycopg
 from django.db import connections
 
 from project.ops.pgbouncer import HOST, Bouncer, running
@@ -52,3 +53,13 @@ def through_pgbouncer(run_dir: Path) -> Iterator[Bouncer]:
         finally:
             ACTIVE.clear()
             _reconnect(wrapper, host, port)
+
+
+def admin(bouncer: Bouncer, command: str) -> list[dict[str, Any]]:
+    """The rows of a command of PgBouncer's admin console (simple query protocol only)."""
+    with psycopg.connect(
+        bouncer.admin_conninfo(), autocommit=True, cursor_factory=psycopg.ClientCursor
+    ) as console:
+        cursor = console.execute(command)
+        names = [column.name for column in cursor.description or []]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]

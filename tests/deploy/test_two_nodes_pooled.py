@@ -17,7 +17,6 @@ import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
-from typing import Any
 
 import httpx
 import psycopg
@@ -37,6 +36,7 @@ from project.ops.pgbouncer import Bouncer
 from tests.deploy import nodes
 from tests.deploy.nodes import moved, node_env, socket, subscribe, until_count, vote
 from tests.helpers import unless_available
+from tests.pgbouncer import admin
 
 pytestmark = [
     pytest.mark.slow,
@@ -100,16 +100,6 @@ def _clean_cache() -> Iterator[None]:
 def signed_in(url: str, number: int) -> httpx.Client:
     """Seeded member ``drill<number>`` signed in through ``url``."""
     return nodes.signed_in(url, f"drill{number}", PASSWORD)
-
-
-def admin(bouncer: Bouncer, command: str) -> list[dict[str, Any]]:
-    """The rows of a command of PgBouncer's admin console (simple query protocol only)."""
-    with psycopg.connect(
-        bouncer.admin_conninfo(), autocommit=True, cursor_factory=psycopg.ClientCursor
-    ) as console:
-        cursor = console.execute(command)
-        names = [column.name for column in cursor.description or []]
-        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
 def detail(http: httpx.Client, nomination: int) -> tuple[int, bool]:

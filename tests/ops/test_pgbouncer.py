@@ -29,18 +29,9 @@ from project.common.db import Pending
 from project.ops.pgbouncer import Bouncer
 from project.settings import db_pooler
 from tests.builders import make_user
+from tests.pgbouncer import admin
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def admin(bouncer: Bouncer, command: str) -> list[dict[str, Any]]:
-    """The rows of a command of PgBouncer's admin console (simple query protocol only)."""
-    with psycopg.connect(
-        bouncer.admin_conninfo(), autocommit=True, cursor_factory=psycopg.ClientCursor
-    ) as console:
-        cursor = console.execute(command)
-        names = [column.name for column in cursor.description or []]
-        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
 def backend_pid(cursor: Any) -> int:
