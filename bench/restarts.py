@@ -134,7 +134,8 @@ def main() -> None:
     ok = all(checks.values())
     rows = [
         f"| {r['process']} | {r['restart s']} | {r['caught up s']} | "
-        f"{r['sockets reconnected']} | {r['max reconnects/socket']} |"
+        f"{r['sockets reconnected']} | {r['max reconnects/socket']} | "
+        f"{', '.join(f'{n} × {code}' for code, n in r['closes'].items()) or '-'} |"
         for r in figures.restarts
     ]
     text = "\n".join(
@@ -145,8 +146,9 @@ def main() -> None:
             f"{args.voters} voting clients, {args.sockets} watching sockets, drain window "
             f"{args.drain:g} s (`python bench/restarts.py`).",
             "",
-            "| restarted | took s | caught up s | sockets reconnected | reconnects/socket |",
-            "|---|---:|---:|---:|---:|",
+            "| restarted | took s | caught up s | sockets reconnected | reconnects/socket "
+            "| closes |",
+            "|---|---:|---:|---:|---:|---|",
             *rows,
             "",
             f"- answers by status: {figures.statuses}; transport errors "

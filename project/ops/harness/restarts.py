@@ -5,9 +5,11 @@ under supervisord) serves votes from threads and sockets watching the sport thro
 while each process is restarted in turn as a deploy does: every daphne process
 (``supervisorctl restart ws:wsN``: it drains, realtime/drain.py), every HTTP worker (SIGTERM
 to the worker: gunicorn lets it finish its requests and starts another), then nginx reloaded
-(HUP). Figures: answers by status, events each socket missed (a gap in its sport group's seq
-or a resync) or got twice, its reconnects per restart, and how long after each restart every
-socket was back and caught up.
+(HUP: its old workers answer what they are proxying and close the websockets they still hold
+after ``NGINX_SHUTDOWN_SECONDS``, with no close frame, 1006; the step lasts until they have
+exited). Figures: answers by status, events each socket missed (a gap in its sport group's seq
+or a resync) or got twice, its reconnects and close codes per restart, and how long after each
+restart every socket was back and caught up.
 
 The watching sockets run in processes of their own (``WATCHERS_PER_PROCESS`` each): a
 thousand sockets' frames are more than one Python thread beside the voting threads reads in
@@ -36,7 +38,7 @@ from typing import Any
 import httpx
 
 from project.ops.harness.drills import Recorder, _vote_loop
-from project.ops.prodshape import HOST, Shape, _children
+from project.ops.prodshape import HOST, NGINX_SHUTDOWN_SECONDS, Shape, _children
 
 GROUP = "sport.soccer"
 # An event's envelope starts with its type, group and seq (realtime/events.py Envelope).
@@ -153,7 +155,7 @@ class RestartFigures:
 
 def _watch_process(url: str, sessions: list[str], pipe: Connection) -> None:
     """A watching process: one socket per session; answers ``state`` with each socket's
-    (ready, connects) and ``stop`` with its watchers."""
+    (ready, connects, closes by code) and ``stop`` with its watchers."""
     import resource
 
     import uvloop
@@ -174,7 +176,7 @@ def _watch_process(url: str, sessions: list[str], pipe: Connection) -> None:
         while True:
             command = await loop.run_in_executor(None, pipe.recv)
             if command == "state":
-                pipe.send([(w.ready, w.connects) for w in watchers])
+                pipe.send([(w.ready, w.connects, dict(w.closes)) for w in watchers])
             elif command == "stop":
                 stop.set()
                 await asyncio.gather(*tasks, return_exceptions=True)
@@ -204,20 +206,17 @@ class WatchingProcesses:
             self.pipes.append(pipe)
             self.processes.append(process)
 
-    def states(self) -> list[tuple[bool, int]]:
-        """Each socket's (ready, connects), in the sessions' order."""
+    def states(self) -> list[tuple[bool, int, dict[int, int]]]:
+        """Each socket's (ready, connects, closes by code), in the sessions' order."""
         for pipe in self.pipes:
             pipe.send("state")
         return [state for pipe in self.pipes for state in pipe.recv()]
-
-    def connects(self) -> list[int]:
-        return [connects for _, connects in self.states()]
 
     def caught_up(self, timeout: float) -> float | None:
         """Seconds until every socket is connected and replayed (None: not within timeout)."""
         started = time.monotonic()
         while time.monotonic() - started < timeout:
-            if all(ready for ready, _ in self.states()):
+            if all(ready for ready, _, _ in self.states()):
                 return time.monotonic() - started
             time.sleep(0.1)
         return None
@@ -268,6 +267,28 @@ def _restart_worker(shape: Shape, worker: int, timeout: float = 60) -> None:
         if time.monotonic() > deadline:
             raise RuntimeError("the HTTP pool did not replace its worker in time")
         time.sleep(0.1)
+
+
+def _reload_nginx(shape: Shape, timeout: float = NGINX_SHUTDOWN_SECONDS + 30) -> None:
+    """HUP nginx; returns once its old workers have exited (new ones serve the new
+    configuration from the start, the old ones until their connections end or
+    ``NGINX_SHUTDOWN_SECONDS`` closes them)."""
+    master = shape.pid("nginx")
+    old = set(_children(master))
+    shape.control("signal", "HUP", "nginx")
+    deadline = time.monotonic() + timeout
+    while old & set(_children(master)):
+        if time.monotonic() > deadline:
+            raise RuntimeError("nginx's old workers did not exit in time after the reload")
+        time.sleep(0.1)
+
+
+def _closes(states: list[tuple[bool, int, dict[int, int]]]) -> dict[int, int]:
+    total: dict[int, int] = {}
+    for _, _, closes in states:
+        for code, n in closes.items():
+            total[code] = total.get(code, 0) + n
+    return total
 
 
 def session_client(port: int, session: str) -> httpx.Client:
@@ -323,16 +344,23 @@ def rolling_restart_drill(
                 steps.append(
                     (f"http worker {index + 1}", lambda w=worker: _restart_worker(shape, w))
                 )
-            steps.append(("nginx (reload)", lambda: shape.control("signal", "HUP", "nginx")))
+            steps.append(("nginx (reload)", lambda: _reload_nginx(shape)))
             for name, restart in steps:
-                before = watching.connects()
+                before = watching.states()
                 began = time.monotonic()
                 restart()
                 took = time.monotonic() - began
                 caught = watching.caught_up(catch_up_within)
                 time.sleep(settle)
-                after = watching.connects()
-                reconnects = max(a - b for a, b in zip(after, before, strict=True))
+                now = watching.states()
+                after = [connects for _, connects, _ in now]
+                closed_before = _closes(before)
+                closes = {
+                    code: n - closed_before.get(code, 0)
+                    for code, n in sorted(_closes(now).items())
+                    if n > closed_before.get(code, 0)
+                }
+                reconnects = max(a - b for a, (_, b, _) in zip(after, before, strict=True))
                 figures.max_reconnects_per_restart = max(
                     figures.max_reconnects_per_restart, reconnects
                 )
@@ -343,8 +371,9 @@ def rolling_restart_drill(
                         "caught up s": None if caught is None else round(caught, 2),
                         "max reconnects/socket": reconnects,
                         "sockets reconnected": sum(
-                            a > b for a, b in zip(after, before, strict=True)
+                            a > b for a, (_, b, _) in zip(after, before, strict=True)
                         ),
+                        "closes": closes,
                     }
                 )
             during = (restarts_from, time.monotonic())
