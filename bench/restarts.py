@@ -135,7 +135,7 @@ def main() -> None:
     rows = [
         f"| {r['process']} | {r['restart s']} | {r['caught up s']} | "
         f"{r['sockets reconnected']} | {r['max reconnects/socket']} | "
-        f"{', '.join(f'{n} × {code}' for code, n in r['closes'].items()) or '-'} |"
+        f"{', '.join(f'{code}: {n}' for code, n in r['closes'].items()) or '-'} |"
         for r in figures.restarts
     ]
     text = "\n".join(
