@@ -50,6 +50,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sockets", type=int, default=300)
     parser.add_argument("--voters", type=int, default=8)
+    parser.add_argument(
+        "--rate", type=float, default=0.0, help="votes/s in all (0: as fast as answered)"
+    )
     parser.add_argument("--drain", type=float, default=10.0, help="REALTIME_DRAIN_SECONDS")
     parser.add_argument("--steady", type=float, default=5.0, help="seconds before restarts")
     parser.add_argument("--no-write", action="store_true")
@@ -111,6 +114,7 @@ def main() -> None:
                 nominations=nominations,
                 settle=args.steady,
                 catch_up_within=CATCH_UP_S,
+                rate=args.rate,
             )
         if args.log:
             shutil.copyfile(Path(run) / "shape.log", args.log)
@@ -155,6 +159,11 @@ def main() -> None:
             f"{figures.transport_errors}; closes by code: {figures.closes}",
             f"- events lost / repeated / resynced: {figures.lost} / {figures.duplicated} / "
             f"{figures.resyncs}; sockets behind at the end: {figures.behind_at_end}",
+            f"- events between the furthest and the furthest-behind socket: "
+            f"{figures.steady_lag} before the first restart, "
+            f"{', '.join(str(r['lag at end']) for r in figures.restarts)} after each",
+            f"- sockets dropped without a close frame, by the client's error: "
+            f"{figures.dropped or 'none'}",
             f"- successful answers/s: steady {figures.steady_per_s:.1f}, during the restarts "
             f"{figures.during_per_s:.1f}, ratio {ratio:.2f} (bar: at least {RATE_BAR:g})",
             load_line(load_before, load_after),

@@ -58,6 +58,8 @@ class Watcher:
     resyncs: int = 0
     ready: bool = False
     closes: dict[int, int] = field(default_factory=dict)
+    # Why each close without a close frame from the server happened (the client's error).
+    dropped: dict[str, int] = field(default_factory=dict)
 
     def take(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -126,6 +128,9 @@ async def _watch(url: str, watcher: Watcher, stop: asyncio.Event) -> None:
                 return
         except Exception as error:
             code = int(getattr(getattr(error, "rcvd", None), "code", 1006) or 1006)
+            if code == 1006:
+                reason = f"{type(error).__name__}: {str(error)[:60]}"
+                watcher.dropped[reason] = watcher.dropped.get(reason, 0) + 1
         watcher.ready = False
         watcher.closes[code] = watcher.closes.get(code, 0) + 1
         await asyncio.sleep(0.25 + random.random() if code == 1001 else 0.5 + random.random())
@@ -143,6 +148,10 @@ class RestartFigures:
     sockets: int = 0
     behind_at_end: int = 0
     closes: dict[int, int] = field(default_factory=dict)
+    dropped: dict[str, int] = field(default_factory=dict)
+    # Events between the furthest and the furthest-behind socket just before the first restart
+    # (a socket reading its frames late shows here, restarts or not).
+    steady_lag: int = 0
     # Successful answers a second before the first restart (the baseline) and while the
     # restarts ran.
     steady_per_s: float = 0.0
@@ -155,7 +164,7 @@ class RestartFigures:
 
 def _watch_process(url: str, sessions: list[str], pipe: Connection) -> None:
     """A watching process: one socket per session; answers ``state`` with each socket's
-    (ready, connects, closes by code) and ``stop`` with its watchers."""
+    (ready, connects, closes by code, cursor) and ``stop`` with its watchers."""
     import resource
 
     import uvloop
@@ -176,7 +185,7 @@ def _watch_process(url: str, sessions: list[str], pipe: Connection) -> None:
         while True:
             command = await loop.run_in_executor(None, pipe.recv)
             if command == "state":
-                pipe.send([(w.ready, w.connects, dict(w.closes)) for w in watchers])
+                pipe.send([(w.ready, w.connects, dict(w.closes), w.cursor) for w in watchers])
             elif command == "stop":
                 stop.set()
                 await asyncio.gather(*tasks, return_exceptions=True)
@@ -185,6 +194,16 @@ def _watch_process(url: str, sessions: list[str], pipe: Connection) -> None:
 
     # libuv's loop reads the sockets at a fraction of asyncio's selector loop's CPU.
     uvloop.run(main())
+
+
+# A socket's state as its watching process reports it: ready, connects, closes by code, cursor.
+State = tuple[bool, int, dict[int, int], int | None]
+
+
+def lag(states: list[State]) -> int:
+    """Events between the furthest socket's cursor and the furthest behind's (0: all even)."""
+    cursors = [state[3] or 0 for state in states]
+    return max(cursors) - min(cursors) if cursors else 0
 
 
 class WatchingProcesses:
@@ -206,8 +225,8 @@ class WatchingProcesses:
             self.pipes.append(pipe)
             self.processes.append(process)
 
-    def states(self) -> list[tuple[bool, int, dict[int, int]]]:
-        """Each socket's (ready, connects, closes by code), in the sessions' order."""
+    def states(self) -> list[State]:
+        """Each socket's (ready, connects, closes by code, cursor), in the sessions' order."""
         for pipe in self.pipes:
             pipe.send("state")
         return [state for pipe in self.pipes for state in pipe.recv()]
@@ -216,7 +235,7 @@ class WatchingProcesses:
         """Seconds until every socket is connected and replayed (None: not within timeout)."""
         started = time.monotonic()
         while time.monotonic() - started < timeout:
-            if all(ready for ready, _, _ in self.states()):
+            if all(state[0] for state in self.states()):
                 return time.monotonic() - started
             time.sleep(0.1)
         return None
@@ -283,9 +302,9 @@ def _reload_nginx(shape: Shape, timeout: float = NGINX_SHUTDOWN_SECONDS + 30) ->
         time.sleep(0.1)
 
 
-def _closes(states: list[tuple[bool, int, dict[int, int]]]) -> dict[int, int]:
+def _closes(states: list[State]) -> dict[int, int]:
     total: dict[int, int] = {}
-    for _, _, closes in states:
+    for _, _, closes, _ in states:
         for code, n in closes.items():
             total[code] = total.get(code, 0) + n
     return total
@@ -308,10 +327,12 @@ def rolling_restart_drill(
     nominations: list[int],
     settle: float = 2.0,
     catch_up_within: float = 10.0,
+    rate: float = 0.0,
 ) -> RestartFigures:
     """Run on a shape already ``running``: votes from one thread per session in ``voters``
-    (through nginx) and one socket per session in ``sessions``, while every daphne
-    process, every HTTP worker and nginx are restarted in turn."""
+    (through nginx; ``rate`` votes a second between them, or as fast as they are answered)
+    and one socket per session in ``sessions``, while every daphne process, every HTTP
+    worker and nginx are restarted in turn."""
     figures = RestartFigures(sockets=len(sessions))
     watching = WatchingProcesses(f"ws://{HOST}:{shape.port}/ws/", sessions)
     watchers: list[Watcher] = []
@@ -326,7 +347,13 @@ def rolling_restart_drill(
 
             def vote(client: Any = client) -> None:
                 while time.monotonic() < voting_until[0]:
-                    _vote_loop(client, nominations, min(voting_until[0], time.monotonic() + 1), rec)
+                    _vote_loop(
+                        client,
+                        nominations,
+                        min(voting_until[0], time.monotonic() + 1),
+                        rec,
+                        pace=len(voters) / rate if rate else 0.0,
+                    )
 
             threads.append(threading.Thread(target=vote, daemon=True))
         for thread in threads:
@@ -335,6 +362,7 @@ def rolling_restart_drill(
         during: tuple[float, float] | None = None
         try:
             time.sleep(settle)
+            figures.steady_lag = lag(watching.states())
             restarts_from = time.monotonic()
             steps: list[tuple[str, Any]] = [
                 (f"ws{i + 1}", lambda n=i: _restart_ws(shape, n))
@@ -353,14 +381,14 @@ def rolling_restart_drill(
                 caught = watching.caught_up(catch_up_within)
                 time.sleep(settle)
                 now = watching.states()
-                after = [connects for _, connects, _ in now]
+                after = [state[1] for state in now]
                 closed_before = _closes(before)
                 closes = {
                     code: n - closed_before.get(code, 0)
                     for code, n in sorted(_closes(now).items())
                     if n > closed_before.get(code, 0)
                 }
-                reconnects = max(a - b for a, (_, b, _) in zip(after, before, strict=True))
+                reconnects = max(a - b[1] for a, b in zip(after, before, strict=True))
                 figures.max_reconnects_per_restart = max(
                     figures.max_reconnects_per_restart, reconnects
                 )
@@ -371,9 +399,10 @@ def rolling_restart_drill(
                         "caught up s": None if caught is None else round(caught, 2),
                         "max reconnects/socket": reconnects,
                         "sockets reconnected": sum(
-                            a > b for a, (_, b, _) in zip(after, before, strict=True)
+                            a > b[1] for a, b in zip(after, before, strict=True)
                         ),
                         "closes": closes,
+                        "lag at end": lag(now),
                     }
                 )
             during = (restarts_from, time.monotonic())
@@ -404,4 +433,6 @@ def rolling_restart_drill(
     for w in watchers:
         for code, n in w.closes.items():
             figures.closes[code] = figures.closes.get(code, 0) + n
+        for reason, n in w.dropped.items():
+            figures.dropped[reason] = figures.dropped.get(reason, 0) + n
     return figures
