@@ -171,10 +171,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await super().close(code, reason)
 
     async def going_away(self) -> None:
-        """Close with 1001 (the process drains, realtime/drain.py): the client reconnects to
-        another process and resumes from its cursors. autobahn's ``sendClose`` takes only 1000
-        and 3000-4999 from an application, so the close frame goes straight onto daphne's
-        connection, after what is queued for it."""
+        """Close with 1001 (the process drains or hands its sockets over, realtime/drain.py):
+        the client reconnects, through nginx, and resumes from its cursors. autobahn's
+        ``sendClose`` takes only 1000 and 3000-4999 from an application, so the close frame
+        goes straight onto daphne's connection, after what is queued for it."""
         if self.closing:
             return
         protocol = self.scope.get(SCOPE_KEY)

@@ -9,8 +9,18 @@
 3. It drops the work still queued for the threads of ``sync_to_async`` (handshakes of sockets
    that will never be served) and stops the reactor, so it exits within the window.
 
-A second SIGTERM (or SIGINT) stops the reactor at once. Installed by project/asgi.py when it
-runs under daphne (Twisted's reactor); other servers keep their own signal handling.
+A second SIGTERM (or SIGINT) stops the reactor at once.
+
+On SIGUSR1 the process hands its sockets over instead, and keeps serving: it closes the
+sockets open at that moment with 1001 in the same spread, and goes on accepting. Their clients
+come back through nginx and resume from their cursors: after nginx is reloaded they move from
+its old workers to the new ones (which otherwise close them at ``worker_shutdown_timeout``, all
+at once and without a close frame), and after a rolling restart they even out between the
+processes (nginx sends each to the least busy one, where the restarts left one process holding
+every socket).
+
+Installed by project/asgi.py when it runs under daphne (Twisted's reactor); other servers keep
+their own signal handling.
 """
 
 from __future__ import annotations
@@ -44,7 +54,7 @@ class Drainable(Protocol):
 
 _sockets: weakref.WeakSet[Any] = weakref.WeakSet()
 _state = {"draining": False}
-_task: list[asyncio.Task[None]] = []  # the drain under way, held until it ends
+_task: list[asyncio.Task[None]] = []  # the drain or hand-over under way, held until it ends
 
 
 def draining() -> bool:
@@ -68,7 +78,9 @@ def _reactor() -> Any:
 
 def install() -> None:
     """Take SIGTERM over from Twisted once the reactor runs (it installs its own handlers as
-    it starts, which would stop the process at once)."""
+    it starts, which would stop the process at once). A SIGUSR1 before then is ignored (its
+    default would end the process): there is nothing to hand over yet."""
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)
     _reactor().callWhenRunning(_take_signals)
 
 
@@ -83,11 +95,19 @@ def _take_signals() -> None:
         _state["draining"] = True
         reactor.callFromThread(_start)
 
+    def on_usr1(signum: int, frame: Any) -> None:
+        reactor.callFromThread(_start_hand_over)
+
     signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGUSR1, on_usr1)
 
 
 def _start() -> None:
     _task.append(asyncio.ensure_future(drain(settings.REALTIME_DRAIN_SECONDS)))
+
+
+def _start_hand_over() -> None:
+    _task.append(asyncio.ensure_future(hand_over(settings.REALTIME_DRAIN_SECONDS)))
 
 
 async def drain(window: float) -> None:
@@ -102,11 +122,7 @@ async def drain(window: float) -> None:
     spread = max(0.0, window - GRACE)
     logger.info("Draining %d sockets over %.1f s", len(sockets), spread)
     started = loop.time()
-    for index, consumer in enumerate(sockets):
-        due = started + spread * index / max(1, len(sockets))
-        if due - loop.time() > TICK:
-            await asyncio.sleep(due - loop.time())
-        await _close(consumer)
+    await _close_spread(sockets, spread, draining_only=False)
     # Sockets whose handshake was under way when the ports closed.
     for consumer in list(_sockets):
         await _close(consumer)
@@ -115,6 +131,34 @@ async def drain(window: float) -> None:
         await asyncio.sleep(TICK)
     _drop_queued_work()
     reactor.stop()
+
+
+async def hand_over(window: float) -> None:
+    """Close every socket open now with 1001 spread over the window, and keep serving (the
+    clients come back to whichever process nginx sends them to, this one included). A stop
+    that begins meanwhile takes over: its own drain closes the rest."""
+    if _state["draining"]:
+        return
+    sockets = list(_sockets)
+    random.shuffle(sockets)
+    spread = max(0.0, window - GRACE)
+    logger.info("Handing %d sockets over, in %.1f s", len(sockets), spread)
+    await _close_spread(sockets, spread, draining_only=True)
+
+
+async def _close_spread(sockets: list[Any], spread: float, *, draining_only: bool) -> None:
+    """Close ``sockets`` in their order, evenly over ``spread`` seconds (those gone already
+    are skipped); with ``draining_only``, stop once the process begins to drain."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    for index, consumer in enumerate(sockets):
+        due = started + spread * index / max(1, len(sockets))
+        if due - loop.time() > TICK:
+            await asyncio.sleep(due - loop.time())
+        if draining_only and _state["draining"]:
+            return
+        if consumer in _sockets:
+            await _close(consumer)
 
 
 async def _close(consumer: Drainable) -> None:

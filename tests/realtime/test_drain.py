@@ -2,7 +2,8 @@
 (realtime/drain.py): 200 sockets on process A, events published throughout. Each socket is
 closed with 1001 within ``REALTIME_DRAIN_SECONDS``, the closes spread over the window rather
 than in one second, the process exits within the window, and each socket, back on process B
-with its cursor, has every event once, in order."""
+with its cursor, has every event once, in order. Told to hand its sockets over (SIGUSR1), it
+closes them the same way and keeps serving the sockets that come back."""
 
 from __future__ import annotations
 
@@ -185,3 +186,78 @@ def _zombie(pid: int) -> bool:
             return stat.read().split(") ", 1)[1].startswith("Z")
     except FileNotFoundError:
         return True
+
+
+async def test_a_process_told_to_hand_over_closes_with_1001_over_its_window_and_keeps_serving(
+    scout_api: ApiClient,
+) -> None:
+    """SIGUSR1 (after nginx is reloaded, or to even the processes out): every socket open at
+    that moment is closed with 1001, spread over the window; the process stays up, and the
+    sockets that come back to it resume from their cursors with every event once."""
+    session = session_of(scout_api)
+    screens = [Screen() for _ in range(SOCKETS)]
+    published: list[int] = []
+    stop_publishing = threading.Event()
+
+    def publish() -> None:
+        count = 0
+        while not stop_publishing.is_set():
+            count += 1
+            send_now(Event("vote.changed", {"nominationId": 1, "voteCount": count}, sport="soccer"))
+            published.append(count)
+            time.sleep(0.05)
+
+    with daphne(**ENV) as (port, pid):
+        sockets = []
+        for batch in range(0, SOCKETS, 50):
+            sockets += await asyncio.gather(
+                *(opened(port, session) for _ in range(batch, min(SOCKETS, batch + 50)))
+            )
+        await asyncio.gather(*(subscribed(ws, s) for ws, s in zip(sockets, screens, strict=True)))
+        watching = [
+            asyncio.create_task(watch_until_closed(ws, s))
+            for ws, s in zip(sockets, screens, strict=True)
+        ]
+        publisher = threading.Thread(target=publish, daemon=True)
+        publisher.start()
+        await asyncio.sleep(0.5)
+
+        told = time.monotonic()
+        os.kill(pid, signal.SIGUSR1)
+        await asyncio.wait_for(asyncio.gather(*watching), WINDOW + 5)
+        os.kill(pid, 0)  # still running
+        assert not _zombie(pid)
+
+        # Back on the same process, each from its own cursor, while events still come.
+        again = await asyncio.gather(*(opened(port, session) for _ in range(SOCKETS)))
+        await asyncio.gather(
+            *(subscribed(ws, s, s.cursor) for ws, s in zip(again, screens, strict=True))
+        )
+        await asyncio.sleep(0.5)
+        stop_publishing.set()
+        await asyncio.to_thread(publisher.join, 5)
+        last = len(published)
+
+        async def caught_up(ws: ClientConnection, screen: Screen) -> None:
+            while screen.cursor < last:
+                screen.take(json.loads(await ws.recv()))
+
+        await asyncio.wait_for(
+            asyncio.gather(*(caught_up(ws, s) for ws, s in zip(again, screens, strict=True))), 20
+        )
+        # The sockets opened after the hand-over are not closed by it.
+        await asyncio.sleep(0.5)
+        assert all(ws.close_code is None for ws in again)
+        for ws in again:
+            await ws.close()
+
+    codes = collections.Counter(s.closed_with for s in screens)
+    assert codes == {1001: SOCKETS}, codes
+    offsets = sorted(s.closed_at - told for s in screens)
+    assert offsets[-1] < WINDOW + 1, offsets[-5:]
+    per_second = collections.Counter(int(offset) for offset in offsets)
+    assert max(per_second.values()) < SOCKETS // 2, per_second
+    assert offsets[-1] - offsets[0] > WINDOW / 2, (offsets[0], offsets[-1])
+    for screen in screens:
+        first = screen.seqs[0]
+        assert screen.seqs == list(range(first, last + 1)), (first, screen.seqs[-3:], last)

@@ -5,11 +5,11 @@ under supervisord) serves votes from threads and sockets watching the sport thro
 while each process is restarted in turn as a deploy does: every daphne process
 (``supervisorctl restart ws:wsN``: it drains, realtime/drain.py), every HTTP worker (SIGTERM
 to the worker: gunicorn lets it finish its requests and starts another), then nginx reloaded
-(HUP: its old workers answer what they are proxying and close the websockets they still hold
-after ``NGINX_SHUTDOWN_SECONDS``, with no close frame, 1006; the step lasts until they have
-exited). Figures: answers by status, events each socket missed (a gap in its sport group's seq
-or a resync) or got twice, its reconnects and close codes per restart, and how long after each
-restart every socket was back and caught up.
+(``Shape.reload_nginx``: HUP, then the daphne processes hand the sockets held by nginx's old
+workers over to the new ones, 1001 spread over their window; the step lasts until the old
+workers have exited). Figures: answers by status, events each socket missed (a gap in its
+sport group's seq or a resync) or got twice, its reconnects and close codes per restart, and
+how long after each restart every socket was back and caught up.
 
 The watching sockets run in processes of their own (``WATCHERS_PER_PROCESS`` each): a
 thousand sockets' frames are more than one Python thread beside the voting threads reads in
@@ -38,7 +38,7 @@ from typing import Any
 import httpx
 
 from project.ops.harness.drills import Recorder, _vote_loop
-from project.ops.prodshape import HOST, NGINX_SHUTDOWN_SECONDS, Shape, _children
+from project.ops.prodshape import HOST, Shape, _children
 
 GROUP = "sport.soccer"
 # An event's envelope starts with its type, group and seq (realtime/events.py Envelope).
@@ -288,20 +288,6 @@ def _restart_worker(shape: Shape, worker: int, timeout: float = 60) -> None:
         time.sleep(0.1)
 
 
-def _reload_nginx(shape: Shape, timeout: float = NGINX_SHUTDOWN_SECONDS + 30) -> None:
-    """HUP nginx; returns once its old workers have exited (new ones serve the new
-    configuration from the start, the old ones until their connections end or
-    ``NGINX_SHUTDOWN_SECONDS`` closes them)."""
-    master = shape.pid("nginx")
-    old = set(_children(master))
-    shape.control("signal", "HUP", "nginx")
-    deadline = time.monotonic() + timeout
-    while old & set(_children(master)):
-        if time.monotonic() > deadline:
-            raise RuntimeError("nginx's old workers did not exit in time after the reload")
-        time.sleep(0.1)
-
-
 def _closes(states: list[State]) -> dict[int, int]:
     total: dict[int, int] = {}
     for _, _, closes, _ in states:
@@ -372,7 +358,7 @@ def rolling_restart_drill(
                 steps.append(
                     (f"http worker {index + 1}", lambda w=worker: _restart_worker(shape, w))
                 )
-            steps.append(("nginx (reload)", lambda: _reload_nginx(shape)))
+            steps.append(("nginx (reload)", shape.reload_nginx))
             for name, restart in steps:
                 before = watching.states()
                 began = time.monotonic()
