@@ -88,7 +88,9 @@ class Command(BaseCommand):
             + f"\nConfigs and logs in {shape.run_dir}. supervisord starts again a process "
             "that exits; Ctrl-C stops everything (each daphne process drains its sockets "
             f"first).\nRolling restart: {ctl} restart ws:ws1 (then ws:ws2); the HTTP "
-            f"pool's workers: {ctl} signal HUP http. Status: {ctl} status"
+            f"pool's workers: {ctl} signal HUP http; nginx: {ctl} signal HUP nginx, then "
+            f"{ctl} signal USR1 'ws:*' (the sockets move to its new workers). "
+            f"Status: {ctl} status"
         )
         self.stdout.flush()
         # supervisord takes this process's place: Ctrl-C and SIGTERM reach it directly, and
