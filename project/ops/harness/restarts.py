@@ -231,14 +231,17 @@ class WatchingProcesses:
             pipe.send("state")
         return [state for pipe in self.pipes for state in pipe.recv()]
 
-    def caught_up(self, timeout: float) -> float | None:
-        """Seconds until every socket is connected and replayed (None: not within timeout)."""
+    def caught_up(self, timeout: float) -> tuple[float | None, int]:
+        """Seconds until every socket is connected and replayed (None: not within timeout),
+        and how many were not at the end of the timeout."""
         started = time.monotonic()
+        waiting = 0
         while time.monotonic() - started < timeout:
-            if all(state[0] for state in self.states()):
-                return time.monotonic() - started
+            waiting = sum(not state[0] for state in self.states())
+            if not waiting:
+                return time.monotonic() - started, 0
             time.sleep(0.1)
-        return None
+        return None, waiting
 
     def stop(self) -> list[Watcher]:
         for pipe in self.pipes:
@@ -323,7 +326,7 @@ def rolling_restart_drill(
     watching = WatchingProcesses(f"ws://{HOST}:{shape.port}/ws/", sessions)
     watchers: list[Watcher] = []
     try:
-        if watching.caught_up(120) is None:
+        if watching.caught_up(120)[0] is None:
             raise RuntimeError("the watching sockets did not connect")
         clients = [session_client(shape.port, session) for session in voters]
         rec = Recorder()
@@ -364,7 +367,7 @@ def rolling_restart_drill(
                 began = time.monotonic()
                 restart()
                 took = time.monotonic() - began
-                caught = watching.caught_up(catch_up_within)
+                caught, waiting = watching.caught_up(catch_up_within)
                 time.sleep(settle)
                 now = watching.states()
                 after = [state[1] for state in now]
@@ -383,6 +386,7 @@ def rolling_restart_drill(
                         "process": name,
                         "restart s": round(took, 2),
                         "caught up s": None if caught is None else round(caught, 2),
+                        "not caught up": waiting,
                         "max reconnects/socket": reconnects,
                         "sockets reconnected": sum(
                             a > b[1] for a, b in zip(after, before, strict=True)
