@@ -94,76 +94,138 @@ async def watch_until_closed(ws: ClientConnection, screen: Screen) -> None:
     screen.closed_with = ws.close_code
 
 
+class Publisher:
+    """Events for the soccer group every 50 ms from a thread, until stopped: the counts
+    published are 1, 2, ... ``len(published)``."""
+
+    def __init__(self) -> None:
+        self.published: list[int] = []
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        count = 0
+        while not self.stopping.is_set():
+            count += 1
+            send_now(Event("vote.changed", {"nominationId": 1, "voteCount": count}, sport="soccer"))
+            self.published.append(count)
+            time.sleep(0.05)
+
+    async def stop(self) -> int:
+        """Stop publishing; the last count published."""
+        self.stopping.set()
+        await asyncio.to_thread(self.thread.join, 5)
+        return len(self.published)
+
+
+async def signalled(
+    port: int, pid: int, session: str, screens: list[Screen], signum: int
+) -> tuple[Publisher, float]:
+    """A socket per screen on the process ``pid`` at ``port`` (opened fifty at a time) and
+    subscribed, events coming, then ``signum`` sent to the process; returns once every socket
+    is closed, with the publisher (still publishing) and when the signal went."""
+    sockets: list[ClientConnection] = []
+    for batch in range(0, len(screens), 50):
+        sockets += await asyncio.gather(
+            *(opened(port, session) for _ in range(batch, min(len(screens), batch + 50)))
+        )
+    await asyncio.gather(*(subscribed(ws, s) for ws, s in zip(sockets, screens, strict=True)))
+    watching = [
+        asyncio.create_task(watch_until_closed(ws, s))
+        for ws, s in zip(sockets, screens, strict=True)
+    ]
+    publisher = Publisher()
+    await asyncio.sleep(0.5)
+    told = time.monotonic()
+    os.kill(pid, signum)
+    await asyncio.wait_for(asyncio.gather(*watching), WINDOW + 5)
+    return publisher, told
+
+
+async def back_until_the_last_event(
+    port: int, session: str, screens: list[Screen], publisher: Publisher
+) -> list[ClientConnection]:
+    """Each screen's socket opened again on the process at ``port`` from its own cursor while
+    events still come, then read until it has the last one published; the open sockets."""
+    again = await asyncio.gather(*(opened(port, session) for _ in screens))
+    await asyncio.gather(
+        *(subscribed(ws, s, s.cursor) for ws, s in zip(again, screens, strict=True))
+    )
+    await asyncio.sleep(0.5)
+    last = await publisher.stop()
+
+    async def caught_up(ws: ClientConnection, screen: Screen) -> None:
+        while screen.cursor < last:
+            screen.take(json.loads(await ws.recv()))
+
+    await asyncio.wait_for(
+        asyncio.gather(*(caught_up(ws, s) for ws, s in zip(again, screens, strict=True))), 20
+    )
+    return list(again)
+
+
+def assert_closed_with_1001_over_the_window(screens: list[Screen], told: float) -> None:
+    codes = collections.Counter(s.closed_with for s in screens)
+    assert codes == {1001: len(screens)}, codes
+    offsets = sorted(s.closed_at - told for s in screens)
+    assert offsets[-1] < WINDOW + 1, offsets[-5:]
+    # Spread over the window, not in one burst: no second holds half of the closes, and
+    # the first and the last are more than half the window apart.
+    per_second = collections.Counter(int(offset) for offset in offsets)
+    assert max(per_second.values()) < len(screens) // 2, per_second
+    assert offsets[-1] - offsets[0] > WINDOW / 2, (offsets[0], offsets[-1])
+
+
+def assert_every_event_once_in_order(screens: list[Screen], last: int) -> None:
+    for screen in screens:
+        first = screen.seqs[0]
+        assert screen.seqs == list(range(first, last + 1)), (first, screen.seqs[-3:], last)
+
+
 async def test_a_draining_process_closes_with_1001_over_its_window_and_sockets_resume_elsewhere(
     scout_api: ApiClient,
 ) -> None:
     session = session_of(scout_api)
     screens = [Screen() for _ in range(SOCKETS)]
-    published: list[int] = []
-    stop_publishing = threading.Event()
-
-    def publish() -> None:
-        count = 0
-        while not stop_publishing.is_set():
-            count += 1
-            send_now(Event("vote.changed", {"nominationId": 1, "voteCount": count}, sport="soccer"))
-            published.append(count)
-            time.sleep(0.05)
-
     with daphne(**ENV) as (port_a, pid_a), daphne(**ENV) as (port_b, _):
-        sockets = []
-        for batch in range(0, SOCKETS, 50):
-            sockets += await asyncio.gather(
-                *(opened(port_a, session) for _ in range(batch, min(SOCKETS, batch + 50)))
-            )
-        await asyncio.gather(*(subscribed(ws, s) for ws, s in zip(sockets, screens, strict=True)))
-        watching = [
-            asyncio.create_task(watch_until_closed(ws, s))
-            for ws, s in zip(sockets, screens, strict=True)
-        ]
-        publisher = threading.Thread(target=publish, daemon=True)
-        publisher.start()
-        await asyncio.sleep(0.5)
-
-        told = time.monotonic()
-        os.kill(pid_a, signal.SIGTERM)
-        await asyncio.wait_for(asyncio.gather(*watching), WINDOW + 5)
+        publisher, told = await signalled(port_a, pid_a, session, screens, signal.SIGTERM)
         exited = await _exited(pid_a, WINDOW + 5)
 
         # Back on process B, each from its own cursor, while events still come.
-        again = await asyncio.gather(*(opened(port_b, session) for _ in range(SOCKETS)))
-        await asyncio.gather(
-            *(subscribed(ws, s, s.cursor) for ws, s in zip(again, screens, strict=True))
-        )
-        await asyncio.sleep(0.5)
-        stop_publishing.set()
-        await asyncio.to_thread(publisher.join, 5)
-        last = len(published)
-
-        async def caught_up(ws: ClientConnection, screen: Screen) -> None:
-            while screen.cursor < last:
-                screen.take(json.loads(await ws.recv()))
-
-        await asyncio.wait_for(
-            asyncio.gather(*(caught_up(ws, s) for ws, s in zip(again, screens, strict=True))), 20
-        )
+        again = await back_until_the_last_event(port_b, session, screens, publisher)
         for ws in again:
             await ws.close()
 
-    codes = collections.Counter(s.closed_with for s in screens)
-    assert codes == {1001: SOCKETS}, codes
-    offsets = sorted(s.closed_at - told for s in screens)
-    assert offsets[-1] < WINDOW + 1, offsets[-5:]
+    assert_closed_with_1001_over_the_window(screens, told)
     assert exited - told < WINDOW + 1
-    # Spread over the window, not in one burst: no second holds half of the closes, and
-    # the first and the last are more than half the window apart.
-    per_second = collections.Counter(int(offset) for offset in offsets)
-    assert max(per_second.values()) < SOCKETS // 2, per_second
-    assert offsets[-1] - offsets[0] > WINDOW / 2, (offsets[0], offsets[-1])
     # Every socket has every event from its first on, once and in order, across the move.
-    for screen in screens:
-        first = screen.seqs[0]
-        assert screen.seqs == list(range(first, last + 1)), (first, screen.seqs[-3:], last)
+    assert_every_event_once_in_order(screens, len(publisher.published))
+
+
+async def test_a_process_told_to_hand_over_closes_with_1001_over_its_window_and_keeps_serving(
+    scout_api: ApiClient,
+) -> None:
+    """SIGUSR1 (after nginx is reloaded, or to even the processes out): every socket open at
+    that moment is closed with 1001, spread over the window; the process stays up, and the
+    sockets that come back to it resume from their cursors with every event once."""
+    session = session_of(scout_api)
+    screens = [Screen() for _ in range(SOCKETS)]
+    with daphne(**ENV) as (port, pid):
+        publisher, told = await signalled(port, pid, session, screens, signal.SIGUSR1)
+        os.kill(pid, 0)  # still running
+        assert not _zombie(pid)
+
+        # Back on the same process, each from its own cursor, while events still come.
+        again = await back_until_the_last_event(port, session, screens, publisher)
+        # The sockets opened after the hand-over are not closed by it.
+        await asyncio.sleep(0.5)
+        assert all(ws.close_code is None for ws in again)
+        for ws in again:
+            await ws.close()
+
+    assert_closed_with_1001_over_the_window(screens, told)
+    assert_every_event_once_in_order(screens, len(publisher.published))
 
 
 async def _exited(pid: int, timeout: float) -> float:
@@ -186,78 +248,3 @@ def _zombie(pid: int) -> bool:
             return stat.read().split(") ", 1)[1].startswith("Z")
     except FileNotFoundError:
         return True
-
-
-async def test_a_process_told_to_hand_over_closes_with_1001_over_its_window_and_keeps_serving(
-    scout_api: ApiClient,
-) -> None:
-    """SIGUSR1 (after nginx is reloaded, or to even the processes out): every socket open at
-    that moment is closed with 1001, spread over the window; the process stays up, and the
-    sockets that come back to it resume from their cursors with every event once."""
-    session = session_of(scout_api)
-    screens = [Screen() for _ in range(SOCKETS)]
-    published: list[int] = []
-    stop_publishing = threading.Event()
-
-    def publish() -> None:
-        count = 0
-        while not stop_publishing.is_set():
-            count += 1
-            send_now(Event("vote.changed", {"nominationId": 1, "voteCount": count}, sport="soccer"))
-            published.append(count)
-            time.sleep(0.05)
-
-    with daphne(**ENV) as (port, pid):
-        sockets = []
-        for batch in range(0, SOCKETS, 50):
-            sockets += await asyncio.gather(
-                *(opened(port, session) for _ in range(batch, min(SOCKETS, batch + 50)))
-            )
-        await asyncio.gather(*(subscribed(ws, s) for ws, s in zip(sockets, screens, strict=True)))
-        watching = [
-            asyncio.create_task(watch_until_closed(ws, s))
-            for ws, s in zip(sockets, screens, strict=True)
-        ]
-        publisher = threading.Thread(target=publish, daemon=True)
-        publisher.start()
-        await asyncio.sleep(0.5)
-
-        told = time.monotonic()
-        os.kill(pid, signal.SIGUSR1)
-        await asyncio.wait_for(asyncio.gather(*watching), WINDOW + 5)
-        os.kill(pid, 0)  # still running
-        assert not _zombie(pid)
-
-        # Back on the same process, each from its own cursor, while events still come.
-        again = await asyncio.gather(*(opened(port, session) for _ in range(SOCKETS)))
-        await asyncio.gather(
-            *(subscribed(ws, s, s.cursor) for ws, s in zip(again, screens, strict=True))
-        )
-        await asyncio.sleep(0.5)
-        stop_publishing.set()
-        await asyncio.to_thread(publisher.join, 5)
-        last = len(published)
-
-        async def caught_up(ws: ClientConnection, screen: Screen) -> None:
-            while screen.cursor < last:
-                screen.take(json.loads(await ws.recv()))
-
-        await asyncio.wait_for(
-            asyncio.gather(*(caught_up(ws, s) for ws, s in zip(again, screens, strict=True))), 20
-        )
-        # The sockets opened after the hand-over are not closed by it.
-        await asyncio.sleep(0.5)
-        assert all(ws.close_code is None for ws in again)
-        for ws in again:
-            await ws.close()
-
-    codes = collections.Counter(s.closed_with for s in screens)
-    assert codes == {1001: SOCKETS}, codes
-    offsets = sorted(s.closed_at - told for s in screens)
-    assert offsets[-1] < WINDOW + 1, offsets[-5:]
-    per_second = collections.Counter(int(offset) for offset in offsets)
-    assert max(per_second.values()) < SOCKETS // 2, per_second
-    assert offsets[-1] - offsets[0] > WINDOW / 2, (offsets[0], offsets[-1])
-    for screen in screens:
-        first = screen.seqs[0]
-        assert screen.seqs == list(range(first, last + 1)), (first, screen.seqs[-3:], last)
