@@ -107,7 +107,9 @@ def _start() -> None:
 
 
 def _start_hand_over() -> None:
-    _task.append(asyncio.ensure_future(hand_over(settings.REALTIME_DRAIN_SECONDS)))
+    task = asyncio.ensure_future(hand_over(settings.REALTIME_DRAIN_SECONDS))
+    _task.append(task)
+    task.add_done_callback(_task.remove)
 
 
 async def drain(window: float) -> None:
