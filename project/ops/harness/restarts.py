@@ -31,9 +31,10 @@ import signal
 import threading
 import time
 import urllib.request
+from collections import Counter
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 
@@ -185,7 +186,7 @@ def _watch_process(url: str, sessions: list[str], pipe: Connection) -> None:
         while True:
             command = await loop.run_in_executor(None, pipe.recv)
             if command == "state":
-                pipe.send([(w.ready, w.connects, dict(w.closes), w.cursor) for w in watchers])
+                pipe.send([State(w.ready, w.connects, dict(w.closes), w.cursor) for w in watchers])
             elif command == "stop":
                 stop.set()
                 await asyncio.gather(*tasks, return_exceptions=True)
@@ -196,13 +197,18 @@ def _watch_process(url: str, sessions: list[str], pipe: Connection) -> None:
     uvloop.run(main())
 
 
-# A socket's state as its watching process reports it: ready, connects, closes by code, cursor.
-State = tuple[bool, int, dict[int, int], int | None]
+class State(NamedTuple):
+    """A socket's state as its watching process reports it."""
+
+    ready: bool
+    connects: int
+    closes: dict[int, int]
+    cursor: int | None
 
 
 def lag(states: list[State]) -> int:
     """Events between the furthest socket's cursor and the furthest behind's (0: all even)."""
-    cursors = [state[3] or 0 for state in states]
+    cursors = [state.cursor or 0 for state in states]
     return max(cursors) - min(cursors) if cursors else 0
 
 
@@ -237,7 +243,7 @@ class WatchingProcesses:
         started = time.monotonic()
         waiting = 0
         while time.monotonic() - started < timeout:
-            waiting = sum(not state[0] for state in self.states())
+            waiting = sum(not state.ready for state in self.states())
             if not waiting:
                 return time.monotonic() - started, 0
             time.sleep(0.1)
@@ -291,12 +297,8 @@ def _restart_worker(shape: Shape, worker: int, timeout: float = 60) -> None:
         time.sleep(0.1)
 
 
-def _closes(states: list[State]) -> dict[int, int]:
-    total: dict[int, int] = {}
-    for _, _, closes, _ in states:
-        for code, n in closes.items():
-            total[code] = total.get(code, 0) + n
-    return total
+def _closes(states: list[State]) -> Counter[int]:
+    return sum((Counter(state.closes) for state in states), Counter())
 
 
 def session_client(port: int, session: str) -> httpx.Client:
@@ -370,14 +372,9 @@ def rolling_restart_drill(
                 caught, waiting = watching.caught_up(catch_up_within)
                 time.sleep(settle)
                 now = watching.states()
-                after = [state[1] for state in now]
-                closed_before = _closes(before)
-                closes = {
-                    code: n - closed_before.get(code, 0)
-                    for code, n in sorted(_closes(now).items())
-                    if n > closed_before.get(code, 0)
-                }
-                reconnects = max(a - b[1] for a, b in zip(after, before, strict=True))
+                moved = [a.connects - b.connects for a, b in zip(now, before, strict=True)]
+                closes = dict(sorted((_closes(now) - _closes(before)).items()))
+                reconnects = max(moved)
                 figures.max_reconnects_per_restart = max(
                     figures.max_reconnects_per_restart, reconnects
                 )
@@ -388,9 +385,7 @@ def rolling_restart_drill(
                         "caught up s": None if caught is None else round(caught, 2),
                         "not caught up": waiting,
                         "max reconnects/socket": reconnects,
-                        "sockets reconnected": sum(
-                            a > b[1] for a, b in zip(after, before, strict=True)
-                        ),
+                        "sockets reconnected": sum(n > 0 for n in moved),
                         "closes": closes,
                         "lag at end": lag(now),
                     }
