@@ -109,7 +109,8 @@ RECORD_NOTIFICATIONS = """() => {
 
 def test_a_push_message_shows_its_notification(app_page: Page, pwa_server: Server) -> None:
     app_page.context.grant_permissions(["notifications"], origin=pwa_server.url)
-    [worker] = app_page.context.service_workers
+    running = app_page.context.service_workers
+    worker = running[0] if running else app_page.context.wait_for_event("serviceworker")
     worker.evaluate(RECORD_NOTIFICATIONS)
     cdp = app_page.context.new_cdp_session(app_page)
     registrations: list[dict[str, Any]] = []
