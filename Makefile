@@ -60,7 +60,7 @@ run: install frontend seed
 test: install-dev frontend browser nginx pgbackrest pgbouncer prometheus systemd-analyze
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy project realtime tests
+	$(VENV)/bin/mypy project realtime tests bench
 	$(VENV)/bin/lint-imports
 	cd $(FRONTEND) && npm run lint && npm run format:check && npm run typecheck && npm test
 	$(PY) -m pytest
@@ -138,7 +138,7 @@ lint: install-dev
 	$(VENV)/bin/ruff format --check .
 
 typecheck: install-dev
-	$(VENV)/bin/mypy project realtime tests
+	$(VENV)/bin/mypy project realtime tests bench
 	$(VENV)/bin/lint-imports
 
 ## lock: pin every Python dependency (with hashes) from pyproject.toml's ranges

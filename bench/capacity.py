@@ -140,6 +140,7 @@ def run(args: argparse.Namespace, own_url: str, fixture: votes.Fixture) -> tuple
             votes._merge_last(last_counts, r.screen["last"])
             if dropped := watchers.stop():
                 problems.append(f"{dropped} watching sockets gave up ({label})")
+            assert cluster.balancer.access_log is not None  # nodes_running(access_log=True)
             served = answered_by(cluster.balancer.access_log, cluster)
             for pid in names:
                 votes.BENCH_PIDS.pop(pid, None)

@@ -166,7 +166,7 @@ def setup_two_databases(urls: dict[str, str]) -> None:
         scale["OPTIONS"] = default["OPTIONS"]
         project_settings.DATABASES[BASE] = default
         project_settings.DATABASES[SCALE] = scale
-        project_settings.DATABASE_ROUTERS = [ROUTER]  # type: ignore[attr-defined]
+        project_settings.DATABASE_ROUTERS = [ROUTER]  # type: ignore[list-item]
 
     django_setup(configure, migrate=(BASE, SCALE))
 

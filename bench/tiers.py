@@ -52,6 +52,7 @@ from common import (
     finish,
     percentile,
 )
+from votes import Round as VoteRound
 
 SECTION = "## What a vote and a socket ask of each tier"
 SHARDED_SECTION = "## Sharded Redis: what each instance is asked per vote"
@@ -114,7 +115,7 @@ class Row:
     instance_cpu: dict[str, float] = field(default_factory=dict)  # by Redis instance
     votes: int = 0
     load: float = 0.0  # the 1-minute load average after the row
-    round: votes.Round | None = field(default=None, repr=False)
+    round: VoteRound | None = field(default=None, repr=False)
 
     def rate(self, value: float) -> float:
         return value / self.seconds

@@ -42,6 +42,7 @@ from realtime.backend_base import (
     state_of,
     unlogged,
 )
+from realtime.coalesce import Coalesced
 
 logger = logging.getLogger(__name__)
 
@@ -309,7 +310,10 @@ class ShardSource:
         self.index = index
         self.client = aioredis.Redis(
             connection_pool=aioredis.BlockingConnectionPool.from_url(
-                shard.url, max_connections=backend.config.max_connections, timeout=10
+                shard.url,
+                max_connections=backend.config.max_connections,
+                timeout=10,
+                client_name=f"{backend.config.prefix}:hub-reads",
             )
         )
         # The subscriber waits for messages indefinitely: no read timeout (redis-py's default
@@ -332,6 +336,7 @@ class ShardSource:
         self._pongs: collections.deque[asyncio.Future[None]] = collections.deque()
         self._reader: asyncio.Task[None] | None = None
         self._closed = False
+        self._positions = Coalesced(self._read_positions)
 
     def start(self) -> None:
         self._reader = asyncio.create_task(self._read(), name="realtime-redis-reader")
@@ -410,16 +415,26 @@ class ShardSource:
                 await self.pubsub.unsubscribe(self.shard.channel_prefix + group)
 
     async def current(self, groups: Sequence[str]) -> tuple[str, dict[str, int]]:
+        """The epoch and the groups' positions, read with those of every socket that asks
+        while a read is out (realtime/coalesce.py)."""
+        return await self._positions(groups)
+
+    async def _read_positions(
+        self, requests: Sequence[Sequence[str]]
+    ) -> list[tuple[str, dict[str, int]]]:
         # The epoch exists before the first event, so a client can tell data it saw before a
         # Redis restart from data after it (hello carries it).
         epoch_key = self.backend.epoch_key
+        groups = list(dict.fromkeys(group for request in requests for group in request))
         keys = [epoch_key, *(self.backend.key("seq", group) for group in groups)]
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.set(epoch_key, uuid.uuid4().hex, nx=True)
             pipe.mget(keys)
             _, (epoch, *values) = await pipe.execute()
         positions = {group: int(value or 0) for group, value in zip(groups, values, strict=True)}
-        return epoch.decode(), positions
+        return [
+            (epoch.decode(), {group: positions[group] for group in request}) for request in requests
+        ]
 
     async def replay(self, group: str, after: int, limit: int) -> Replay | None:
         async with self.client.pipeline(transaction=True) as pipe:
@@ -469,13 +484,17 @@ class RedisSource(Source):
         else:
             self.client = aioredis.Redis(
                 connection_pool=aioredis.BlockingConnectionPool.from_url(
-                    backend.url, max_connections=backend.config.max_connections, timeout=10
+                    backend.url,
+                    max_connections=backend.config.max_connections,
+                    timeout=10,
+                    client_name=f"{backend.config.prefix}:hub-reads",
                 )
             )
         # Each instance's epoch as last seen here (several instances only); known before any
         # of their events is handed on (the first subscription reads them).
         self.epochs: list[str | None] = [None] * len(self.shards)
         self._hub: Receiver | None = None
+        self._charges = Coalesced(self._charge)
 
     def start(self, hub: Receiver) -> None:
         self._hub = hub
@@ -541,12 +560,18 @@ class RedisSource(Source):
         return await self._shard(group).replay(group, after, limit)
 
     async def charge(self, name: str, amount: int, window: float) -> int:
-        key = self.backend.key("charge", name)
+        """Charged with the other sockets' charges made while a charge is out
+        (realtime/coalesce.py): a reconnect storm charges every replay page to its user."""
+        return await self._charges((name, amount, window))
+
+    async def _charge(self, requests: Sequence[tuple[str, int, float]]) -> list[int]:
         async with self.client.pipeline(transaction=True) as pipe:
-            pipe.set(key, 0, px=max(1, int(window * 1000)), nx=True)
-            pipe.incrby(key, amount)
-            _, total = await pipe.execute()
-        return int(total)
+            for name, amount, window in requests:
+                key = self.backend.key("charge", name)
+                pipe.set(key, 0, px=max(1, int(window * 1000)), nx=True)
+                pipe.incrby(key, amount)
+            answers = await pipe.execute()
+        return [int(total) for total in answers[1::2]]
 
     async def presence_touch(self, entries: Sequence[tuple[str, str]], ttl: float) -> None:
         until = (time.time() + ttl) * 1000

@@ -70,6 +70,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         super().__init__(*args, **kwargs)
         self.joined: set[str] = set()
         self.cursors: dict[str, int] = {}
+        # group -> its position read once the socket had joined it: every later event of the
+        # group reaches the socket as it is published (deliver), whatever it replays
+        self.joined_at: dict[str, int] = {}
         self.holding: dict[str, list[tuple[int, Outgoing]]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -298,7 +301,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self._error(f"Not subscribed: {', '.join(sorted(unknown))}")
         for group, after in cursors.items():
             if group in self.joined:
-                await self._catch_up(group, after, announce=True)
+                await self._catch_up(group, after, announce=True, live=True)
 
     async def _error(self, text: str) -> None:
         await self._send_json({"type": "error", "message": text})
@@ -327,11 +330,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
             logger.warning("Live layer unavailable while joining %s", groups, exc_info=True)
             await self._close(CLOSE_UNAVAILABLE)
             return
+        self.joined_at.update(positions)
         if after is not None and len(groups) == 1 and after <= positions[groups[0]]:
             group = groups[0]
             self.cursors[group] = after
             await self._send_json(announce({group: after}))
-            await self._catch_up(group, after, announce=True)
+            await self._catch_up(group, after, announce=True, live=True)
             return
         self.cursors.update(positions)
         await self._send_json(announce(positions))
@@ -342,6 +346,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def _leave(self, group: str) -> None:
         self.joined.discard(group)
         self.cursors.pop(group, None)
+        self.joined_at.pop(group, None)
         self.holding.pop(group, None)
         await self.hub.leave(group, self)
 
@@ -421,22 +426,33 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return  # not joined yet, or already sent (by a replay, or before a hello)
         if seq > cursor + 1:
             self.holding[group] = [(seq, message)]
-            self._spawn(self._catch_up(group, cursor, announce=False))
+            self._spawn(self._catch_up(group, cursor, announce=False, live=False))
             return
         self.cursors[group] = seq
         await self._write(message, group, seq)
 
-    async def _catch_up(self, group: str, after: int, *, announce: bool) -> None:
+    async def _catch_up(self, group: str, after: int, *, announce: bool, live: bool) -> None:
         """Send the group's events after ``after`` in order from the replay log (then
         ``resumed``), or ``resync`` when the log no longer has them all or they would pass
-        the socket's replay budget. Pages go out as fast as the client reads them."""
+        the socket's replay budget. Pages go out as fast as the client reads them.
+
+        ``live``: the replay ends at the socket's live position (the group's position when it
+        joined, or the last event forwarded since, which a resuming client set aside): every
+        later event reaches the socket as it is published, held until the replay ends. Without
+        it (a hole in what was forwarded) the replay ends where the log does."""
         lock = self.locks.setdefault(group, asyncio.Lock())
         async with lock:
             if group not in self.joined:
                 return
             self.holding.setdefault(group, [])
+            until = None
+            joined_at = self.joined_at.get(group)
+            if live and joined_at is not None:
+                until = max(joined_at, self.cursors.get(group, joined_at))
+                if after > until:
+                    until = None  # a cursor ahead of the group: the log answers (resync)
             try:
-                cursor = await self._replay(group, after)
+                cursor = await self._replay(group, after, until)
                 if cursor is None:
                     position = (await self.hub.current([group]))[group]
                     self.cursors[group] = position
@@ -456,10 +472,13 @@ class LiveConsumer(AsyncWebsocketConsumer):
             if group in self.joined:
                 await self._release(group)
 
-    async def _replay(self, group: str, after: int) -> int | None:
-        """Write the kept events after ``after``; the last seq written, or None (resync)."""
+    async def _replay(self, group: str, after: int, until: int | None) -> int | None:
+        """Write the kept events after ``after`` (up to ``until`` at least, when it is known,
+        else up to the log's end); the last seq written, or None (resync)."""
         cursor = after
         while not self.closing:
+            if until is not None and cursor >= until:
+                return cursor
             events = await self.hub.replay(group, cursor, REPLAY_PAGE)
             if events is None:
                 return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from typing import Any
 
 import pytest
@@ -50,6 +51,43 @@ async def test_the_live_layer_pools_are_sized_and_its_subscriber_never_times_out
         assert pool.max_connections == settings.REALTIME_REDIS_MAX_CONNECTIONS
     finally:
         await source.close()
+
+
+@needs_redis
+async def test_positions_and_charges_asked_at_once_go_together() -> None:
+    """A reconnect storm: hundreds of sockets read their groups' positions and charge their
+    replays at once. What is asked while a round trip is out goes in the next one, so they
+    take one pooled connection (one apiece had emptied the pool of a saturated process), and
+    each socket still gets its own answer."""
+    backend = get_backend()
+    assert isinstance(backend, RedisBackend)
+    for count in range(1, 4):
+        send_now(Event("vote.changed", {"nominationId": 1, "voteCount": count}, sport="soccer"))
+    send_now(Event("vote.changed", {"nominationId": 2, "voteCount": 1}, sport="tennis"))
+    name = f"{backend.config.prefix}:hub-reads"
+    before = {client["id"] for client in backend.client.client_list()}
+    budget = f"test:{uuid.uuid4().hex}"
+    source = RedisSource(backend)
+    try:
+        asked = [["sport.soccer"], ["sport.tennis", "sport.soccer"], ["sport.golf"]] * 100
+        answers = await asyncio.gather(*(source.current(groups) for groups in asked))
+        totals = await asyncio.gather(*(source.charge(budget, 10, 60) for _ in range(300)))
+        opened = [
+            client
+            for client in backend.client.client_list()
+            if client["id"] not in before and client["name"] == name
+        ]
+    finally:
+        await source.close()
+    assert len({epoch for epoch, _ in answers}) == 1
+    assert [positions for _, positions in answers[:3]] == [
+        {"sport.soccer": 3},
+        {"sport.tennis": 1, "sport.soccer": 3},
+        {"sport.golf": 0},
+    ]
+    assert all(positions == answers[i % 3][1] for i, (_, positions) in enumerate(answers))
+    assert sorted(totals) == list(range(10, 3001, 10))
+    assert len(opened) == 1
 
 
 @pytest.mark.slow

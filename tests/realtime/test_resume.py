@@ -122,6 +122,43 @@ async def test_sockets_resuming_at_once_from_the_log_read_it_once() -> None:
     assert not hub._log_reads  # nothing left behind per group
 
 
+async def test_sockets_resuming_over_kept_events_read_no_log(scout_api: ApiClient) -> None:
+    """A replay ends at the socket's live position (what follows reaches it as it is
+    published): when this process kept the events up to there, a resume or a subscribe with a
+    cursor reads nothing from the log, however many sockets come back at once."""
+    watcher, _ = await signed_in(scout_api, sport="soccer")  # keeps the events in memory
+    for count in (1, 2, 3):
+        send_now(vote(count))
+    assert [(await watcher.receive())["seq"] for _ in range(3)] == [1, 2, 3]
+    source = hub_of(get_backend()).source
+    reads: list[tuple[str, int]] = []
+    read_log = source.replay
+
+    async def counted(group: str, after: int, limit: int) -> Any:
+        reads.append((group, after))
+        return await read_log(group, after, limit)
+
+    source.replay = counted  # type: ignore[method-assign]
+    try:
+        resumer, _ = await signed_in(scout_api, sport="soccer")
+        await resumer.send({"type": "resume", "cursors": {SOCCER: 1}})
+        replayed, resumed = await votes_until(resumer, "resumed")
+        subscriber, _ = await signed_in(scout_api)
+        await subscriber.send({"type": "subscribe", "sport": "soccer", "cursor": 0})
+        assert (await subscriber.receive())["groups"] == {SOCCER: 0}
+        subscribed, again = await votes_until(subscriber, "resumed")
+    finally:
+        del source.replay  # the class's own again
+    assert (replayed, resumed["groups"]) == ([2, 3], {SOCCER: 3})
+    assert (subscribed, again["groups"]) == ([1, 2, 3], {SOCCER: 3})
+    assert reads == []
+    send_now(vote(4))
+    for socket in (watcher, resumer, subscriber):
+        assert (await socket.receive_type("vote.changed"))["seq"] == 4
+        assert await socket.nothing()
+        await socket.close()
+
+
 async def test_a_board_replayed_from_memory_that_a_newer_one_replaced_is_skipped(
     scout_api: ApiClient,
 ) -> None:
