@@ -100,6 +100,12 @@ class Watcher:
         self.take(json.loads(text))
 
 
+async def _read(ws: Any, watcher: Watcher) -> None:
+    """Every message of the socket, until its close (raised)."""
+    while True:
+        watcher.read(str(await ws.recv()))
+
+
 async def _watch(url: str, watcher: Watcher, stop: asyncio.Event) -> None:
     """A socket that, like the SPA, reconnects after a close (1001: after 0.25-1.25 s) and
     subscribes with its cursor, so the server replays what it missed."""
@@ -123,10 +129,18 @@ async def _watch(url: str, watcher: Watcher, stop: asyncio.Event) -> None:
                 if watcher.cursor is not None:
                     subscribe["cursor"] = watcher.cursor
                 await ws.send(json.dumps(subscribe))
-                while not stop.is_set():
-                    with contextlib.suppress(TimeoutError):
-                        watcher.read(str(await asyncio.wait_for(ws.recv(), 0.5)))
-                return
+                # One reading task per connection, not one per message (wait_for's): the
+                # clients' CPU is on the machine the servers run on.
+                reading = asyncio.create_task(_read(ws, watcher))
+                stopping = asyncio.create_task(stop.wait())
+                done, _ = await asyncio.wait(
+                    {reading, stopping}, return_when=asyncio.FIRST_COMPLETED
+                )
+                stopping.cancel()
+                if reading not in done:
+                    reading.cancel()
+                    return
+                reading.result()  # the close, raised as an error
         except Exception as error:
             code = int(getattr(getattr(error, "rcvd", None), "code", 1006) or 1006)
             if code == 1006:
