@@ -169,7 +169,8 @@ def main() -> None:
             *rows,
             "",
             f"- answers by status: {figures.statuses}; transport errors "
-            f"{figures.transport_errors}; closes by code: {figures.closes}",
+            f"{figures.transport_errors} {figures.transport_kinds or ''}; "
+            f"closes by code: {figures.closes}",
             f"- events lost / repeated / resynced: {figures.lost} / {figures.duplicated} / "
             f"{figures.resyncs}; sockets behind at the end: {figures.behind_at_end}",
             f"- events between the furthest and the furthest-behind socket: "

@@ -154,6 +154,8 @@ class Recorder:
         self.lock = threading.Lock()
         self.statuses: Counter[int] = Counter()
         self.transport_errors = 0
+        # What each transport error was (the client's exception and its first words).
+        self.transport_kinds: Counter[str] = Counter()
         self.missing_retry_after = 0
         self.failures: list[float] = []  # monotonic times of 5xx and transport errors
         self.successes: list[float] = []
@@ -163,9 +165,10 @@ class Recorder:
     ) -> httpx.Response | None:
         try:
             response = call(*args, **kwargs)
-        except httpx.HTTPError:
+        except httpx.HTTPError as error:
             with self.lock:
                 self.transport_errors += 1
+                self.transport_kinds[f"{type(error).__name__}: {str(error)[:60]}"] += 1
                 self.failures.append(time.monotonic())
             return None
         with self.lock:

@@ -156,6 +156,7 @@ class RestartFigures:
     restarts: list[dict[str, Any]] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=dict)
     transport_errors: int = 0
+    transport_kinds: dict[str, int] = field(default_factory=dict)
     lost: int = 0
     duplicated: int = 0
     resyncs: int = 0
@@ -425,6 +426,7 @@ def rolling_restart_drill(
     head = max((w.cursor or 0) for w in watchers)
     figures.statuses = dict(sorted(rec.statuses.items()))
     figures.transport_errors = rec.transport_errors
+    figures.transport_kinds = dict(rec.transport_kinds)
     figures.lost = sum(w.lost for w in watchers)
     figures.duplicated = sum(w.duplicated for w in watchers)
     figures.resyncs = sum(w.resyncs for w in watchers)
