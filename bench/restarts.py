@@ -154,6 +154,7 @@ def main() -> None:
         f"{', '.join(f'{code}: {n}' for code, n in r['closes'].items()) or '-'} |"
         for r in figures.restarts
     ]
+    kinds = f" {figures.transport_kinds}" if figures.transport_kinds else ""
     text = "\n".join(
         [
             SECTION,
@@ -169,7 +170,7 @@ def main() -> None:
             *rows,
             "",
             f"- answers by status: {figures.statuses}; transport errors "
-            f"{figures.transport_errors} {figures.transport_kinds or ''}; "
+            f"{figures.transport_errors}{kinds}; "
             f"closes by code: {figures.closes}",
             f"- events lost / repeated / resynced: {figures.lost} / {figures.duplicated} / "
             f"{figures.resyncs}; sockets behind at the end: {figures.behind_at_end}",
