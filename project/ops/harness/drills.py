@@ -147,6 +147,16 @@ def signed_in(port: int, username: str, password: str = PASSWORD) -> httpx.Clien
     return client
 
 
+# A keep-alive connection the server closed as the request went out (nginx's old workers
+# close their idle ones on a reload; no answer was begun): browsers send such a request again,
+# once, on a new connection, and so does the drill, counting it.
+_RESENT_AS_BROWSERS_DO = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+
+
+def _kind(error: Exception) -> str:
+    return f"{type(error).__name__}: {str(error)[:60]}"
+
+
 class Recorder:
     """Answers of every thread, with the time of each one that was not a success."""
 
@@ -156,6 +166,8 @@ class Recorder:
         self.transport_errors = 0
         # What each transport error was (the client's exception and its first words).
         self.transport_kinds: Counter[str] = Counter()
+        # Requests sent again after their connection closed without an answer, by that error.
+        self.resent: Counter[str] = Counter()
         self.missing_retry_after = 0
         self.failures: list[float] = []  # monotonic times of 5xx and transport errors
         self.successes: list[float] = []
@@ -164,11 +176,16 @@ class Recorder:
         self, call: Callable[..., httpx.Response], *args: Any, **kwargs: Any
     ) -> httpx.Response | None:
         try:
-            response = call(*args, **kwargs)
+            try:
+                response = call(*args, **kwargs)
+            except _RESENT_AS_BROWSERS_DO as error:
+                with self.lock:
+                    self.resent[_kind(error)] += 1
+                response = call(*args, **kwargs)
         except httpx.HTTPError as error:
             with self.lock:
                 self.transport_errors += 1
-                self.transport_kinds[f"{type(error).__name__}: {str(error)[:60]}"] += 1
+                self.transport_kinds[_kind(error)] += 1
                 self.failures.append(time.monotonic())
             return None
         with self.lock:

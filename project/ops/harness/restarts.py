@@ -157,6 +157,7 @@ class RestartFigures:
     statuses: dict[int, int] = field(default_factory=dict)
     transport_errors: int = 0
     transport_kinds: dict[str, int] = field(default_factory=dict)
+    resent: dict[str, int] = field(default_factory=dict)  # sent again as browsers do
     lost: int = 0
     duplicated: int = 0
     resyncs: int = 0
@@ -427,6 +428,7 @@ def rolling_restart_drill(
     figures.statuses = dict(sorted(rec.statuses.items()))
     figures.transport_errors = rec.transport_errors
     figures.transport_kinds = dict(rec.transport_kinds)
+    figures.resent = dict(rec.resent)
     figures.lost = sum(w.lost for w in watchers)
     figures.duplicated = sum(w.duplicated for w in watchers)
     figures.resyncs = sum(w.resyncs for w in watchers)
