@@ -157,6 +157,7 @@ def main() -> None:
         for r in figures.restarts
     ]
     kinds = f" {figures.transport_kinds}" if figures.transport_kinds else ""
+    resent = f" {figures.resent}" if figures.resent else ""
     text = "\n".join(
         [
             SECTION,
@@ -175,7 +176,7 @@ def main() -> None:
             f"{figures.transport_errors}{kinds}; "
             f"closes by code: {figures.closes}",
             f"- requests sent again on a new connection after theirs closed without an answer "
-            f"(as browsers do): {sum(figures.resent.values())} {figures.resent or ''}".rstrip(),
+            f"(as browsers do): {sum(figures.resent.values())}{resent}",
             f"- events lost / repeated / resynced: {figures.lost} / {figures.duplicated} / "
             f"{figures.resyncs}; sockets behind at the end: {figures.behind_at_end}",
             f"- events between the furthest and the furthest-behind socket: "

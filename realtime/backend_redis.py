@@ -299,6 +299,19 @@ class RedisBackend(Backend):
         return RedisSource(self)
 
 
+def _read_client(backend: RedisBackend, url: str) -> aioredis.Redis:
+    """An event loop's pool for reads and charges on ``url``: callers wait up to 10 s for one
+    of its connections rather than fail, and ``CLIENT LIST`` names them."""
+    return aioredis.Redis(
+        connection_pool=aioredis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=backend.config.max_connections,
+            timeout=10,
+            client_name=f"{backend.config.prefix}:hub-reads",
+        )
+    )
+
+
 class ShardSource:
     """One event loop's subscription to one instance the groups live on: one pub/sub
     connection, and a small pool for cursor and replay reads."""
@@ -308,14 +321,7 @@ class ShardSource:
         self.shard = shard
         self.owner = owner
         self.index = index
-        self.client = aioredis.Redis(
-            connection_pool=aioredis.BlockingConnectionPool.from_url(
-                shard.url,
-                max_connections=backend.config.max_connections,
-                timeout=10,
-                client_name=f"{backend.config.prefix}:hub-reads",
-            )
-        )
+        self.client = _read_client(backend, shard.url)
         # The subscriber waits for messages indefinitely: no read timeout (redis-py's default
         # 5 s would drop an idle subscriber), TCP keepalive to notice a dead server. And no
         # retry: redis-py would reconnect and resubscribe silently, losing what was published
@@ -482,14 +488,7 @@ class RedisSource(Source):
         if main is not None:
             self.client = main.client
         else:
-            self.client = aioredis.Redis(
-                connection_pool=aioredis.BlockingConnectionPool.from_url(
-                    backend.url,
-                    max_connections=backend.config.max_connections,
-                    timeout=10,
-                    client_name=f"{backend.config.prefix}:hub-reads",
-                )
-            )
+            self.client = _read_client(backend, backend.url)
         # Each instance's epoch as last seen here (several instances only); known before any
         # of their events is handed on (the first subscription reads them).
         self.epochs: list[str | None] = [None] * len(self.shards)
