@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from project.ops.harness.launcher import daphne_command, free_port, spawn
 from project.scouting.boards import next_week_start, week_of
 from project.scouting.services.votes import vote_cast
+from realtime.summaries import WAKE_AT_LEAST_EVERY
 from tests.builders import make_user
 from tests.e2e.browsing import (
     ServerSession,
@@ -249,8 +251,13 @@ def test_a_fixed_board_on_the_wall_reads_again_once_the_reset_passes(
 
 # --- The week turning over on the server ----------------------------------------------------
 
-# The server's clock starts this long before a week boundary: time to open both screens.
-MARGIN_S = 30.0
+# The server's clock starts this long before a week boundary: the screens open at leisure, and
+# the test then moves the server's clock to LEAD_S before the boundary.
+OPENING_S = 600.0
+# How long before the boundary the server's clock is moved once both screens are open: its
+# summaries worker reads the wall clock again at least every WAKE_AT_LEAST_EVERY seconds, so
+# by the boundary it has seen the move and waits for the boundary itself.
+LEAD_S = WAKE_AT_LEAST_EVERY + 1.0
 # The browsers' clocks run this far behind the server's, so their own countdowns are still
 # running when the server's week turns over: only the server's push can change the screens.
 BROWSER_LAG_S = 30.0
@@ -268,32 +275,46 @@ def reset_shown(countdown: Any) -> float:
 @dataclass
 class ShiftedClockServer(Server):
     """A second daphne process on the same database whose wall clock starts at ``clock_at``
-    (Unix seconds) and runs on at the real pace (tests/e2e/shifted_clock_daphne.py)."""
+    (Unix seconds), runs on at the real pace, and moves when ``move_to`` says
+    (tests/e2e/shifted_clock_daphne.py)."""
 
+    control: Path = Path()
     clock_at: float = 0.0
-    spawned: float = 0.0  # time.monotonic() when the process was started
+    since: float = 0.0  # time.monotonic() when the clock was last set to clock_at
 
     def _spawn(self, log: Any) -> None:
-        self.spawned = time.monotonic()
-        shifted = ["tests.e2e.shifted_clock_daphne", repr(self.clock_at)]
+        self.since = time.monotonic()
+        shifted = ["tests.e2e.shifted_clock_daphne", repr(self.clock_at), str(self.control)]
         self.process = spawn(daphne_command(self.port, via=shifted), self.env, output=log)
 
     def now(self) -> float:
-        """The server's clock (it started a fraction of a second after ``spawned``, so this
-        runs that fraction ahead of it)."""
-        return self.clock_at + time.monotonic() - self.spawned
+        """The server's clock (set a fraction of a second after ``since``, so this runs that
+        fraction ahead of it)."""
+        return self.clock_at + time.monotonic() - self.since
+
+    def move_to(self, moment: float) -> None:
+        """Moves the server's clock to ``moment`` and returns once the server says it has."""
+        asked = repr(moment)
+        done = self.control.with_name(self.control.name + ".done")
+        self.control.write_text(asked)
+        self.clock_at, self.since = moment, time.monotonic()
+        deadline = time.monotonic() + 10
+        while not (done.exists() and done.read_text() == asked):
+            assert time.monotonic() < deadline, "the server did not move its clock"
+            time.sleep(0.02)
 
 
 @pytest.fixture
-def week_ending_server(e2e_server: Server) -> Iterator[ShiftedClockServer]:
-    """A server whose week ends MARGIN_S seconds after it starts."""
+def week_ending_server(e2e_server: Server, tmp_path: Path) -> Iterator[ShiftedClockServer]:
+    """A server whose week ends OPENING_S seconds after it starts, unless it is moved on."""
     boundary = next_week_start(timezone.now())
     port = free_port()
     server = ShiftedClockServer(
         url=f"http://127.0.0.1:{port}",
         port=port,
         env=dict(e2e_server.env),
-        clock_at=boundary.timestamp() - MARGIN_S,
+        control=tmp_path / "clock",
+        clock_at=boundary.timestamp() - OPENING_S,
     )
     server.start()
     yield server
@@ -309,7 +330,7 @@ def test_the_week_turning_over_on_the_server_reaches_the_wall_and_the_leaderboar
     neither page's own countdown fallback can be what changed them, and neither reads the
     weekly board again."""
     server = week_ending_server
-    ends = server.clock_at + MARGIN_S  # the week's end on the server's clock
+    ends = server.clock_at + OPENING_S  # the week's end on the server's clock
     make_user(username="bea", name="Bea Basket", favorite_sport="basketball")
     nominator = make_user(username="noe", name="Noe Nominator")
     wes = nominate(nominator, name="Wes Weekly", sport="basketball").pk
@@ -348,8 +369,8 @@ def test_the_week_turning_over_on_the_server_reaches_the_wall_and_the_leaderboar
     expect(top.get_by_role("listitem").nth(0)).to_contain_text("Wes Weekly")
     countdown = wall.get_by_text(re.compile(r"^Weekly reset in"))
     assert reset_shown(countdown) == ends
-    # The browser's clock is behind: its countdown still has BROWSER_LAG_S and more to go.
-    expect(countdown).to_have_text(re.compile(r"^Weekly reset in 00:0[01]:\d\d$"))
+    # The browser's clock is behind: its countdown still has OPENING_S and more to go.
+    expect(countdown).to_have_text(re.compile(r"^Weekly reset in 00:\d\d:\d\d$"))
 
     results = opened()
     log_in(results, "bea", to="/results?board=weekly")
@@ -360,13 +381,16 @@ def test_the_week_turning_over_on_the_server_reaches_the_wall_and_the_leaderboar
     podium = results.get_by_role("list", name=f"Week of {ended:%B} {ended.day}, {ended.year}")
     expect(podium).to_have_count(0)  # the week is not history yet
 
-    left = ends - server.now()
-    if left < 1:
-        pytest.fail(f"The screens took longer than MARGIN_S to open ({-left:.1f} s too late)")
     shown = len(reads)
+    # Both screens are open: the browsers' clocks go to BROWSER_LAG_S behind the moment the
+    # server's clock is moved to, LEAD_S before the boundary.
+    for page in (wall, results):
+        page.clock.set_system_time(ends - LEAD_S - BROWSER_LAG_S)
+    expect(countdown).to_have_text(re.compile(r"^Weekly reset in 00:0[01]:\d\d$"))
+    server.move_to(ends - LEAD_S)
 
     # The server's week ends: both screens show the new, empty week, pushed.
-    within = (left + PUSH_WITHIN_S) * 1000
+    within = (LEAD_S + PUSH_WITHIN_S) * 1000
     expect(top.get_by_role("listitem")).to_have_count(0, timeout=within)
     expect(top).to_contain_text("No votes this week yet")
     expect(players(results)).to_have_count(0, timeout=within)
