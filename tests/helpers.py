@@ -143,8 +143,8 @@ class EventRecorder:
         return self.events[index]
 
 
-# The nomination read shape's keys (the specification's, plus the vote count's version);
-# a board entry adds BOARD_PLACE_KEYS.
+# The nomination read shape's keys (docs/specification.md §3, plus the vote count's version); a
+# board entry adds BOARD_PLACE_KEYS.
 NOMINATION_KEYS = frozenset(
     {"id", "player", "nominatedBy", "createdAt", "status", "voteCount", "version", "hasVoted"}
 )

@@ -4,7 +4,7 @@
 Each board is one indexed query for its top 10 (an index scan in board order and a limit, no
 sort), whatever the number of nominations or votes:
 
-* all time orders by ``vote_count`` (the specification's board);
+* all time orders by ``vote_count`` (the specification's board, docs/specification.md §2 /results);
 * trending orders by the ``trend`` column, whose order is the decayed order at every moment;
   the votes of the last 24 hours it shows are a subquery evaluated for the 10 rows answered;
 * weekly orders the current week's ``NominationWeek`` counters (sport, week, votes desc).

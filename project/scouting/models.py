@@ -143,7 +143,7 @@ class Nomination(models.Model):
         max_length=16, choices=NominationStatus.choices, blank=True, default=""
     )
     # Kept equal to the number of active (not voided) vote rows by the vote services, in the
-    # vote's transaction: the specification's raw count, trusted or not.
+    # vote's transaction: the specification's raw count (docs/specification.md §3), trusted or not.
     vote_count = models.PositiveIntegerField(default=0)
     # The active votes that count on the ranked boards (trusted accounts' votes): the votes
     # behind ``trend``, so the last one's removal empties it.

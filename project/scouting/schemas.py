@@ -1,5 +1,5 @@
-"""Wire shapes of the scouting calls: camelCase JSON, with the product specification's read
-shapes and validation messages, word for word."""
+"""Wire shapes of the scouting calls: camelCase JSON, with the read shapes and validation
+messages of the product specification (docs/specification.md §3 and §5), word for word."""
 
 from __future__ import annotations
 

@@ -62,7 +62,8 @@ def test_player_leaderboard(scout_api: ApiClient, other_scout: User) -> None:
     assert len(body) == 10
     assert [item["id"] for item in body[:3]] == [top.pk, old_tie.pk, new_tie.pk]
     assert body[0]["voteCount"] == 9 and body[0]["hasVoted"] is False
-    # The specification's read shape, plus the board's place (tests/scouting/test_boards.py).
+    # The read shape of docs/specification.md §3, plus the board's place
+    # (tests/scouting/test_boards.py).
     assert set(body[0]) == NOMINATION_KEYS | BOARD_PLACE_KEYS
 
 

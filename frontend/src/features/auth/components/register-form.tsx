@@ -43,7 +43,7 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
     registration.mutate(values, {
       onSuccess: (user) => {
         setSport(values.favoriteSport);
-        // Worded exactly as the product specification gives it.
+        // Worded exactly as the product specification gives it (docs/specification.md §5).
         toast({ title: `Welcome to ${APP_NAME}, ${user.name}!` });
         onSuccess();
       },

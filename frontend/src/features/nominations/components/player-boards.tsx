@@ -9,7 +9,7 @@ import { TopPlayers } from './leaderboards';
 const ICONS = { all: Trophy, trending: Flame, weekly: CalendarDays };
 
 /**
- * The players' boards as tabs: All time (the specification's board), Trending and This week,
+ * The players' boards as tabs: All time (the specification's board, docs/specification.md §2), Trending and This week,
  * each kept live by its own leaderboard event. The shown board is the caller's (the URL's).
  */
 export function PlayerBoards({
