@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
+from project.common.text import one_line
 from project.jobs.models import Delivery, DeliveryStatus
 
 logger = logging.getLogger(__name__)
@@ -32,6 +33,17 @@ COMMAND_QUEUE = "default"
 EMAIL_PRIORITY = 50
 PERIODIC_PRIORITY = 10
 COMMAND_PRIORITY = 0
+
+
+def header_text(value: str) -> str:
+    """``value`` as one header line: each run of line breaks, tabs and other control
+    characters a space (Django refuses a header with CR or LF, and a retry would not
+    change that)."""
+    return one_line(value)
+
+
+def header_values(headers: dict[str, str]) -> dict[str, str]:
+    return {name: header_text(value) for name, value in headers.items()}
 
 
 def retry_delay(attempts: int) -> float:
@@ -150,11 +162,12 @@ def send_email(
     delivery = _claim(key, recipients, subject, body, html, headers)
     if delivery is None:
         return "skipped"
+    # Made one line here too: a delivery enqueued before ``email_enqueue`` cleaned them.
     message = EmailMultiAlternatives(
-        subject=delivery.subject,
+        subject=header_text(delivery.subject),
         body=delivery.body,
         to=list(delivery.recipients),
-        headers={**delivery.headers, "Message-ID": delivery.message_id},
+        headers={**header_values(delivery.headers), "Message-ID": delivery.message_id},
     )
     if delivery.html:
         message.attach_alternative(delivery.html, "text/html")
