@@ -188,7 +188,7 @@ def _render_nomination(nomination_id: int, boards: Boards | None = None) -> Shar
     )
     footer = _footer()
     sport_label = Sport(nomination.sport).label
-    inputs = _digest(["nomination", card, sport_label, footer])
+    inputs = _digest(["nomination", card, sport_label, footer, cards.STYLE])
     current = getattr(nomination, "share_card", None)
     if current is not None and current.inputs == inputs:
         return current
@@ -222,7 +222,7 @@ def _render_scout(scout_id: int) -> ShareCard | None:
         nominations=scout.live_nominations,  # type: ignore[attr-defined]
     )
     footer = _footer()
-    inputs = _digest(["scout", card, footer])
+    inputs = _digest(["scout", card, footer, cards.STYLE])
     current = getattr(scout, "share_card", None)
     if current is not None and current.inputs == inputs:
         return current
