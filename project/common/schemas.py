@@ -13,6 +13,7 @@ from pydantic import ConfigDict, ValidationInfo, field_validator
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
+from project.common.forms import one_line_message
 from project.common.text import has_control_characters
 
 
@@ -111,9 +112,7 @@ def single_line(label: str) -> Callable[[str], str]:
 
     def check(value: str) -> str:
         if has_control_characters(value):
-            raise spec_error(
-                f"{label} may not contain line breaks, tabs or other control characters"
-            )
+            raise spec_error(one_line_message(label))
         return value
 
     return check
