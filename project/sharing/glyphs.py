@@ -161,14 +161,16 @@ def runs(text: str, *, bold: bool) -> list[tuple[str, Face]]:
     return cut
 
 
-@lru_cache(maxsize=64)
 def font(face: Face, size: int) -> ImageFont.FreeTypeFont:
     """The face at ``size`` pixels (a bitmap face at its one size)."""
+    return _loaded(face, _info(face).bitmap_size or size)
+
+
+# The cards' sizes (fitted in steps of 4) in both weights of each face.
+@lru_cache(maxsize=256)
+def _loaded(face: Face, size: int) -> ImageFont.FreeTypeFont:
     engine = ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
-    bitmap_size = _info(face).bitmap_size
-    return ImageFont.truetype(
-        face.path, bitmap_size or size, index=face.index, layout_engine=engine
-    )
+    return ImageFont.truetype(face.path, size, index=face.index, layout_engine=engine)
 
 
 def _run_length(draw: ImageDraw.ImageDraw, run: str, face: Face, size: int) -> float:
