@@ -10,8 +10,10 @@ FROM python:3.11-slim-bookworm
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_ENV=production
 WORKDIR /app
 # FriBiDi: Pillow's Raqm layout (bundled in its wheel) loads it to draw right-to-left names on
-# the share cards.
+# the share cards. Noto CJK and Noto Color Emoji: the cards' fallback fonts for the names and
+# emoji DejaVu Sans lacks (SHARE_CARD_FALLBACK_FONTS).
 RUN apt-get update && apt-get install -y --no-install-recommends libfribidi0 \
+    fonts-noto-cjk fonts-noto-color-emoji \
     && rm -rf /var/lib/apt/lists/*
 COPY requirements/base.lock requirements/base.lock
 RUN pip install --no-cache-dir --require-hashes -r requirements/base.lock

@@ -10,7 +10,7 @@ FRONTEND := frontend
 
 .PHONY: run test install install-dev frontend migrate seed serve lint typecheck test-backend \
         test-frontend test-e2e browser bench openapi types clean lock serve-prod nginx pgbackrest \
-        pgbouncer test-pgbouncer prometheus systemd-analyze
+        pgbouncer test-pgbouncer prometheus systemd-analyze fonts
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -52,12 +52,12 @@ seed: migrate
 	$(PY) manage.py seed_demo
 
 ## run: install everything, build the SPA, migrate, seed demo data, serve on 127.0.0.1:$(PORT)
-run: install frontend seed
+run: install frontend fonts seed
 	$(PY) manage.py serve --port $(PORT)
 
 ## test: install what the tests need, then every check CI makes: lint, format, types, import
 ## contracts, the SPA's checks and Vitest, and the whole pytest suite (browser tests included)
-test: install-dev frontend browser nginx pgbackrest pgbouncer prometheus systemd-analyze
+test: install-dev frontend browser fonts nginx pgbackrest pgbouncer prometheus systemd-analyze
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy project realtime tests bench
@@ -86,6 +86,16 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; fi; }
+
+## fonts: Debian's Noto CJK and Noto Color Emoji, the share cards' fallback fonts for the
+## names and emoji DejaVu Sans lacks (SHARE_CARD_FALLBACK_FONTS)
+FALLBACK_FONTS := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc \
+	/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf
+fonts:
+	@for font in $(FALLBACK_FONTS); do [ -f "$$font" ] || missing=1; done; \
+	[ -z "$$missing" ] || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq --no-install-recommends fonts-noto-cjk fonts-noto-color-emoji >/dev/null; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq --no-install-recommends fonts-noto-cjk fonts-noto-color-emoji >/dev/null; fi; }
 
 ## nginx: Debian's nginx for the production shape (serve-prod, its test and bench/votes.py)
 nginx:
@@ -127,7 +137,7 @@ prometheus:
 ## restarts them one at a time, README); Ctrl-C or SIGTERM stops them all. With
 ## PGBOUNCER=1 the app reaches PostgreSQL through a PgBouncer in transaction mode (migrations
 ## go directly)
-serve-prod: install frontend nginx $(if $(WITH_PGBOUNCER),pgbouncer)
+serve-prod: install frontend fonts nginx $(if $(WITH_PGBOUNCER),pgbouncer)
 	@if [ -z "$$DATABASE_URL" ] || [ -z "$$REDIS_URL" ]; then \
 	  echo "make serve-prod needs DATABASE_URL (PostgreSQL) and REDIS_URL"; exit 2; fi
 	$(PY) manage.py migrate --noinput

@@ -475,6 +475,20 @@ SHARE_PREVIEW_CACHE = env_bool("SHARE_PREVIEW_CACHE", bool(REDIS_URL))
 SHARE_PREVIEW_LOCAL_TTL = float(os.environ.get("SHARE_PREVIEW_LOCAL_TTL", "5"))
 # Seconds a vote's card redraw waits, so that the votes of a burst share one redraw.
 SHARE_CARD_REDRAW_DELAY = float(os.environ.get("SHARE_CARD_REDRAW_DELAY", "10"))
+# The fonts a share card draws a character in when its DejaVu Sans has none (Chinese,
+# Japanese and Korean names, emoji), tried in this order: comma-separated paths, "{weight}"
+# standing for Regular or Bold and "#N" choosing a font in a collection. Debian's
+# fonts-noto-cjk and fonts-noto-color-emoji (`make fonts`, the Dockerfile); a path that is not
+# there is left out. Empty: DejaVu alone (boxes for what it lacks).
+SHARE_CARD_FALLBACK_FONTS = [
+    path.strip()
+    for path in os.environ.get(
+        "SHARE_CARD_FALLBACK_FONTS",
+        "/usr/share/fonts/opentype/noto/NotoSansCJK-{weight}.ttc#2,"
+        "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
+    ).split(",")
+    if path.strip()
+]
 
 # --- Media: avatars -------------------------------------------------------------------
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", str(BASE_DIR / "media")))

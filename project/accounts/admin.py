@@ -1,9 +1,10 @@
 from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
-from django.contrib.auth.forms import AdminUserCreationForm
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
 from project.accounts.models import User, UserSettings
+from project.common.forms import OneLineFieldsMixin
 
 
 class UserCreationByKeyForm(AdminUserCreationForm):
@@ -17,9 +18,16 @@ class UserCreationByKeyForm(AdminUserCreationForm):
         return username
 
 
+class UserChangeOneLineForm(OneLineFieldsMixin, UserChangeForm):
+    """The admin's user form: the member's names are one line, as the API keeps them."""
+
+    one_line = {"name": "Name", "first_name": "First name", "last_name": "Last name"}
+
+
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
     add_form = UserCreationByKeyForm
+    form = UserChangeOneLineForm
     list_display = ("username", "name", "email", "role", "points", "current_streak", "created_at")
     list_filter = ("role", "is_active")
     search_fields = ("username", "name", "email")

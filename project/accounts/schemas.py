@@ -10,7 +10,14 @@ from pydantic.alias_generators import to_camel
 from project.accounts.models import ProfileVisibility
 from project.common.choices import PROFILE_SPORTS, SELECTABLE_SPORTS
 from project.common.errors import ValidationFailed
-from project.common.schemas import CamelSchema, InputSchema, min_length, one_of, spec_error
+from project.common.schemas import (
+    CamelSchema,
+    InputSchema,
+    min_length,
+    one_of,
+    single_line,
+    spec_error,
+)
 
 
 def _email(value: str) -> str:
@@ -47,7 +54,12 @@ class RegisterIn(InputSchema):
         Field(max_length=256),
         AfterValidator(min_length(6, "Password must be at least 6 characters")),
     ]
-    name: Annotated[str, Field(max_length=150), AfterValidator(min_length(1, "Name is required"))]
+    name: Annotated[
+        str,
+        Field(max_length=150),
+        AfterValidator(min_length(1, "Name is required")),
+        AfterValidator(single_line("Name")),
+    ]
     email: Annotated[str, Field(max_length=254), AfterValidator(_email)]
     favorite_sport: Annotated[
         str,
@@ -206,6 +218,7 @@ class ProfileIn(InputSchema):
             str,
             AfterValidator(min_length(1, "Name is required")),
             AfterValidator(_max_length(150, "Name must be at most 150 characters")),
+            AfterValidator(single_line("Name")),
         ]
         | None
     ) = None

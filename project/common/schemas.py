@@ -13,6 +13,9 @@ from pydantic import ConfigDict, ValidationInfo, field_validator
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
+from project.common.forms import one_line_message
+from project.common.text import has_control_characters
+
 
 def camel_keys(row: Mapping[str, Any]) -> dict[str, Any]:
     """A row's keys in the API's camelCase."""
@@ -99,6 +102,18 @@ def min_length(length: int, message: str) -> Callable[[str], str]:
         if len(value.strip()) < length:
             raise spec_error(message)
         return value.strip()
+
+    return check
+
+
+def single_line(label: str) -> Callable[[str], str]:
+    """A one-line value (a name, a club): no line break, tab or other control character, which
+    would otherwise reach an email's subject or a share card."""
+
+    def check(value: str) -> str:
+        if has_control_characters(value):
+            raise spec_error(one_line_message(label))
+        return value
 
     return check
 

@@ -36,3 +36,28 @@ def fold(text: str) -> str:
     accents, spacing and punctuation do not matter, in any script. " Zoë Müller-Ñúñez "
     gives "zoe muller nunez", and so do "ZOË MÜLLER ÑÚÑEZ" and "zoe muller-nunez"."""
     return " ".join(_WORDS.findall(_bare(_bare(text).casefold()).translate(_SPELLED)))
+
+
+# Line and paragraph separators break a line as CR and LF do (str.splitlines splits on them).
+_LINE_SEPARATORS = frozenset("\u2028\u2029\x85")
+
+
+def _breaks_a_line(ch: str) -> bool:
+    """A control character (C0 and C1, with CR, LF and TAB, and DEL) or a line separator."""
+    return ch in _LINE_SEPARATORS or unicodedata.category(ch) == "Cc"
+
+
+def has_control_characters(text: str) -> bool:
+    """Whether ``text`` holds a control character or a line break: what a one-line value (a
+    name, a club) never holds, and what an email header must not."""
+    return any(_breaks_a_line(ch) for ch in text)
+
+
+def one_line(text: str) -> str:
+    """``text`` with each run of control characters, line breaks and the spaces around them
+    made one space: a value written before names refused them, made safe for an email
+    header."""
+    if not has_control_characters(text):
+        return text
+    cleaned = "".join(" " if _breaks_a_line(ch) else ch for ch in text)
+    return " ".join(cleaned.split())

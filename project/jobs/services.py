@@ -21,7 +21,14 @@ from django_tasks_db.models import DBTaskResult
 
 from project.jobs.models import Delivery, DeliveryStatus, PeriodicRun, WorkerHeartbeat
 from project.jobs.schedule import PERIODIC, Periodic, period_start
-from project.jobs.tasks import delivery_enqueue, run_command, run_periodic, send_email
+from project.jobs.tasks import (
+    delivery_enqueue,
+    header_text,
+    header_values,
+    run_command,
+    run_periodic,
+    send_email,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -41,9 +48,13 @@ def email_enqueue(
     sends nothing, a committed one is sent by the worker (``tasks.send_email``). ``key`` names
     what is delivered (a notification, a takedown's confirmation): the worker sends one
     email per key, whatever runs its task again (``Delivery``). ``html`` is the HTML part
-    (empty: plain text only), ``headers`` extra headers (List-Unsubscribe)."""
+    (empty: plain text only), ``headers`` extra headers (List-Unsubscribe). The subject and
+    the headers are made one line (``header_text``): a name written with a line break
+    before names refused them never makes the email unsendable."""
     recipients = [to] if isinstance(to, str) else list(to)
-    send_email.enqueue(key, recipients, subject, body, html, headers or {})
+    send_email.enqueue(
+        key, recipients, header_text(subject), body, html, header_values(headers or {})
+    )
 
 
 def command_task_row(

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
+from project.common.text import one_line
 from project.jobs.models import Delivery, DeliveryStatus
 
 logger = logging.getLogger(__name__)
@@ -23,6 +24,26 @@ logger = logging.getLogger(__name__)
 EMAIL_QUEUE = "email"
 PERIODIC_QUEUE = "periodic"
 COMMAND_QUEUE = "default"
+# The worker claims the ready task of the highest priority first, then the earliest
+# ``run_after``, where a task enqueued to run at once sorts after every dated one: without
+# priorities an email waits behind every share card redraw (dated: a vote asks for it
+# SHARE_CARD_REDRAW_DELAY seconds later) that is ready. An email goes first, then the
+# periodic jobs (the minute's notification dispatch makes emails), then the domain apps'
+# commands; at most one periodic run a minute per job keeps the commands from starving.
+EMAIL_PRIORITY = 50
+PERIODIC_PRIORITY = 10
+COMMAND_PRIORITY = 0
+
+
+def header_text(value: str) -> str:
+    """``value`` as one header line: each run of line breaks, tabs and other control
+    characters a space (Django refuses a header with CR or LF, and a retry would not
+    change that)."""
+    return one_line(value)
+
+
+def header_values(headers: dict[str, str]) -> dict[str, str]:
+    return {name: header_text(value) for name, value in headers.items()}
 
 
 def retry_delay(attempts: int) -> float:
@@ -126,7 +147,7 @@ def _failed(delivery: Delivery, error: Exception) -> str:
     return "retry"
 
 
-@task(queue_name=EMAIL_QUEUE)
+@task(queue_name=EMAIL_QUEUE, priority=EMAIL_PRIORITY)
 def send_email(
     key: str,
     recipients: list[str],
@@ -141,11 +162,12 @@ def send_email(
     delivery = _claim(key, recipients, subject, body, html, headers)
     if delivery is None:
         return "skipped"
+    # Made one line here too: a delivery enqueued before ``email_enqueue`` cleaned them.
     message = EmailMultiAlternatives(
-        subject=delivery.subject,
+        subject=header_text(delivery.subject),
         body=delivery.body,
         to=list(delivery.recipients),
-        headers={**delivery.headers, "Message-ID": delivery.message_id},
+        headers={**header_values(delivery.headers), "Message-ID": delivery.message_id},
     )
     if delivery.html:
         message.attach_alternative(delivery.html, "text/html")
@@ -160,14 +182,14 @@ def send_email(
     return "sent"
 
 
-@task(queue_name=PERIODIC_QUEUE)
+@task(queue_name=PERIODIC_QUEUE, priority=PERIODIC_PRIORITY)
 def run_periodic(command: str, arguments: list[str]) -> str:
     """Run one periodic job: a management command (project/jobs/schedule.py lists them)."""
     call_command(command, *arguments)
     return "done"
 
 
-@task(queue_name=COMMAND_QUEUE)
+@task(queue_name=COMMAND_QUEUE, priority=COMMAND_PRIORITY)
 def run_command(command: str, arguments: list[str]) -> str:
     """Run one management command a domain app enqueued (``services.task_insert_statement``):
     background work of an app this package does not import, named as a command."""

@@ -1,10 +1,26 @@
+from django import forms
 from django.contrib import admin
 
+from project.common.forms import OneLineFieldsMixin
 from project.scouting import models
+
+
+class ClubForm(OneLineFieldsMixin, forms.ModelForm):
+    one_line = {"name": "Name", "location": "Location"}
+
+
+class PlayerForm(OneLineFieldsMixin, forms.ModelForm):
+    one_line = {
+        "name": "Name",
+        "position": "Position",
+        "nationality": "Nationality",
+        "club": "Club",
+    }
 
 
 @admin.register(models.Club)
 class ClubAdmin(admin.ModelAdmin):
+    form = ClubForm
     list_display = ("name", "sport", "type", "location", "created_at")
     list_filter = ("sport",)
     search_fields = ("name", "location")
@@ -12,6 +28,7 @@ class ClubAdmin(admin.ModelAdmin):
 
 @admin.register(models.Player)
 class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerForm
     list_display = ("name", "sport", "position", "club", "verified", "created_at")
     list_filter = ("sport", "verified")
     search_fields = ("name", "club", "normalized_identity")

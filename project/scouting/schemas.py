@@ -9,7 +9,14 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BeforeValidator, Field
 
 from project.common.choices import SELECTABLE_SPORTS, Sport
-from project.common.schemas import CamelSchema, InputSchema, min_length, one_of, spec_error
+from project.common.schemas import (
+    CamelSchema,
+    InputSchema,
+    min_length,
+    one_of,
+    single_line,
+    spec_error,
+)
 
 AGE_MIN, AGE_MAX = 9, 50
 GRADUATION_YEAR_MIN, GRADUATION_YEAR_MAX = 2024, 2040
@@ -69,16 +76,31 @@ GraduationYear = Annotated[
     AfterValidator(_graduation_year),
     Field(description="2024 to 2040; blank means not given"),
 ]
+# One-line values: each reaches a share card, and the name an email's subject.
 Name = Annotated[
-    str, Field(max_length=200), AfterValidator(min_length(2, "Name must be at least 2 characters"))
+    str,
+    Field(max_length=200),
+    AfterValidator(min_length(2, "Name must be at least 2 characters")),
+    AfterValidator(single_line("Name")),
 ]
 Position = Annotated[
-    str, Field(max_length=100), AfterValidator(min_length(2, "Position is required"))
+    str,
+    Field(max_length=100),
+    AfterValidator(min_length(2, "Position is required")),
+    AfterValidator(single_line("Position")),
 ]
 Nationality = Annotated[
-    str, Field(max_length=100), AfterValidator(min_length(2, "Nationality is required"))
+    str,
+    Field(max_length=100),
+    AfterValidator(min_length(2, "Nationality is required")),
+    AfterValidator(single_line("Nationality")),
 ]
-Club = Annotated[str, Field(max_length=200), AfterValidator(min_length(2, "Club is required"))]
+Club = Annotated[
+    str,
+    Field(max_length=200),
+    AfterValidator(min_length(2, "Club is required")),
+    AfterValidator(single_line("Club")),
+]
 SelectableSport = Annotated[
     str,
     BeforeValidator(_blank_to_football),

@@ -23,7 +23,7 @@ from project.scouting.board_selectors import board_data
 from project.scouting.models import Nomination
 from project.sharing import cards
 from project.sharing.cache import previews_changed
-from project.sharing.models import ShareCard
+from project.sharing.models import CardRedraw, ShareCard
 from project.sharing.redraws import card_redraw_started
 from project.sharing.selectors import (
     public_nomination,
@@ -188,7 +188,7 @@ def _render_nomination(nomination_id: int, boards: Boards | None = None) -> Shar
     )
     footer = _footer()
     sport_label = Sport(nomination.sport).label
-    inputs = _digest(["nomination", card, sport_label, footer])
+    inputs = _digest(["nomination", card, sport_label, footer, cards.STYLE])
     current = getattr(nomination, "share_card", None)
     if current is not None and current.inputs == inputs:
         return current
@@ -222,7 +222,7 @@ def _render_scout(scout_id: int) -> ShareCard | None:
         nominations=scout.live_nominations,  # type: ignore[attr-defined]
     )
     footer = _footer()
-    inputs = _digest(["scout", card, footer])
+    inputs = _digest(["scout", card, footer, cards.STYLE])
     current = getattr(scout, "share_card", None)
     if current is not None and current.inputs == inputs:
         return current
@@ -244,14 +244,19 @@ def _render_scout(scout_id: int) -> ShareCard | None:
 
 def share_card_redraw(nomination_id: int) -> int:
     """The redraw a change of the nomination asked for (``redraws``): its card, then every
-    card of its sport whose ranks may have moved with it. Returns how many cards were
-    looked at (each drawn only when what it shows changed)."""
+    card of its sport whose ranks may have moved with it, unless the redraw of another
+    nomination of the sport is queued (its marker is there until it starts): that one
+    redraws them later, from newer boards, so the sport's cards are redrawn once for the
+    redraws queued together. Returns how many cards were looked at (each drawn only when
+    what it shows changed)."""
     card_redraw_started(nomination_id)
     sport = Nomination.objects.filter(pk=nomination_id).values_list("sport", flat=True).first()
     if sport is None:
         return 0
     boards = _boards(sport)
     _render_nomination(nomination_id, boards)
+    if CardRedraw.objects.filter(nomination__sport=sport).exists():
+        return 1
     return 1 + share_cards_rerank(sport, boards=boards, skip=nomination_id)
 
 

@@ -66,6 +66,11 @@ def test_register_defaults_the_sport_to_football(api: ApiClient) -> None:
             "Username may contain only letters, numbers and @ . + - _",
         ),
         ({"name": ""}, "name", "Name is required"),
+        (
+            {"name": "New\tScout"},
+            "name",
+            "Name may not contain line breaks, tabs or other control characters",
+        ),
         ({"email": "not-an-email"}, "email", "Invalid email address"),
         ({"password": "12345"}, "password", "Password must be at least 6 characters"),
         ({"favoriteSport": "chess"}, "favoriteSport", "Please select a sport"),

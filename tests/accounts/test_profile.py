@@ -113,6 +113,11 @@ def test_put_profile_keeps_fields_left_out_and_clears_blank_ones(
         ({"favoriteSport": "chess"}, "favoriteSport", "Please select a valid sport"),
         ({"bio": 12}, "bio", "Invalid input"),
         ({"bio": "NUL \x00 byte"}, "bio", "Invalid input"),
+        (
+            {"name": "Sam\r\nScout"},
+            "name",
+            "Name may not contain line breaks, tabs or other control characters",
+        ),
     ],
 )
 def test_put_profile_validation_messages(

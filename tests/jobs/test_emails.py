@@ -22,8 +22,8 @@ from project.accounts.models import User
 from project.jobs.models import Delivery, DeliveryStatus
 from project.jobs.selectors import worker_health
 from project.jobs.services import email_enqueue
-from project.jobs.tasks import retry_delay
-from project.notify.models import OutboundEvent
+from project.jobs.tasks import delivery_enqueue, retry_delay
+from project.notify.models import NotificationEmail, OutboundEvent
 from project.notify.services import events_dispatch
 from project.scouting.services import votes
 from project.sharing.models import CardRedraw
@@ -216,3 +216,47 @@ def test_health_shows_queue_depth_and_the_oldest_task_s_age(settings: Any) -> No
     assert health["queue_depth"] == 1 and health["last_heartbeat"] is None
     assert health["oldest_ready_age_seconds"] == pytest.approx(300, abs=5)
     assert mail.outbox == []
+
+
+def test_a_name_with_line_breaks_written_before_they_were_refused_is_sent_on_one_line(
+    smtp_settings: SmtpServer, scout: User, other_scout: User
+) -> None:
+    # Written straight to the table, as names were before the API refused control characters.
+    nomination = make_nomination(other_scout, name="Kai\r\nBcc: all@example.com\tTanaka")
+    voters = [make_user(username=f"fan{n}", name=f"Fan {n}") for n in range(3)]
+    start = timezone.now()
+    votes.vote_cast(user=voters[0], nomination_id=nomination.pk)
+    assert events_dispatch(start).emails == 1
+    for voter in voters[1:]:
+        votes.vote_cast(user=voter, nomination_id=nomination.pk)
+    sent_at = NotificationEmail.objects.get().sent_at
+    # The folded email's subject names the player.
+    assert events_dispatch(sent_at + timedelta(hours=1, seconds=1)).emails == 1
+    assert run_tasks() == 2
+    subjects = [received.subject for received in smtp_settings.received]
+    assert subjects == [
+        "Your nomination received a vote",
+        "2 new votes on Kai Bcc: all@example.com Tanaka in the last hour",
+    ]
+    assert [str(r.message["Bcc"]) for r in smtp_settings.received] == ["None", "None"]
+    assert all(d.status == DeliveryStatus.SENT for d in Delivery.objects.all())
+
+
+def test_a_delivery_stored_with_a_broken_subject_is_sent_on_one_line(
+    smtp_settings: SmtpServer,
+) -> None:
+    with transaction.atomic():
+        email_enqueue(key="test:clean", to="a@example.com", subject="Clean\r\nsubject", body="B")
+    # A row (and its task) from before subjects were cleaned: the send cleans it.
+    Delivery.objects.create(
+        key="test:old",
+        recipients=["b@example.com"],
+        subject="Old\nsubject\x0b",
+        body="B",
+        status=DeliveryStatus.PENDING,
+    )
+    with transaction.atomic():
+        delivery_enqueue(Delivery.objects.get(key="test:old"))
+    assert run_tasks() == 2
+    assert sorted(r.subject for r in smtp_settings.received) == ["Clean subject", "Old subject"]
+    assert Delivery.objects.get(key="test:clean").subject == "Clean subject"

@@ -174,6 +174,36 @@ def test_blank_age_and_graduation_year_say_which_to_fill(scout_api: ApiClient) -
         ({"skills": "   "}, "skills", "Skills are required"),
         ({"name": "Nul\x00Byte"}, "name", "Invalid input"),
         (
+            {"name": "Carl\r\nBcc: x@example.com"},
+            "name",
+            "Name may not contain line breaks, tabs or other control characters",
+        ),
+        (
+            {"name": "Tab\tTabson"},
+            "name",
+            "Name may not contain line breaks, tabs or other control characters",
+        ),
+        (
+            {"name": "Line\u2028Break"},
+            "name",
+            "Name may not contain line breaks, tabs or other control characters",
+        ),
+        (
+            {"position": "Wing\nBack"},
+            "position",
+            "Position may not contain line breaks, tabs or other control characters",
+        ),
+        (
+            {"nationality": "Dan\x1bish"},
+            "nationality",
+            "Nationality may not contain line breaks, tabs or other control characters",
+        ),
+        (
+            {"club": "FC\x85Example"},
+            "club",
+            "Club may not contain line breaks, tabs or other control characters",
+        ),
+        (
             {"videoLink": "javascript:alert(1)"},
             "videoLink",
             "Video link must be a web address (http or https)",

@@ -81,6 +81,16 @@ def test_admin_edits_and_others_may_not(
         ({"position": ""}, "position", "Position is required"),
         ({"nationality": "P"}, "nationality", "Nationality is required"),
         ({"club": ""}, "club", "Club is required"),
+        (
+            {"name": "Eve\nLine"},
+            "name",
+            "Name may not contain line breaks, tabs or other control characters",
+        ),
+        (
+            {"club": "FC\tTab"},
+            "club",
+            "Club may not contain line breaks, tabs or other control characters",
+        ),
         ({"sport": "cricket"}, "sport", "Please select a sport"),
         ({"age": "", "graduationYear": ""}, "age", "Enter the player's age or graduation year"),
     ],

@@ -89,12 +89,40 @@ def test_a_vote_redraws_the_cards_whose_rank_it_moved() -> None:
     # Two votes for the chaser put it first: the leader's card shows rank 2 after the
     # chaser's redraw, with no vote of its own.
     DBTaskResult.objects.all().delete()
+    CardRedraw.objects.all().delete()
     for fan in fans[1:]:
         vote_cast(user=fan, nomination_id=chaser.pk)
     (task,) = redraw_tasks(chaser)
     run(task)
     redrawn = ShareCard.objects.get(nomination=leader)
     assert (redrawn.key != leader_card.key, redrawn.count) == (True, 1)
+
+
+def test_redraws_queued_together_redraw_their_sport_s_moved_ranks_once() -> None:
+    leader, chaser, third = nominate("Lou Leader"), nominate("Chet Chaser"), nominate("Tia Third")
+    fans = [make_user(username=f"g{i}") for i in range(4)]
+    vote_cast(user=fans[0], nomination_id=leader.pk)
+    for nomination in (leader, chaser, third):
+        share_card_render(nomination_id=nomination.pk)
+    leader_card = ShareCard.objects.get(nomination=leader)
+    DBTaskResult.objects.all().delete()
+    CardRedraw.objects.all().delete()
+
+    # Two votes put the chaser first and one the third beside the leader: two redraws queued.
+    for fan in fans[1:3]:
+        vote_cast(user=fan, nomination_id=chaser.pk)
+    vote_cast(user=fans[3], nomination_id=third.pk)
+    (chaser_task,) = redraw_tasks(chaser)
+    (third_task,) = redraw_tasks(third)
+
+    # The first draws its own card and leaves the sport's other cards to the one queued.
+    run(chaser_task)
+    assert ShareCard.objects.get(nomination=chaser).count == 2
+    assert ShareCard.objects.get(nomination=leader).key == leader_card.key
+    # The last one queued redraws the leader's card, whose rank moved.
+    run(third_task)
+    assert ShareCard.objects.get(nomination=third).count == 1
+    assert ShareCard.objects.get(nomination=leader).key != leader_card.key
 
 
 def test_the_minute_job_redraws_moved_ranks_without_a_vote() -> None:
