@@ -252,9 +252,7 @@ def _a_stop_link(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
     return {"stop": takedown_stop_token("athlete@example.com")}
 
 
-def _approved_under_review(
-    actor: str, client: ApiClient, response: Response, world: World
-) -> None:
+def _approved_under_review(actor: str, client: ApiClient, response: Response, world: World) -> None:
     assert Player.objects.get(pk=world.approved.player_id).under_review_at is not None, actor
 
 
