@@ -269,6 +269,7 @@ def _player_limit(player: Player, address: str) -> None:
     confirmed = TakedownRequest.objects.filter(player_id=player.pk, confirmed_at__gte=since)
     if confirmed.count() >= limit:
         oldest = confirmed.order_by("confirmed_at").values_list("confirmed_at", flat=True)[0]
+        assert oldest is not None  # filtered on confirmed_at
         wait = (oldest + PLAYER_WINDOW - timezone.now()).total_seconds()
         error = Throttled(TOO_MANY_FOR_PLAYER, retry_after=max(int(wait) + 1, 1))
         raise _Refused(player.pk, TakedownRefusalReason.PLAYER, error)
