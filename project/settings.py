@@ -410,8 +410,14 @@ BUDGET_DEFAULTS = {
     "PLAYER_EDITS_PER_MINUTE": 10,
     # Takedown requests, made without an account, per client address.
     "TAKEDOWNS_PER_HOUR": 5,
-    # ... and about one player, from anyone (counted in the database, over the last 24 hours).
+    # ... and about one player: confirmed requests over the last 24 hours (counted in the
+    # database); beyond it an address already seen for the player is refused, a new one never.
     "TAKEDOWNS_PER_PLAYER_PER_DAY": 3,
+    # Confirmation emails per recipient (a keyed hash of the address).
+    "TAKEDOWN_EMAILS_PER_DAY": 3,
+    # Confirmations per email domain that hide a player from the public at once; beyond it a
+    # confirmed request waits for an admin.
+    "TAKEDOWN_DOMAIN_CONFIRMATIONS_PER_DAY": 10,
     # Reports per member, and per client address (several members may share one).
     "REPORTS_PER_HOUR": 20,
     "IP_REPORTS_PER_HOUR": 60,
@@ -422,6 +428,9 @@ BUDGETS = {
 }
 # Hours a takedown request's confirmation link (emailed to its address) stays valid.
 TAKEDOWN_CONFIRM_HOURS = float(os.environ.get("TAKEDOWN_CONFIRM_HOURS", "24"))
+# Confirmed takedown requests about one player, from different email domains and different
+# client networks, that take it down fully without an admin (one hides it from the public).
+TAKEDOWN_INDEPENDENT_CONFIRMATIONS = int(os.environ.get("TAKEDOWN_INDEPENDENT_CONFIRMATIONS", "3"))
 # Votes of accounts younger than this count in voteCount but not on the ranked boards nor in
 # the nominator's points (0 trusts every account).
 TRUST_ACCOUNT_AGE_HOURS = float(os.environ.get("TRUST_ACCOUNT_AGE_HOURS", "24"))

@@ -59,6 +59,10 @@ MESSAGES = {
     "FOLLOWS": "You are following faster than we allow. You can follow again in {wait}.",
     "PLAYER_EDITS": "You are editing players faster than we allow. You can edit again in {wait}.",
     "TAKEDOWNS": "Too many requests come from your network. You can send one again in {wait}.",
+    "TAKEDOWN_EMAILS": "We have sent as many confirmation emails to this address as we allow "
+    "in a day. You can send a request again in {wait}.",
+    "TAKEDOWN_DOMAIN_CONFIRMATIONS": "Too many requests from this email domain today. "
+    "Our moderators will review yours.",
     "REPORTS": "You have sent as many reports as we allow for now. You can report again in {wait}.",
     "IP_REPORTS": "Too many reports come from your network. You can report again in {wait}.",
 }

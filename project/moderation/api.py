@@ -38,6 +38,9 @@ from project.moderation.schemas import (
     TakedownListQuery,
     TakedownOut,
     TakedownReceivedOut,
+    TakedownRefusalOut,
+    TakedownStopIn,
+    UnderReviewOut,
     VerifiedIn,
 )
 from project.moderation.services import decisions, takedowns
@@ -48,7 +51,7 @@ from project.modlog.selectors import modlog_list
 from project.scouting.schemas import NominationOut, PlayerOut
 
 router = Router(tags=["admin"], auth=admin_auth)
-# The SPA's page a takedown request's email links to.
+# The SPA's page a takedown request's email links to (its "no more emails" page is beside it).
 CONFIRM_PAGE = "/takedown/confirm"
 
 PAGINATED = (
@@ -202,6 +205,16 @@ def takedown_requests(request: HttpRequest, query: Query[TakedownListQuery]) -> 
     return selectors.takedown_list(status=query.status)
 
 
+@router.get(
+    "/takedown-refusals",
+    response={200: list[TakedownRefusalOut], codes_4xx: ErrorOut},
+    summary="Takedown requests refused over the last 7 days, per player, reason and day",
+    description="The latest first, at most 200 rows.",
+)
+def takedown_refusals(request: HttpRequest) -> object:
+    return list(selectors.takedown_refusals())
+
+
 @router.post(
     "/takedown-requests/{int:request_id}/decide",
     response={200: TakedownOut, codes_4xx: ErrorOut},
@@ -289,8 +302,12 @@ def report_create(request: HttpRequest, payload: ReportIn) -> Status[object]:
     summary="Ask to remove or correct a player's profile (no account needed)",
     description="For the athlete or a parent/guardian. Nothing changes until the request is "
     "confirmed from the link emailed to contactEmail (status unconfirmed; admins see it). "
-    "404 for a player nobody can see. Limited per client address and per player (429 with "
-    "Retry-After).",
+    "404 for a player nobody can see. 429 with Retry-After beyond "
+    "`BUDGET_TAKEDOWNS_PER_HOUR` per client address or `BUDGET_TAKEDOWN_EMAILS_PER_DAY` "
+    "per recipient, or for an address already seen for the player once "
+    "`BUDGET_TAKEDOWNS_PER_PLAYER_PER_DAY` requests about it were confirmed; 409 "
+    "`already_sent` while one from this address waits for confirmation, `emails_stopped` "
+    "when the address asked for no more emails.",
 )
 def takedown_create(request: HttpRequest, payload: TakedownIn) -> Status[object]:
     takedown = takedowns.takedown_request_create(
@@ -310,8 +327,34 @@ def takedown_create(request: HttpRequest, payload: TakedownIn) -> Status[object]
     auth=csrf_only,
     response={200: TakedownConfirmedOut, codes_4xx: ErrorOut},
     summary="Confirm a takedown request from the link of its email (no account needed)",
-    description="The player is hidden at once, unless admins already reviewed it and kept it "
-    "on the site (then the request waits for them). 400 `invalid_link` or `link_expired`.",
+    description="The player is hidden from the public at once and marked under review for "
+    "members, unless admins already reviewed it and kept it on the site or the email domain "
+    "used its confirmations of the day (then the request waits for them); it is taken down "
+    "for everyone once `TAKEDOWN_INDEPENDENT_CONFIRMATIONS` requests from different email "
+    "domains and networks are confirmed. 400 `invalid_link` or `link_expired`.",
 )
 def takedown_confirm(request: HttpRequest, payload: TakedownConfirmIn) -> object:
-    return takedowns.takedown_request_confirm(token=payload.token)
+    return takedowns.takedown_request_confirm(
+        token=payload.token, client_address=client_ip(request)
+    )
+
+
+@community_router.post(
+    "/takedown-requests/stop-emails",
+    auth=csrf_only,
+    response={204: None, codes_4xx: ErrorOut},
+    summary="Send no more takedown confirmation emails to an address (no account needed)",
+    description="From the link in a confirmation email. 400 `invalid_link`.",
+)
+def takedown_stop_emails(request: HttpRequest, payload: TakedownStopIn) -> Status[None]:
+    takedowns.takedown_emails_stop(token=payload.token)
+    return Status(204, None)
+
+
+@community_router.get(
+    "/nominations/{int:nomination_id}/under-review",
+    response={200: UnderReviewOut, codes_4xx: ErrorOut},
+    summary="Whether a player page is under review after a takedown request (members)",
+)
+def under_review(request: HttpRequest, nomination_id: int) -> dict[str, bool]:
+    return {"under_review": selectors.player_under_review(nomination_id)}

@@ -130,6 +130,9 @@ class TakedownRequest(models.Model):
         USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     decision_reason = models.TextField(blank=True, default="")
+    # A keyed hash of the network (/24 or /48) the confirmation link was opened from: requests
+    # confirmed from different networks and email domains count as independent.
+    confirmed_network_key = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -147,3 +150,45 @@ class TakedownRequest(models.Model):
 
     def __str__(self) -> str:
         return self.reference
+
+
+class TakedownEmailStop(models.Model):
+    """An address that asked, from the link of a confirmation email, to be sent no more
+    confirmation emails. Kept as a keyed hash of the address, never the address."""
+
+    email_key = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.email_key[:8]
+
+
+class TakedownRefusalReason(models.TextChoices):
+    NETWORK = "network", "Too many requests from one network"
+    RECIPIENT = "recipient", "Too many confirmation emails to one address"
+    PLAYER = "player", "Enough confirmed requests about the player from this address"
+    OPEN_REQUEST = "open_request", "A request from this address is waiting for confirmation"
+    EMAILS_STOPPED = "emails_stopped", "The address asked for no more emails"
+
+
+class TakedownRefusal(models.Model):
+    """Takedown requests about a player that were refused, counted per reason and day, so
+    that admins see who is kept out and why (one row per player, reason and day, whatever
+    the flood)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=16, choices=TakedownRefusalReason.choices)
+    day = models.DateField()
+    count = models.PositiveIntegerField(default=0)
+    last_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            choices_check("reason", TakedownRefusalReason, "takedown_refusal_reason_valid"),
+            models.UniqueConstraint(
+                fields=["player", "reason", "day"], name="takedown_refusal_once_a_day"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reason} {self.player_id} {self.day}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -207,8 +207,12 @@ class TakedownConfirmedOut(CamelSchema):
     reference: str
     status: str
     player_hidden: bool = Field(
-        description="Whether the profile is off the site now (false when admins already "
-        "reviewed it and kept it: the request waits for them)"
+        description="Whether the profile is off the site now, for everyone but admins"
+    )
+    under_review: bool = Field(
+        description="Whether the profile is hidden from the public (previews, share cards) "
+        "and marked under review for members while moderators review it (both false when the "
+        "request waits for them without hiding anything)"
     )
 
 
@@ -227,6 +231,31 @@ class TakedownOut(CamelSchema):
     decision_reason: str
     nomination_id: int | None
     player: PlayerOut
+
+
+class TakedownRefusalOut(CamelSchema):
+    player: PlayerOut
+    reason: str = Field(
+        description="network (per client address), recipient (confirmation emails to one "
+        "address), player (enough confirmed requests; the address was seen before), "
+        "open_request (one waits for confirmation), emails_stopped"
+    )
+    day: date
+    count: int
+    last_at: datetime
+
+
+class TakedownStopIn(InputSchema):
+    token: Annotated[str, Field(min_length=1, max_length=200)] = Field(
+        description="The token of the emailed link (/takedown/stop-emails?token=...)"
+    )
+
+
+class UnderReviewOut(CamelSchema):
+    under_review: bool = Field(
+        description="A confirmed takedown request waits for review: the public does not see "
+        "the player meanwhile"
+    )
 
 
 class TakedownListQuery(CamelSchema):

@@ -3,15 +3,17 @@ reports a member made for their export of their own data."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from project.accounts.models import Role, User
 from project.common.pagination import Page, PageQuery, keyset_paginate
 from project.common.schemas import camel_keys, wire
-from project.moderation.models import Report, TakedownRequest, TakedownStatus
+from project.moderation.models import Report, TakedownRefusal, TakedownRequest, TakedownStatus
 from project.moderation.schemas import ReportGroupOut, TakedownOut
 from project.scouting.models import (
     Nomination,
@@ -165,6 +167,32 @@ def takedown_list(*, status: str) -> QuerySet[TakedownRequest]:
             status__in=(TakedownStatus.UNCONFIRMED, TakedownStatus.PENDING)
         )
     return takedown_queryset().filter(status=status)
+
+
+# Days of refused takedown attempts an admin sees, and the rows at most.
+REFUSALS_DAYS = 7
+REFUSALS_MAX = 200
+
+
+def takedown_refusals() -> QuerySet[TakedownRefusal]:
+    """Takedown requests refused over the last REFUSALS_DAYS days, counted per player, reason
+    and day, the latest first."""
+    since = timezone.now().date() - timedelta(days=REFUSALS_DAYS - 1)
+    return (
+        TakedownRefusal.objects.filter(day__gte=since)
+        .select_related("player")
+        .order_by("-last_at", "-pk")[:REFUSALS_MAX]
+    )
+
+
+def player_under_review(nomination_id: int) -> bool:
+    """Whether the player of a page members can see waits for a review after a confirmed
+    takedown request (the public does not see it meanwhile)."""
+    return Nomination.objects.filter(
+        pk=nomination_id,
+        player__hidden_at__isnull=True,
+        player__under_review_at__isnull=False,
+    ).exists()
 
 
 def takedown_data(request: TakedownRequest) -> dict[str, Any]:

@@ -106,6 +106,10 @@ class Player(models.Model):
     # Set while the player is taken down (a takedown request or an admin's decision): its
     # profile, nominations and the activity about it are hidden from everyone but admins.
     hidden_at = models.DateTimeField(null=True, blank=True)
+    # Set while a confirmed takedown request waits for a full decision: the public (signed-out
+    # visitors, crawlers' link previews, share cards) does not see the player, and members
+    # see its page marked under review (project/moderation/services/takedowns.py).
+    under_review_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,6 +1,7 @@
-"""Reads of what is public to share: a nomination the community sees whose player is not
-taken down, a scout whose profile is public. Judged for an anonymous visitor, whoever asks:
-the link preview of an address is the same for every client."""
+"""Reads of what is public to share: a nomination the community sees whose player is neither
+taken down nor under review after a takedown request, a scout whose profile is public. Judged
+for an anonymous visitor, whoever asks: the link preview of an address is the same for every
+client."""
 
 from __future__ import annotations
 
@@ -30,7 +31,11 @@ _PREVIEW_FIELDS = (
 
 
 def public_nominations() -> QuerySet[Nomination]:
-    return Nomination.objects.filter(status__in=LIVE_STATUSES, player__hidden_at__isnull=True)
+    return Nomination.objects.filter(
+        status__in=LIVE_STATUSES,
+        player__hidden_at__isnull=True,
+        player__under_review_at__isnull=True,
+    )
 
 
 def public_scouts() -> QuerySet[User]:

@@ -36,6 +36,7 @@ from project.moderation.services.reports import report_create
 from project.moderation.services.takedowns import (
     takedown_confirm_token,
     takedown_request_create,
+    takedown_stop_token,
 )
 from project.push.models import PushSubscription
 from project.scouting.models import Nomination, Notification, Player, Vote
@@ -247,8 +248,12 @@ def _pending_player_taken_down(world: World, clients: dict[str, ApiClient]) -> N
     return None
 
 
-def _approved_hidden(actor: str, client: ApiClient, response: Response, world: World) -> None:
-    assert Nomination.objects.get(pk=world.approved.pk).status == "hidden", actor
+def _a_stop_link(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
+    return {"stop": takedown_stop_token("athlete@example.com")}
+
+
+def _approved_under_review(actor: str, client: ApiClient, response: Response, world: World) -> None:
+    assert Player.objects.get(pk=world.approved.player_id).under_review_at is not None, actor
 
 
 def _approved_shown(actor: str, client: ApiClient, response: Response, world: World) -> None:
@@ -482,6 +487,7 @@ CALLS: list[Call] = [
         setup=_other_reported_the_pending,
     ),
     Call("takedown requests", "GET", "/api/admin/takedown-requests", ADMIN_ONLY_200),
+    Call("refused takedown requests", "GET", "/api/admin/takedown-refusals", ADMIN_ONLY_200),
     Call(
         "decide a takedown request",
         "POST",
@@ -570,7 +576,21 @@ CALLS: list[Call] = [
         (200, 200, 200, 200, 200),
         {"token": "{token}"},
         setup=_a_takedown_request,
-        check=_approved_hidden,
+        check=_approved_under_review,
+    ),
+    Call(
+        "stop takedown emails from the email's link: no account needed",
+        "POST",
+        "/api/takedown-requests/stop-emails",
+        (204, 204, 204, 204, 204),
+        {"token": "{stop}"},
+        setup=_a_stop_link,
+    ),
+    Call(
+        "whether a player page is under review: members",
+        "GET",
+        "/api/nominations/{approved}/under-review",
+        EVERYONE_200,
     ),
     Call("export my data", "GET", "/api/profile/export", EVERYONE_200, check=_own_export),
     # Web push (off here: no VAPID keys; tests/push has it on).

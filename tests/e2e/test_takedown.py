@@ -1,8 +1,9 @@
-"""Browser test of a takedown: a parent, without an account, sends the request, is told to
-confirm it from the email, opens the emailed link and confirms, which takes a child's profile
-off every open screen at once (list, search, leaderboard, feed, wall); the admin sees the
-request live (unconfirmed, then confirmed) with its age, decides it, and the profile comes
-back."""
+"""Browser tests of a takedown: a parent, without an account, sends the request, is told to
+confirm it from the email, opens the emailed link and confirms, which hides a child's profile
+from the public at once and marks it under review for members; the admin sees the request live
+(unconfirmed, then confirmed) with its age, keeps the profile off the site, which takes it off
+every open screen at once (list, search, leaderboard, feed, wall), and restores it. A parent
+holding a shared link, signed out, finds the form from the sign-in page, the footer and Help."""
 
 from __future__ import annotations
 
@@ -38,6 +39,11 @@ def watching(browser: Browser, server: Server, path: str, username: str = "walt"
     return page
 
 
+def public_head(page: Page, path: str) -> str:
+    """The page's HTML as a signed-out visitor (a crawler, a chat app) gets it: its preview."""
+    return page.request.get(path).text()
+
+
 def test_a_parent_takes_a_profile_down_everywhere_at_once_and_the_admin_restores_it(
     e2e_server: Server, browser: Browser
 ) -> None:
@@ -68,6 +74,7 @@ def test_a_parent_takes_a_profile_down_everywhere_at_once_and_the_admin_restores
     expect(link).to_have_attribute("href", f"/takedown?nomination={child.pk}")
 
     parent = new_page(browser, e2e_server)  # no account, no session
+    assert CHILD in public_head(parent, f"/nominations/{child.pk}")
     parent.goto(f"/takedown?nomination={child.pk}")
     expect(parent.get_by_label(re.compile("Which player"))).to_have_value(
         re.compile(rf"/nominations/{child.pk}$")
@@ -94,7 +101,27 @@ def test_a_parent_takes_a_profile_down_everywhere_at_once_and_the_admin_restores
     parent.goto(link)
     parent.get_by_role("button", name="Confirm request").click()
     expect(parent.get_by_text("Your request is confirmed")).to_be_visible()
+    expect(parent.get_by_role("status")).to_contain_text("hidden from people who are not signed in")
     screenshot(parent, "takedown-confirmed-1280x800")
+
+    # The public no longer sees the child: the link preview is the site's, not the child's.
+    assert CHILD not in public_head(parent, f"/nominations/{child.pk}")
+    # Members still do, the page marked under review.
+    expect(card(listing, CHILD)).to_be_visible()
+    detail.reload()
+    expect(detail.get_by_role("note")).to_contain_text("Under review")
+    screenshot(detail, "takedown-under-review-1280x800")
+
+    # The admin sees the request live, confirmed now, with its age, and keeps it off the site.
+    expect(request).not_to_contain_text("Unconfirmed")
+    expect(request).to_contain_text(CHILD)
+    expect(request).to_contain_text(re.compile("waiting"))
+    screenshot(admin, "takedown-reports-tab-1280x800")
+    request.get_by_role("button", name="Decide").click()
+    dialog = admin.get_by_role("dialog")
+    dialog.get_by_label("Keep the profile off the site").check()
+    dialog.get_by_label("Reason").fill("The parent confirmed she is 12.")
+    dialog.get_by_role("button", name="Decide").click()
 
     # No reload anywhere: every open screen drops the child at once.
     expect(card(listing, CHILD)).to_have_count(0)
@@ -107,22 +134,54 @@ def test_a_parent_takes_a_profile_down_everywhere_at_once_and_the_admin_restores
     expect(card(listing, CHILD)).to_have_count(0)
     detail.reload()
     expect(detail.get_by_text("Nomination Not Found")).to_be_visible()
-
-    # The admin sees the request live, confirmed now, with its age, and decides it.
-    expect(request).not_to_contain_text("Unconfirmed")
-    expect(request).to_contain_text(CHILD)
-    expect(request).to_contain_text(re.compile("waiting"))
-    screenshot(admin, "takedown-reports-tab-1280x800")
-    request.get_by_role("button", name="Decide").click()
-    dialog = admin.get_by_role("dialog")
-    dialog.get_by_label("Decline the request: show it again").check()
-    dialog.get_by_label("Reason").fill("The athlete is 19; the parent was mistaken.")
-    dialog.get_by_role("button", name="Decide").click()
-    expect(admin.get_by_text("Nothing to review")).to_be_visible()
     admin.get_by_role("tab", name="Log").click()
     expect(admin.get_by_role("list", name="Moderation log")).to_contain_text(
         "decided a takedown request"
     )
 
+    # The admin restores the player: it comes back.
+    admin.get_by_role("tab", name=re.compile("Reports")).click()
+    hidden = admin.get_by_role("region", name="Taken-down players")
+    hidden.get_by_role("listitem").filter(has_text=CHILD).get_by_role(
+        "button", name="Restore"
+    ).click()
+    dialog = admin.get_by_role("dialog")
+    dialog.get_by_label("Reason").fill("The athlete turned 18 and asked.")
+    dialog.get_by_role("button", name="Restore").click()
     listing.get_by_role("searchbox").fill("")
     expect(card(listing, CHILD)).to_be_visible()
+
+
+def test_a_parent_signed_out_with_a_shared_link_finds_the_takedown_form(
+    e2e_server: Server, browser: Browser
+) -> None:
+    nora = make_user(username="nora", name="Nora Nominator")
+    child = nominate(nora, name=CHILD)
+    parent = new_page(browser, e2e_server)  # no account, no session
+
+    # The shared link leads to sign-in, which says no account is needed and links to the form.
+    parent.goto(f"/nominations/{child.pk}")
+    expect(parent.get_by_role("heading", name="Sign in")).to_be_visible()
+    hint = parent.get_by_role("complementary", name="Is this your child?")
+    expect(hint).to_contain_text("You do not need an account")
+    screenshot(parent, "takedown-sign-in-hint-1280x800")
+    hint.get_by_role("link", name="Ask us to take this profile down").click()
+    expect(parent).to_have_url(re.compile(rf"/takedown\?nomination={child.pk}$"))
+    expect(parent.get_by_label(re.compile("Which player"))).to_have_value(
+        re.compile(rf"/nominations/{child.pk}$")
+    )
+
+    # The footer and the Help page lead there too, in a parent's words.
+    parent.goto("/help")
+    footer = parent.get_by_role("contentinfo")
+    expect(footer.get_by_role("link", name="Remove your child's profile")).to_have_attribute(
+        "href", "/takedown"
+    )
+    main = parent.get_by_role("main")
+    expect(main.get_by_role("heading", name=re.compile("Is your child on"))).to_be_visible()
+    main.get_by_role("link", name="Ask us to take a profile down").click()
+    expect(parent).to_have_url(re.compile(r"/takedown$"))
+    # A sign-in that is not about a player says nothing of takedowns.
+    parent.goto("/login")
+    expect(parent.get_by_role("heading", name="Sign in")).to_be_visible()
+    expect(parent.get_by_role("complementary", name="Is this your child?")).to_have_count(0)

@@ -33,6 +33,7 @@ const ScoutPage = lazy(() => import('./routes/scouts/scout'));
 const WallPage = lazy(() => import('./routes/wall'));
 const TakedownPage = lazy(() => import('./routes/takedown'));
 const TakedownConfirmPage = lazy(() => import('./routes/takedown-confirm'));
+const TakedownStopEmailsPage = lazy(() => import('./routes/takedown-stop-emails'));
 const NotFoundPage = lazy(() => import('./routes/not-found'));
 
 const signedIn = (Page: ComponentType): ReactNode => (
@@ -78,6 +79,7 @@ export const routes: RouteObject[] = [
       { path: 'sports', element: <SportsPage /> },
       { path: 'takedown', element: <TakedownPage /> },
       { path: 'takedown/confirm', element: <TakedownConfirmPage /> },
+      { path: 'takedown/stop-emails', element: <TakedownStopEmailsPage /> },
       { path: 'profile', element: <ProfilePage /> },
       { path: 'settings', element: signedIn(SettingsPage) },
       { path: 'discover', element: signedIn(DiscoverPage) },

@@ -10,6 +10,7 @@ const resources = [
   { to: '/help', label: 'Help Center' },
   { to: '/about', label: 'About' },
   { to: '/contact', label: 'Contact' },
+  { to: '/takedown', label: "Remove your child's profile" },
 ];
 
 const legal = [

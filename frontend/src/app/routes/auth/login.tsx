@@ -3,6 +3,7 @@ import { Navigate, useNavigate } from 'react-router';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { useReturnTo } from '@/features/auth/hooks/use-return-to';
 import { useUser } from '@/features/auth/hooks/use-user';
+import { TakedownHint } from '@/features/safety/components/takedown-hint';
 
 import { AuthPageShell } from './auth-page-shell';
 
@@ -15,6 +16,7 @@ export default function LoginPage() {
   return (
     <AuthPageShell title="Sign in" subtitle="Welcome back. Sign in to nominate and vote.">
       <LoginForm returnTo={returnTo} onSuccess={() => navigate(returnTo, { replace: true })} />
+      <TakedownHint returnTo={returnTo} />
     </AuthPageShell>
   );
 }

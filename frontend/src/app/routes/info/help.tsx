@@ -84,7 +84,21 @@ export default function HelpPage() {
         </div>
       </section>
 
-      <Card className="mt-10 p-6 text-center sm:p-8">
+      <Card className="mt-10 p-6 sm:p-8">
+        <h2 className="text-xl font-semibold">Is your child on {APP_NAME}?</h2>
+        <p className="mt-2 text-muted-foreground">
+          If you are the athlete, or the parent or guardian of a child with a profile here, you can
+          ask us to remove or correct it. You do not need an account: open the form, paste the link
+          of the player page and give your email address. We email you a link to confirm, and as
+          soon as you confirm, the profile is hidden from people who are not signed in and from
+          shared links while our moderators review your request.
+        </p>
+        <Link to="/takedown" className={`${buttonClasses({ variant: 'outline' })} mt-4`}>
+          Ask us to take a profile down
+        </Link>
+      </Card>
+
+      <Card className="mt-6 p-6 text-center sm:p-8">
         <h2 className="text-xl font-semibold">Contact Support</h2>
         <p className="mt-2 text-muted-foreground">
           Didn&apos;t find your answer? Learn the basics or get in touch with our team.

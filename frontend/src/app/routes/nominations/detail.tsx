@@ -12,6 +12,7 @@ import {
 } from '@/features/nominations/components/nomination-profile';
 import { ReportButton } from '@/features/safety/components/report-button';
 import { TakedownLink } from '@/features/safety/components/takedown-link';
+import { UnderReviewNotice } from '@/features/safety/components/under-review-notice';
 import { ApiError } from '@/lib/api-client';
 import { useWatchNomination } from '@/lib/live/presence';
 import { WatchingCount } from '@/lib/live/watching-count';
@@ -45,6 +46,7 @@ export default function NominationDetailPage() {
   const canEdit = user?.role === 'admin' || user?.id === nomination.nominatedBy.id;
   return (
     <>
+      <UnderReviewNotice nominationId={nomination.id} />
       <NominationProfile nomination={nomination} canEdit={canEdit} />
       <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
         <WatchingCount scope="nomination" id={nomination.id} />

@@ -10,6 +10,7 @@ export const adminKeys = {
   users: () => [...adminKeys.all, 'users'] as const,
   reports: () => [...adminKeys.all, 'reports'] as const,
   takedowns: () => [...adminKeys.all, 'takedowns'] as const,
+  takedownRefusals: () => [...adminKeys.all, 'takedowns', 'refused'] as const,
   hidden: () => [...adminKeys.all, 'nominations', 'hidden'] as const,
   integrityFlags: () => [...adminKeys.all, 'integrity', 'flags'] as const,
   nominationVoters: (nominationId: number) =>

@@ -38,6 +38,13 @@ export const takedownsQueryOptions = () =>
       ),
   });
 
+/** Takedown requests refused over the last days, counted per player, reason and day. */
+export const takedownRefusalsQueryOptions = () =>
+  queryOptions({
+    queryKey: adminKeys.takedownRefusals(),
+    queryFn: ({ signal }) => unwrap(api.GET('/api/admin/takedown-refusals', { signal })),
+  });
+
 /** Taken-down players' nominations, for the restore button. */
 export const hiddenQueryOptions = () =>
   queryOptions({
@@ -68,6 +75,7 @@ export const modlogQueryOptions = (filters: ModlogFilters) =>
 export const useReportGroups = () => useQuery(reportsQueryOptions());
 export const useTakedowns = () => useQuery(takedownsQueryOptions());
 export const useHiddenNominations = () => useQuery(hiddenQueryOptions());
+export const useTakedownRefusals = () => useQuery(takedownRefusalsQueryOptions());
 export const useModlog = (filters: ModlogFilters) => useInfiniteQuery(modlogQueryOptions(filters));
 
 /** What the Reports tab shows: read again when something changes it. */

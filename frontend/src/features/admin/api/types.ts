@@ -44,6 +44,7 @@ export type AssignableRole = components['schemas']['RoleIn']['role'];
 export type ReportGroup = components['schemas']['ReportGroupOut'];
 export type ReportAction = components['schemas']['ReportResolveIn']['action'];
 export type Takedown = components['schemas']['TakedownOut'];
+export type TakedownRefusal = components['schemas']['TakedownRefusalOut'];
 export type TakedownDecision = components['schemas']['TakedownDecideIn']['decision'];
 export type ModlogEntry = components['schemas']['ModlogEntryOut'];
 export type ModlogAction = components['schemas']['ModlogAction'];

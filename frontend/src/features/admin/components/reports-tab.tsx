@@ -11,6 +11,7 @@ import {
   useReportGroups,
   useResolveReports,
   useRestorePlayer,
+  useTakedownRefusals,
   useTakedowns,
 } from '../api/safety';
 import type { ReportAction, ReportGroup, Takedown, TakedownDecision } from '../api/types';
@@ -212,6 +213,47 @@ function HiddenPlayers() {
   );
 }
 
+/** Why a takedown request was refused, in an admin's words. */
+const REFUSAL_REASONS: Record<string, string> = {
+  network: 'too many requests from one network',
+  recipient: 'too many confirmation emails to one address',
+  player: 'an address seen before, after enough confirmed requests',
+  open_request: 'a request from the address waits for confirmation',
+  emails_stopped: 'the address asked for no more emails',
+};
+
+function RefusedTakedowns() {
+  const refusals = useTakedownRefusals();
+  const rows = refusals.data ?? [];
+  if (rows.length === 0) return null;
+  return (
+    <section aria-labelledby="refused-takedowns-title" className="mt-8">
+      <h2 id="refused-takedowns-title" className="mb-1 font-semibold">
+        Refused takedown requests
+      </h2>
+      <p className="mb-3 text-sm text-muted-foreground">
+        Requests we turned away in the last 7 days, per player and reason. Many of them about one
+        player can mean someone is trying to keep a family out, or to flood an inbox.
+      </p>
+      <ul className="flex flex-col gap-2" aria-label="Refused takedown requests">
+        {rows.map((row) => (
+          <li
+            key={`${row.player.id}-${row.reason}-${row.day}`}
+            className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-border bg-surface px-4 py-2 text-sm"
+          >
+            <span>
+              <strong>{row.player.name}</strong>: {REFUSAL_REASONS[row.reason] ?? row.reason}
+            </span>
+            <span className="text-muted-foreground">
+              {row.count} on {row.day}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** The Reports tab: takedown requests first (a child's profile waits hidden), then reports. */
 export function ReportsTab() {
   const takedowns = useTakedowns();
@@ -234,6 +276,7 @@ export function ReportsTab() {
         </ul>
       )}
       <HiddenPlayers />
+      <RefusedTakedowns />
     </>
   );
 }

@@ -1,10 +1,10 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 
 import { api, unwrap } from '@/lib/api-client';
 import { tooLong } from '@/lib/limits';
 
-import type { TakedownConfirmInput, TakedownInput } from './types';
+import type { TakedownConfirmInput, TakedownInput, TakedownStopInput } from './types';
 
 /** A player's page address (…/nominations/12) or its number. */
 export function nominationIdOf(text: string): number | null {
@@ -52,4 +52,32 @@ export function useConfirmTakedown() {
     mutationFn: (input: TakedownConfirmInput) =>
       unwrap(api.POST('/api/takedown-requests/confirm', { body: input })),
   });
+}
+
+/** POST /api/takedown-requests/stop-emails: the token of a confirmation email's last link. */
+export function useStopTakedownEmails() {
+  return useMutation({
+    mutationFn: (input: TakedownStopInput) =>
+      unwrap(api.POST('/api/takedown-requests/stop-emails', { body: input })),
+  });
+}
+
+/** GET /api/nominations/{id}/under-review: members see a page waiting for a takedown review. */
+export function useUnderReview(nominationId: number) {
+  return useQuery({
+    queryKey: ['safety', 'under-review', nominationId],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET('/api/nominations/{nomination_id}/under-review', {
+          params: { path: { nomination_id: nominationId } },
+          signal,
+        }),
+      ),
+  });
+}
+
+/** The player page a sign-in was asked for (`/nominations/12`), or null. */
+export function playerPageOf(path: string): number | null {
+  const match = /^\/nominations\/(\d+)\/?(?:[?#].*)?$/.exec(path);
+  return match ? Number(match[1]) : null;
 }

@@ -8,6 +8,7 @@ export type TakedownInput = Schemas['TakedownIn'];
 export type TakedownReceived = Schemas['TakedownReceivedOut'];
 export type TakedownConfirmInput = Schemas['TakedownConfirmIn'];
 export type TakedownConfirmed = Schemas['TakedownConfirmedOut'];
+export type TakedownStopInput = Schemas['TakedownStopIn'];
 
 /** The reasons a member picks from, in the words of the issue. */
 export const REPORT_REASONS: { value: ReportReason; label: string }[] = [

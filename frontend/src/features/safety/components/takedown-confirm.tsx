@@ -40,7 +40,9 @@ export function TakedownConfirm({ token }: { token: string | null }) {
           Your reference is <strong>{confirm.data.reference}</strong>.{' '}
           {confirm.data.playerHidden
             ? 'The profile is hidden from the site while our moderators review your request.'
-            : 'Our moderators already reviewed this profile and kept it on the site: it stays there until they decide on your request.'}{' '}
+            : confirm.data.underReview
+              ? 'The profile is hidden from people who are not signed in, from shared links and share images, and marked as under review for members while our moderators review your request.'
+              : 'Our moderators will review this profile and decide on your request; it stays on the site until then.'}{' '}
           We will write to you when it is decided.
         </p>
       </div>
@@ -54,8 +56,9 @@ export function TakedownConfirm({ token }: { token: string | null }) {
   return (
     <div className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-6">
       <p className="text-sm">
-        Confirm that you asked us to remove or correct this player profile. The profile is hidden
-        from the site as soon as you confirm, while our moderators review your request.
+        Confirm that you asked us to remove or correct this player profile. As soon as you confirm,
+        the profile is hidden from people who are not signed in and from shared links, while our
+        moderators review your request.
       </p>
       <Button
         size="lg"
