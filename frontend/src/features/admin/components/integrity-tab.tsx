@@ -40,7 +40,10 @@ function Voters({ nominationId }: { nominationId: number }) {
         {(voters.data ?? []).map((vote) => (
           <tr key={vote.id}>
             <td>
-              <Link to={`/scout/${vote.voterId}`} className="text-primary underline underline-offset-2">
+              <Link
+                to={`/scout/${vote.voterId}`}
+                className="text-primary underline underline-offset-2"
+              >
                 {vote.voterName}
               </Link>{' '}
               (@{vote.voterUsername})
