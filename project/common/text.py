@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_WORDS = re.compile(r"[^\W_]+")
+# A run of letters and digits, or one character that is neither a letter, a digit nor a space
+# (kept when it is a symbol such as an emoji: see ``fold``).
+_TOKENS = re.compile(r"[^\W_]+|[^\w\s]")
 # Apostrophes join a word ("O'Brien" is "obrien"); letters that Unicode does not decompose
 # into a base letter and an accent are spelled as their base letters.
 _SPELLED = str.maketrans(
@@ -31,11 +33,21 @@ def _bare(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-def fold(text: str) -> str:
+def _kept(token: str, symbols: bool) -> bool:
+    return token[0].isalnum() or (symbols and unicodedata.category(token) == "So")
+
+
+def fold(text: str, *, symbols: bool = True) -> str:
     """Lower-cased, accent-folded words (letters and digits) joined by single spaces: case,
     accents, spacing and punctuation do not matter, in any script. " Zoë Müller-Ñúñez "
-    gives "zoe muller nunez", and so do "ZOË MÜLLER ÑÚÑEZ" and "zoe muller-nunez"."""
-    return " ".join(_WORDS.findall(_bare(_bare(text).casefold()).translate(_SPELLED)))
+    gives "zoe muller nunez", and so do "ZOË MÜLLER ÑÚÑEZ" and "zoe muller-nunez".
+
+    A symbol (Unicode's "other symbol": an emoji such as "⚽", "©") is a word of its own, so a
+    search for it finds it; its variation selectors and skin tones are left out. With
+    ``symbols=False`` symbols are left out as punctuation is: a player's identity is their
+    name's letters, and "Leo ⚽" is "Leo"."""
+    folded = _bare(_bare(text).casefold()).translate(_SPELLED)
+    return " ".join(token for token in _TOKENS.findall(folded) if _kept(token, symbols))
 
 
 # Line and paragraph separators break a line as CR and LF do (str.splitlines splits on them).

@@ -106,7 +106,8 @@ def _search(queryset: QuerySet[Nomination], text: str) -> QuerySet[Nomination]:
     """Nominations whose player name, position, nationality, club or nominator name holds the
     text, folded alike (``fold``: case, accents and punctuation aside) on every database: the
     folded text is looked for in the keys the services keep (``Player.search_key``,
-    ``User.name_key``). Text with no letter or digit matches nothing."""
+    ``User.name_key``). Text with no letter, digit or symbol (an emoji is one) matches
+    nothing."""
     if not text.strip():
         return queryset
     folded = fold(text)

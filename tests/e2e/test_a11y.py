@@ -20,9 +20,10 @@ from project.accounts.models import Role, User
 from project.moderation.services import decisions as moderation
 from project.scouting.services import follows
 from project.scouting.services.votes import vote_cast
-from tests.builders import make_user
+from tests.builders import aged_user, make_user
 from tests.e2e.browsing import DESKTOP, PHONE, ROOT, TIMEOUT_MS, log_in, nominate
 from tests.e2e.conftest import Server
+from tests.integrity.helpers import vote as integrity_vote
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -204,7 +205,28 @@ def test_no_serious_axe_violation_as_a_scout(pages: Any, world: World) -> None:
     page.get_by_role("button", name=re.compile("Open user menu")).click()
     expect(page.get_by_role("menu")).to_be_visible()
     problems += axe_problems(page, "scout / user menu")
+    page.keyboard.press("Escape")
+    problems += header_menus_problems(page, "scout", (SPORT_MENU, NOTIFICATIONS))
     assert not problems, "\n".join(problems)
+
+
+SPORT_MENU = (re.compile(r"^Sport: .*Change sport$"), "sport menu")
+NOTIFICATIONS = (re.compile(r"^Notifications"), "notifications")
+
+
+def header_menus_problems(
+    page: Page, label: str, menus: tuple[tuple[re.Pattern[str], str], ...]
+) -> list[str]:
+    """axe with each of the header's menus open: a menu leaves the page behind it readable (a
+    modal one hides it with aria-hidden while its links stay focusable)."""
+    problems: list[str] = []
+    for name, where in menus:
+        page.get_by_role("banner").get_by_role("button", name=name).click()
+        expect(page.get_by_role("menu")).to_be_visible()
+        problems += axe_problems(page, f"{label} / {where}")
+        page.keyboard.press("Escape")
+        expect(page.get_by_role("menu")).to_have_count(0)
+    return problems
 
 
 def test_no_serious_axe_violation_or_overflow_on_a_phone(pages: Any, world: World) -> None:
@@ -240,6 +262,32 @@ def test_no_serious_axe_violation_as_an_admin(pages: Any, world: World) -> None:
         page.get_by_role("tabpanel").get_by_role("button", name="Reject", exact=True).click()
         expect(page.get_by_role("dialog")).to_be_visible()
         problems += axe_problems(page, f"{label} dashboard / reject dialog")
+    assert not problems, "\n".join(problems)
+
+
+def test_no_serious_axe_violation_on_the_integrity_tab_with_its_voters_and_dialog(
+    pages: Any, world: World
+) -> None:
+    """A flagged ring: the tab with a flag's voters open, then its Void dialog open; and the
+    admin header's menus."""
+    nomination = nominate(aged_user(), name="Rory Ringed")
+    for number in range(1, 6):  # five accounts of one network: a flag
+        integrity_vote(aged_user(), nomination, f"203.0.113.{number}")
+    page = pages()
+    log_in(page, "root", to="/admin/dashboard?tab=integrity")
+    flag = page.get_by_role("list", name="Integrity flags").get_by_role("listitem")
+    expect(flag).to_contain_text("One network, many accounts")
+    flag.get_by_text("Voters", exact=True).click()
+    expect(flag.get_by_role("table")).to_be_visible()
+    expect(flag.get_by_role("row")).to_have_count(6)
+    problems = axe_problems(page, "admin dashboard / integrity voters")
+    flag.get_by_role("button", name="Void votes").click()
+    expect(page.get_by_role("dialog")).to_be_visible()
+    problems += axe_problems(page, "admin dashboard / void dialog")
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    # The admin pages' header has no sport menu.
+    problems += header_menus_problems(page, "admin", (NOTIFICATIONS,))
     assert not problems, "\n".join(problems)
 
 

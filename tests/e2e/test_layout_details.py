@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, FloatRect, Locator, expect
 
 from project.accounts.models import Role
 from project.moderation.services import decisions as moderation
+from project.ops.management.commands.seed_demo import WORLD_NAMES
 from tests.builders import make_user
 from tests.e2e.browsing import (
     DESKTOP,
@@ -124,3 +125,36 @@ def test_the_takedown_confirmation_shows_whole_on_a_phone(
     assert shown["y"] >= header["y"] + header["height"], (shown, header)
     assert shown["y"] + shown["height"] <= PHONE["height"], shown
     page.screenshot(path=str(SCREENSHOT_DIR / "takedown-received-390x844.png"))
+
+
+# Every width where the profile's layout changes, and the ones between.
+PROFILE_WIDTHS = [PHONE["width"], 639, 640, 768, 900, 1024, 1280, 1440, 1920]
+
+
+def test_a_long_player_name_stays_below_the_profile_band(
+    e2e_server: Server, browser: Browser
+) -> None:
+    """The seed's long names (42 and 113 characters among them) on a nomination's page, at every
+    width: the name's text starts below the gradient band, where it reads dark on light."""
+    nominator = make_user(username="nora", name="Nora Nominator")
+    ids = [nominate(nominator, name=name).pk for name in WORLD_NAMES]
+    make_user(username="lee", name="Lee Leader")
+    page = new_page(browser, e2e_server)
+    log_in(page, "lee")
+    problems: list[str] = []
+    for nomination_id, name in zip(ids, WORLD_NAMES, strict=True):
+        page.goto(f"/nominations/{nomination_id}")
+        heading = page.get_by_role("heading", level=1, name=name)
+        expect(heading).to_be_visible()
+        for width in PROFILE_WIDTHS:
+            resize(page, {"width": width, "height": 900})
+            band = box(page.get_by_test_id("profile-band"))
+            top = box(heading)["y"]
+            band_bottom = band["y"] + band["height"]
+            if top < band_bottom:
+                problems.append(f"{len(name)} characters at {width} px: {band_bottom - top:.0f} px")
+    resize(page, DESKTOP)
+    page.goto(f"/nominations/{ids[2]}")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    screenshot(page, "nomination-long-name-1280x800")
+    assert not problems, "the name climbs into the band:\n" + "\n".join(problems)

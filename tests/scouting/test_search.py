@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from project.accounts.models import User
 from project.common.text import fold
 from project.scouting.models import Player
+from project.scouting.services.nominations import player_identity
 from tests.builders import make_nomination
 from tests.helpers import ApiClient
 
@@ -33,6 +34,38 @@ def test_fold_is_one_rule_for_search_and_identity() -> None:
     assert fold("Straße İstanbul ǰ") == "strasse istanbul j"
     assert fold("\uff26\uff55\uff4c\uff4c \uff57\uff49\uff44\uff54\uff48") == "full width"
     assert fold("Łukasz Søren O\u2019Brien-d'Arc") == "lukasz soren obrien darc"
+
+
+def test_fold_keeps_symbols_as_words_for_search_and_leaves_them_out_of_identity() -> None:
+    # The same cases as frontend/src/lib/fold.test.ts.
+    assert fold("⚽") == "⚽"
+    assert fold("Leo⚽Messi!") == "leo ⚽ messi"
+    assert fold("👍🏽 ❤\ufe0f") == "👍 ❤"  # skin tone and variation selector left out
+    assert fold("!!! _ ...") == ""
+    assert fold("Leo ⚽ Messi", symbols=False) == "leo messi"
+
+
+def test_an_emoji_alone_finds_the_names_that_hold_it(
+    scout_api: ApiClient, other_scout: User
+) -> None:
+    ball = make_nomination(other_scout, name="Kai ⚽ Tanaka")
+    heart = make_nomination(other_scout, name="Mia Rossi", club="FC ❤\ufe0f")
+    make_nomination(other_scout, name="Plain Name")
+    other_scout.name = "Scout 👍🏽"
+    other_scout.save()
+    assert found(scout_api, "⚽") == [ball.pk]
+    assert found(scout_api, "❤️") == [heart.pk]
+    assert sorted(found(scout_api, "👍")) == sorted([n.pk for n in other_scout.nominations.all()])
+    assert found(scout_api, "⚽⚽") == []
+
+
+def test_a_player_with_an_emoji_is_the_same_player_without_it() -> None:
+    def identity(name: str) -> str:
+        return player_identity(
+            name=name, sport="football", club="FC", age=None, graduation_year=2012
+        )
+
+    assert identity("Leo ⚽") == identity("leo")
 
 
 @pytest.mark.parametrize(
@@ -112,3 +145,18 @@ def test_the_migrations_fill_the_keys_of_existing_rows(other_scout: User) -> Non
     player = Player.objects.get(pk=nomination.player_id)
     assert player.search_key == "zoe muller nunez|guard|canada|atletico"
     assert User.objects.get(pk=other_scout.pk).name_key == "asa oberg"
+
+
+def test_the_migrations_add_symbols_to_the_keys_of_existing_rows(other_scout: User) -> None:
+    nomination = make_nomination(other_scout, name="Kai ⚽ Tanaka", club="Atlético")
+    other_scout.name = "Åsa 👍"
+    other_scout.save()
+    Player.objects.update(search_key="kai tanaka|guard|canada|atletico")
+    User.objects.update(name_key="asa")
+    fill_players: Any = import_module("project.scouting.migrations.0007_search_keys_with_symbols")
+    fill_users: Any = import_module("project.accounts.migrations.0008_name_keys_with_symbols")
+    fill_players.refill_search_keys(current_apps, None)
+    fill_users.refill_name_keys(current_apps, None)
+    player = Player.objects.get(pk=nomination.player_id)
+    assert player.search_key == "kai ⚽ tanaka|guard|canada|atletico"
+    assert User.objects.get(pk=other_scout.pk).name_key == "asa 👍"

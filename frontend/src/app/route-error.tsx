@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 
 import { buttonClasses } from '@/components/ui/button-classes';
@@ -17,6 +18,14 @@ function isNetworkFailure(error: unknown): boolean {
 export function RouteError() {
   const error = useRouteError();
   const offline = isNetworkFailure(error);
+  // A page that failed for want of a network loads again by itself once the browser is back
+  // online (the Reload button does the same at once).
+  useEffect(() => {
+    if (!offline) return undefined;
+    const reload = () => window.location.reload();
+    window.addEventListener('online', reload);
+    return () => window.removeEventListener('online', reload);
+  }, [offline]);
   const title = offline ? OFFLINE_TITLE : 'Something went wrong';
   const detail = offline
     ? 'This page needs a connection. Check your network, then reload.'

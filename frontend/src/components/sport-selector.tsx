@@ -11,8 +11,9 @@ const menuItemClasses =
 export function SportMenu({ className }: { className?: string }) {
   const { sport, setSport, option } = useSport();
   const Icon = option.icon;
+  // Not modal: a modal menu hides the page with aria-hidden while its links stay focusable.
   return (
-    <DropdownMenu.Root>
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger
         className={cn(
           'inline-flex h-9 items-center gap-2 rounded-lg border border-border bg-surface px-3 text-sm font-medium hover:bg-muted',

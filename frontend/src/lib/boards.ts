@@ -22,7 +22,8 @@ type BoardText = {
 
 /** Votes of accounts younger than the server's TRUST_ACCOUNT_AGE_HOURS are left out of the
  * trending and weekly boards (and nominators' points). */
-const NEW_ACCOUNTS = 'Votes from brand-new accounts count only in the all-time total.';
+const LEFT_OUT =
+  'Votes from brand-new accounts and votes removed by moderators are left out: brand-new accounts’ votes count only in the all-time total.';
 
 export const BOARD_TEXT: Record<BoardKind, BoardText> = {
   all: {
@@ -35,13 +36,13 @@ export const BOARD_TEXT: Record<BoardKind, BoardText> = {
     label: 'Trending',
     unit: (score) => (score === 1 ? 'vote in 24 h' : 'votes in 24 h'),
     column: 'Votes in 24 h',
-    counts: `Recent votes weigh most (a vote counts half as much a day later); the figure is the votes of the last 24 hours. ${NEW_ACCOUNTS}`,
+    counts: `The figure is the votes of the last 24 hours that count here, and recent votes weigh most in the order (a vote counts half as much a day later). ${LEFT_OUT}`,
   },
   weekly: {
     label: 'This week',
     unit: (score) => (score === 1 ? 'vote this week' : 'votes this week'),
     column: 'Votes this week',
-    counts: `Votes cast this week, since Monday. ${NEW_ACCOUNTS}`,
+    counts: `Votes cast this week, since Monday. ${LEFT_OUT}`,
   },
 };
 

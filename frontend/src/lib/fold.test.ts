@@ -11,4 +11,12 @@ describe('fold', () => {
     expect(fold('Ｆｕｌｌ ｗｉｄｔｈ')).toBe('full width');
     expect(fold("Łukasz Søren O’Brien-d'Arc")).toBe('lukasz soren obrien darc');
   });
+
+  it('keeps each symbol as a word, as the server does', () => {
+    // The same cases as tests/scouting/test_search.py.
+    expect(fold('⚽')).toBe('⚽');
+    expect(fold('Leo⚽Messi!')).toBe('leo ⚽ messi');
+    expect(fold('👍🏽 ❤\ufe0f')).toBe('👍 ❤');
+    expect(fold('!!! _ ...')).toBe('');
+  });
 });

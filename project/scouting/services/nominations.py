@@ -58,9 +58,10 @@ PLAYER_EDIT_FIELDS = (
 
 
 def _fold(text: str) -> str:
-    """Folded (``fold``) with no spaces, so spacing and punctuation do not matter: " Zoë
-    O'Brien-Núñez " and "zoe obrien nunez" both give "zoeobriennunez"."""
-    return fold(text).replace(" ", "")
+    """Folded (``fold``, letters and digits only) with no spaces, so spacing, punctuation and
+    symbols do not matter: " Zoë O'Brien-Núñez ⚽" and "zoe obrien nunez" both give
+    "zoeobriennunez"."""
+    return fold(text, symbols=False).replace(" ", "")
 
 
 def player_search_key(*, name: str, position: str, nationality: str, club: str) -> str:

@@ -15,7 +15,10 @@ import { navItems } from './nav-links';
 import { UserMenu } from './user-menu';
 
 export function Header() {
-  const { user, isPending } = useUser();
+  // undefined while the session is read, and when its first read failed (no network): whether
+  // anyone is signed in is not known then, and the header offers no "Sign in" to a member.
+  const { user } = useUser();
+  const signedOut = user === null;
   const { pathname } = useLocation();
   const [openPath, setOpenPath] = useState<string | null>(null);
   const isAdminPage = pathname === '/admin' || pathname.startsWith('/admin/');
@@ -66,7 +69,7 @@ export function Header() {
           {user ? (
             <UserMenu user={user} />
           ) : (
-            !isPending &&
+            signedOut &&
             pathname !== '/login' && (
               <Link to="/login" className={buttonClasses({ size: 'sm' })}>
                 Sign in

@@ -87,7 +87,12 @@ describe('/results boards', () => {
     // Equal 24-hour counts side by side share a place, as on every board (1, 2, 2).
     expect(within(rows[1]).getByText('Rank').parentElement).toHaveTextContent('2');
     expect(within(rows[2]).getByText('Rank').parentElement).toHaveTextContent('2');
-    expect(screen.getByText(/brand-new accounts count only in the all-time total/)).toBeVisible();
+    // The figure can be below the votes cast today: it says which votes it leaves out.
+    expect(
+      screen.getByText(
+        /Votes from brand-new accounts and votes removed by moderators are left out: brand-new accounts’ votes count only in the all-time total/,
+      ),
+    ).toBeVisible();
     const read = requests.find((r) => r.url.startsWith('/api/leaderboard/players'))!;
     expect(search(read).get('board')).toBe('trending');
     expect(search(read).get('sport')).toBe('football');

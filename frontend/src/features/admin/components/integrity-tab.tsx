@@ -40,7 +40,10 @@ function Voters({ nominationId }: { nominationId: number }) {
         {(voters.data ?? []).map((vote) => (
           <tr key={vote.id}>
             <td>
-              <Link to={`/scout/${vote.voterId}`} className="text-primary hover:underline">
+              <Link
+                to={`/scout/${vote.voterId}`}
+                className="text-primary underline underline-offset-2"
+              >
                 {vote.voterName}
               </Link>{' '}
               (@{vote.voterUsername})
@@ -66,7 +69,7 @@ function AccountLinks({ ids }: { ids: number[] }) {
       <Link
         to={`/scout/${id}`}
         aria-label={`Account #${id}`}
-        className="font-medium text-primary underline-offset-2 hover:underline"
+        className="font-medium text-primary underline underline-offset-2"
       >
         #{id}
       </Link>

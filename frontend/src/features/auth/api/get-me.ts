@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 
 import { api, unwrap } from '@/lib/api-client';
 
@@ -20,6 +21,18 @@ export const meQueryOptions = () =>
     queryFn: ({ signal }) => getMe({ signal }),
   });
 
+/**
+ * The session read. One that failed (no network: a page opened offline from the service
+ * worker's shell) is read again as soon as the browser is back online.
+ */
 export function useMe() {
-  return useQuery(meQueryOptions());
+  const query = useQuery(meQueryOptions());
+  const { isError, refetch } = query;
+  useEffect(() => {
+    if (!isError) return undefined;
+    const again = () => void refetch();
+    window.addEventListener('online', again);
+    return () => window.removeEventListener('online', again);
+  }, [isError, refetch]);
+  return query;
 }

@@ -59,13 +59,20 @@ export function NominationProfile({
       <BackToNominations />
 
       <header className={`${cardClasses} relative overflow-hidden`}>
-        <div className="absolute inset-x-0 top-0 h-20 bg-gradient-to-r from-primary to-purple sm:h-24" />
+        <div
+          data-testid="profile-band"
+          className="absolute inset-x-0 top-0 h-20 bg-gradient-to-r from-primary to-purple sm:h-24"
+        />
         <div className="relative flex flex-col gap-5 pt-8 sm:flex-row sm:items-end sm:pt-12">
           <PlayerAvatar
             name={player.name}
             className="size-20 border-4 border-surface text-3xl sm:size-24"
           />
-          <div className="min-w-0 flex-1">
+          {/* Side by side (sm and up) the row starts on the band, where the avatar overlaps it;
+              the name's column is bottom-aligned, and its top padding keeps a name of many
+              lines below the band (the band is 96 px: the card's 24 px padding, the row's
+              48 px, then these 32 px). */}
+          <div className="min-w-0 flex-1 sm:pt-8">
             <div className="flex flex-wrap items-center gap-2">
               <h1
                 id="player-name"

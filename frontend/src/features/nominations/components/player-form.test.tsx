@@ -174,7 +174,7 @@ describe('the Athlete Nomination form', () => {
     });
   });
 
-  it("shows the server's field messages on the fields", async () => {
+  it("shows the server's field messages on the fields, and no toast beside them", async () => {
     const { user } = renderNominate({
       status: 400,
       body: {
@@ -190,7 +190,8 @@ describe('the Athlete Nomination form', () => {
       await within(dialog).findByText('Player must be at least 9 years old'),
     ).toBeInTheDocument();
     expect(within(dialog).getByLabelText('Age')).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.getByText('Invalid input')).toBeInTheDocument();
+    expect(screen.queryByText('Invalid input')).not.toBeInTheDocument();
+    expect(screen.queryByText('Error')).not.toBeInTheDocument();
   });
 
   it('falls back to its own message when the server gives none', async () => {
@@ -221,6 +222,8 @@ describe('the Athlete Nomination form', () => {
     expect(within(dialog).getByRole('alert')).toHaveTextContent(
       'This player has already been nominated.',
     );
+    // Said once, in the notice: no toast repeats it.
+    expect(screen.getAllByText(/This player has already been nominated/)).toHaveLength(1);
     expect(link).toHaveAttribute('href', '/nominations/41');
     await user.click(link);
     // The probe shows the old path until the navigation's transition renders.

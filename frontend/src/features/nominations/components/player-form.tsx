@@ -80,11 +80,17 @@ export function PlayerForm({ mode, defaultValues, onSubmit, onDone, onNavigate }
     try {
       await onSubmit(values);
     } catch (error) {
-      for (const [field, message] of serverFieldErrors(error)) {
+      // Said once: on the fields it belongs to, or in the "already nominated" notice, else
+      // in a toast.
+      const onFields = serverFieldErrors(error);
+      for (const [field, message] of onFields) {
         setError(field, { type: 'server', message });
       }
-      setDuplicateOf(duplicateNominationId(error));
-      toast({ variant: 'destructive', description: errorMessage(error, text.failure) });
+      const duplicate = duplicateNominationId(error);
+      setDuplicateOf(duplicate);
+      if (onFields.length === 0 && duplicate === null) {
+        toast({ variant: 'destructive', description: errorMessage(error, text.failure) });
+      }
       return;
     }
     toast({ title: 'Success', description: text.success(values.name) });

@@ -67,8 +67,9 @@ export function NotificationBell() {
   const markRead = useMarkNotificationsRead();
   const unread = data?.unreadCount ?? 0;
 
+  // Not modal: a modal menu hides the page with aria-hidden while its links stay focusable.
   return (
-    <DropdownMenu.Root>
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger
         aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
         // Narrower on phones, where the admin header also holds its tag and way back.

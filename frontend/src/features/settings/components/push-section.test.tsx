@@ -155,6 +155,40 @@ describe('Push notifications on this device', () => {
     expect(requests.some((r) => r.method === 'POST')).toBe(false);
   });
 
+  it.each([
+    [
+      'NotAllowedError',
+      'Registration failed - permission denied',
+      "Your browser blocked notifications for this site. Allow them in the browser's site settings, then try again.",
+    ],
+    [
+      'AbortError',
+      'Registration failed - push service error',
+      'This browser cannot receive push notifications (its push service is off or missing). Use a current Chrome, Edge, Firefox or Safari; on iPhone and iPad, add ScoutVote to your Home Screen first.',
+    ],
+    [
+      'NotSupportedError',
+      'Push subscription not supported',
+      'This browser cannot receive push notifications (its push service is off or missing). Use a current Chrome, Edge, Firefox or Safari; on iPhone and iPad, add ScoutVote to your Home Screen first.',
+    ],
+  ])(
+    "says what to do, not the browser's words, when the browser refuses to subscribe (%s)",
+    async (name, raw, advice) => {
+      const browser = fakeBrowser();
+      browser.subscribe.mockRejectedValueOnce(new DOMException(raw, name));
+      const { requests } = serverWith(PUBLIC_KEY);
+      renderSection();
+      await waitFor(() => expect(switchUsable()).toBe(true));
+
+      await userEvent.click(await pushSwitch());
+
+      expect(await screen.findByText(advice)).toBeInTheDocument();
+      expect(screen.queryByText(raw)).not.toBeInTheDocument();
+      await waitFor(() => expect(screen.getByRole('switch')).not.toBeChecked());
+      expect(requests.some((r) => r.method === 'POST')).toBe(false);
+    },
+  );
+
   it('shows the blocked state at once when the browser already blocks notifications', async () => {
     const browser = fakeBrowser({ permission: 'denied' });
     serverWith(PUBLIC_KEY);

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { toast } from '@/stores/toast';
+import { toast, type ToastInput } from '@/stores/toast';
 
 import { settingsKeys } from '../api/keys';
 import {
@@ -123,23 +123,49 @@ async function turnOff(): Promise<void> {
   savedSubscriptionId.remove(subscription.endpoint);
 }
 
-function failed(error: Error) {
+const BLOCKED = {
+  variant: 'destructive',
+  title: 'Notifications are blocked',
+  description:
+    "Your browser blocked notifications for this site. Allow them in the browser's site settings, then try again.",
+} as const;
+
+const UNSUPPORTED = {
+  variant: 'destructive',
+  title: 'Push notifications are not available',
+  description:
+    'This browser cannot receive push notifications (its push service is off or missing). Use a current Chrome, Edge, Firefox or Safari; on iPhone and iPad, add ScoutVote to your Home Screen first.',
+} as const;
+
+/**
+ * What a failed change tells the member: what to do, never the browser's own wording
+ * ("Registration failed - permission denied"). The browser refuses a subscription with
+ * NotAllowedError when notifications are blocked, and with NotSupportedError or AbortError
+ * ("push service error") when it has no push service to subscribe with.
+ */
+export function pushFailure(error: Error): ToastInput {
   if (error instanceof PushPermissionError) {
-    toast(
-      error.permission === 'denied'
-        ? {
-            variant: 'destructive',
-            title: 'Notifications are blocked',
-            description: 'Your browser blocks notifications for this site.',
-          }
-        : { description: 'Push notifications stay off: the browser was not given permission.' },
-    );
-    return;
+    return error.permission === 'denied'
+      ? BLOCKED
+      : { description: 'Push notifications stay off: the browser was not given permission.' };
   }
-  toast({
+  if (error instanceof ApiError) {
+    return {
+      variant: 'destructive',
+      description: errorMessage(error, 'Failed to update push notifications'),
+    };
+  }
+  if (error instanceof DOMException) {
+    if (error.name === 'NotAllowedError') return BLOCKED;
+    if (error.name === 'NotSupportedError' || error.name === 'AbortError') return UNSUPPORTED;
+    return { variant: 'destructive', description: 'Failed to update push notifications' };
+  }
+  // This module's own errors say what to do; a failed fetch is a TypeError with the browser's
+  // wording.
+  return {
     variant: 'destructive',
-    description: errorMessage(error, error.message || 'Failed to update push notifications'),
-  });
+    description: error instanceof TypeError ? 'Failed to update push notifications' : error.message,
+  };
 }
 
 export function usePushDevice() {
@@ -173,7 +199,7 @@ export function usePushDevice() {
           : 'This device gets no more push notifications.',
       });
     },
-    onError: failed,
+    onError: (error) => toast(pushFailure(error)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.pushDevice() }),
   });
 
