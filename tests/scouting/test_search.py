@@ -153,7 +153,7 @@ def test_the_migrations_add_symbols_to_the_keys_of_existing_rows(other_scout: Us
     other_scout.save()
     Player.objects.update(search_key="kai tanaka|guard|canada|atletico")
     User.objects.update(name_key="asa")
-    fill_players: Any = import_module("project.scouting.migrations.0007_search_keys_with_symbols")
+    fill_players: Any = import_module("project.scouting.migrations.0008_search_keys_with_symbols")
     fill_users: Any = import_module("project.accounts.migrations.0008_name_keys_with_symbols")
     fill_players.refill_search_keys(current_apps, None)
     fill_users.refill_name_keys(current_apps, None)

@@ -24,7 +24,7 @@ def refill_search_keys(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("scouting", "0006_search_keys"),
+        ("scouting", "0007_player_under_review"),
     ]
 
     operations = [
