@@ -107,9 +107,7 @@ def _scout_nominations(api: ApiClient, w: World, member: bool) -> None:
 
 def _player_edit(api: ApiClient, w: World, member: bool) -> None:
     response = api.put(f"/api/players/{w.live.player_id}", player_body(w.live))
-    logged = ModlogEntry.objects.filter(
-        action=ModlogAction.PLAYER_EDIT, target_id=w.live.player_id
-    )
+    logged = ModlogEntry.objects.filter(action=ModlogAction.PLAYER_EDIT, target_id=w.live.player_id)
     position = Player.objects.get(pk=w.live.player_id).position
     if member:
         assert response.status_code == 403
@@ -203,8 +201,8 @@ def test_enrolling_ends_the_accounts_other_sessions(
     enrol(here)
     assert elsewhere.get("/api/auth/me").status_code == 401
     assert here.get("/api/admin/stats").status_code == 200
-    assert list(UserSession.objects.filter(user_id=admin.pk).values_list("session_key", flat=True)) == [
-        here.client.cookies["sessionid"].value
-    ]
+    assert list(
+        UserSession.objects.filter(user_id=admin.pk).values_list("session_key", flat=True)
+    ) == [here.client.cookies["sessionid"].value]
     # Every socket closes; the enrolling tab's comes back with its session's new rights.
     assert closed == [(admin.pk, "two_factor_enabled")]
