@@ -15,7 +15,7 @@ from project.accounts.models import User
 from project.accounts.throttle import forget_login_attempts, register_login_attempt
 from project.accounts.two_factor import INVALID_CODE, second_factor_check, two_factor_enabled
 from project.common.errors import Throttled
-from project.common.second_factor import acts_as_admin, second_factor_passed
+from project.common.second_factor import admin_session_allowed, second_factor_passed
 
 
 class ThrottledAdminAuthenticationForm(AdminAuthenticationForm):
@@ -60,6 +60,9 @@ class ScoutAdminSite(admin.AdminSite):
     login_template = "accounts/admin_login.html"
 
     def has_permission(self, request: HttpRequest) -> bool:
-        if not super().has_permission(request):
+        # Django's own rule (an active staff member: the admin role keeps is_staff in step,
+        # and a superuser made by createsuperuser has it) and the session's second factor.
+        user_id = request.user.pk
+        if not super().has_permission(request) or user_id is None:
             return False
-        return acts_as_admin(request.user, request.session)
+        return admin_session_allowed(request.session, user_id)

@@ -4,9 +4,10 @@ sign-in checked an authenticator or recovery code, or when it enrolled one.
 
 ``acts_as_admin`` is the one check: the authentication middleware applies it to every
 request's user (``User.is_admin`` reads its answer, so every service and selector that asks
-whether its caller is an admin gets it), and the admin API, the Django admin and the live
-layer's admin group ask it directly. An admin whose session has not passed the second factor
-is a member everywhere."""
+whether its caller is an admin gets it, as does the session payload's ``actsAsAdmin``), and
+the admin API and the live layer's admin group ask it directly. The Django admin asks
+``admin_session_allowed`` beside Django's own staff rule. An admin whose session has not
+passed the second factor is a member everywhere."""
 
 from __future__ import annotations
 
