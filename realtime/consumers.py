@@ -20,7 +20,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from project.common.choices import Sport
-from project.common.second_factor import admin_session_allowed
+from project.common.second_factor import acts_as_admin
 from realtime import drain, metrics
 from realtime.backend import get_backend
 from realtime.connection import SCOPE_KEY, Outgoing, SocketQueue, open_socket
@@ -119,9 +119,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         # Before hello: once the client has it, a logout or a password change closes it.
         if not await self._join_control_plane():
             return
-        self.admin = bool(user.is_admin) and admin_session_allowed(
-            self.scope.get("session"), user.pk
-        )
+        self.admin = acts_as_admin(user, self.scope.get("session"))
         if self.admin:
             groups.append(ADMINS_GROUP)
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from project.accounts.models import User
 from project.integrity.models import IntegrityFlag
-from project.ops.management.commands.seed_demo import RING_SIZE, WORLD_NAMES
+from project.ops.management.commands.seed_demo import RING_SIZE, WORLD_NAMES, demo_sign_in
 from project.scouting.models import Activity, Follow, Nomination, Notification, Player, Vote
 
 
@@ -63,3 +63,17 @@ def test_seed_demo_is_idempotent_and_covers_the_product() -> None:
     # Counters equal rows: the seed goes through the services.
     for nomination in Nomination.objects.annotate(rows=Count("votes")):
         assert nomination.vote_count == nomination.rows
+
+
+def test_the_demo_sign_in_says_the_admin_must_enrol_when_two_factor_is_required(
+    settings: Any,
+) -> None:
+    settings.ADMIN_2FA_REQUIRED = False
+    assert demo_sign_in() == (
+        "Sign in with admin / scoutvote-admin (admin), scout1 / scoutvote-demo (scout)."
+    )
+    settings.ADMIN_2FA_REQUIRED = True
+    required = demo_sign_in()
+    assert required.startswith("Sign in with scout1 / scoutvote-demo (scout).")
+    assert "admin / scoutvote-admin (admin), must turn on two-factor sign-in" in required
+    assert "open Settings, Two-Factor Sign-In, scan the QR code" in required

@@ -13,7 +13,7 @@ from django.http import HttpRequest
 
 from project.accounts.models import User
 from project.accounts.throttle import forget_login_attempts, register_login_attempt
-from project.accounts.two_factor import second_factor_check, two_factor_enabled
+from project.accounts.two_factor import INVALID_CODE, second_factor_check, two_factor_enabled
 from project.common.errors import Throttled
 from project.common.second_factor import admin_session_allowed, second_factor_passed
 
@@ -42,8 +42,11 @@ class ThrottledAdminAuthenticationForm(AdminAuthenticationForm):
         if isinstance(user, User) and two_factor_enabled(user):
             with transaction.atomic():
                 if not second_factor_check(user=user, code=cleaned.get("code") or ""):
-                    # The same words as a wrong password: the answer does not tell which.
-                    raise self.get_invalid_login_error()
+                    # Asked only once the password is right (super().clean() refuses a wrong
+                    # one first, in the same words for every account), so it may say so.
+                    raise forms.ValidationError(
+                        {"code": forms.ValidationError(INVALID_CODE, code="invalid_code")}
+                    )
             if self.request is not None:
                 # Kept through login(), which cycles the session key but keeps its data.
                 second_factor_passed(self.request.session, user.pk)
@@ -57,6 +60,8 @@ class ScoutAdminSite(admin.AdminSite):
     login_template = "accounts/admin_login.html"
 
     def has_permission(self, request: HttpRequest) -> bool:
+        # Django's own rule (an active staff member: the admin role keeps is_staff in step,
+        # and a superuser made by createsuperuser has it) and the session's second factor.
         user_id = request.user.pk
         if not super().has_permission(request) or user_id is None:
             return False

@@ -60,7 +60,16 @@ def register(request: HttpRequest, payload: RegisterIn) -> Status[object]:
 
 
 @router.post(
-    "/login", response={200: MeOut, codes_4xx: ErrorOut}, auth=csrf_only, summary="Sign in"
+    "/login",
+    response={200: MeOut, codes_4xx: ErrorOut},
+    auth=csrf_only,
+    summary="Sign in",
+    description='401 `invalid_credentials` "Invalid username or password" for a wrong password '
+    "(the same answer whether or not the account has two-factor sign-in). Once the password is "
+    "right, an account with two-factor sign-in answers 401 `two_factor_required` without a "
+    "`code`, and 401 `invalid_code` with `fields.code` for a wrong or spent one. Every attempt "
+    "counts against the login throttle (429). `actsAsAdmin`: whether this session may use the "
+    "admin tools.",
 )
 def login(request: HttpRequest, payload: LoginIn) -> object:
     return services.user_login(

@@ -9,10 +9,10 @@ from django.http.multipartparser import MultiPartParserError
 from ninja.security import SessionAuth
 from ninja.utils import check_csrf
 
-from project.accounts.models import Role, User
+from project.accounts.models import User
 from project.accounts.two_factor import two_factor_enabled
 from project.common.errors import PermissionDenied, ValidationFailed
-from project.common.second_factor import admin_session_allowed
+from project.common.second_factor import acts_as_admin
 
 CSRF_FAILED = "CSRF verification failed. Refresh the page and try again."
 TURN_ON_TWO_FACTOR = "Turn on two-factor sign-in in Settings to use the admin tools"
@@ -56,9 +56,9 @@ class AdminAuth(UserAuth):
         user = super().authenticate(request, key)
         if user is None:
             return None
-        if user.role != Role.ADMIN:
+        if not user.has_admin_role:
             raise PermissionDenied("Admin access required", code="admin_required")
-        if not admin_session_allowed(request.session, user.pk):
+        if not acts_as_admin(user, request.session):
             message = SIGN_IN_AGAIN if two_factor_enabled(user) else TURN_ON_TWO_FACTOR
             raise PermissionDenied(message, code="two_factor_required")
         return user

@@ -7,6 +7,9 @@ sessions signed in through ``ModelBackend`` (every sign-in here): the same check
 order (the backend is still configured, the user may authenticate, the session's hash matches
 the password's, or a fallback secret's, which rotates the session). Any other session goes
 through Django's own ``get_user``.
+
+The user it gives is marked with whether this request acts as an admin (``acts_as_admin``),
+which ``User.is_admin`` answers from then on.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import SimpleLazyObject
+
+from project.common.second_factor import acts_as_admin
 
 MODEL_BACKEND = f"{ModelBackend.__module__}.{ModelBackend.__qualname__}"
 
@@ -69,7 +74,11 @@ def get_user(request: HttpRequest) -> Any:
 
 def _cached_user(request: HttpRequest) -> Any:
     if not hasattr(request, "_cached_user"):
-        request._cached_user = get_user(request)  # type: ignore[attr-defined]
+        user = get_user(request)
+        if user.is_authenticated:
+            # Every admin check on this request's user (User.is_admin) reads this answer.
+            user.acting_admin = acts_as_admin(user, request.session)
+        request._cached_user = user  # type: ignore[attr-defined]
     return request._cached_user  # type: ignore[attr-defined]
 
 

@@ -167,9 +167,24 @@ class User(AbstractUser):
             kwargs["update_fields"] = {*update_fields, "name_key"}
         super().save(*args, **kwargs)
 
+    # For a request's user, whether it acts as an admin there (``acts_as_admin``: the admin
+    # role and, with ADMIN_2FA_REQUIRED, a session that passed the second factor), set by the
+    # authentication middleware and by sign-in. None for a user not read as a request's user,
+    # which acts by its role (management commands, background tasks, the websocket's user,
+    # which the live layer checks itself).
+    acting_admin: bool | None = None
+
+    @property
+    def has_admin_role(self) -> bool:
+        """The role alone: what the account is, whatever the session (who must turn on
+        two-factor sign-in, whom the admin count covers)."""
+        return self.role == Role.ADMIN
+
     @property
     def is_admin(self) -> bool:
-        return self.role == Role.ADMIN
+        """Acts as an admin: holds the role and, as a request's user, its session may use
+        admin powers. Every admin check on a caller reads this."""
+        return self.has_admin_role and self.acting_admin is not False
 
     def __str__(self) -> str:
         return self.username

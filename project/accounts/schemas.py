@@ -126,6 +126,14 @@ class MeOut(WithAvatar):
     email: str
     # The SPA stores it as the selected sport at sign-in when nothing is stored yet.
     favorite_sport: str
+    # Whether this session acts as an admin (the admin role and, with ADMIN_2FA_REQUIRED, a
+    # session that passed the second factor): an admin without it is a member until they
+    # turn on two-factor sign-in, or sign in again with their code.
+    acts_as_admin: bool
+
+    @staticmethod
+    def resolve_acts_as_admin(obj: Any) -> bool:
+        return bool(obj.is_admin)
 
 
 class SessionOut(CamelSchema):

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
@@ -11,9 +10,9 @@ from django.utils import timezone
 
 from project.accounts.models import Role, User, UserSession, UserSettings
 from project.accounts.throttle import forget_login_attempts, register_login_attempt
-from project.accounts.two_factor import second_factor_check, two_factor_enabled
+from project.accounts.two_factor import INVALID_CODE, second_factor_check, two_factor_enabled
 from project.common.errors import Conflict, NotAuthenticated, PermissionDenied, ValidationFailed
-from project.common.second_factor import second_factor_passed
+from project.common.second_factor import acts_as_admin, second_factor_passed
 from realtime.publish import close_user_sockets
 
 INVALID_CREDENTIALS = "Invalid username or password"
@@ -85,42 +84,37 @@ def user_register(
     return user
 
 
-def _second_factor_account(username: str, signed_in: User | None) -> User | None:
-    """The named account when it has two-factor sign-in on (whether or not the password was
-    right: the answer must not tell)."""
-    account = signed_in
-    if account is None:
-        with contextlib.suppress(User.DoesNotExist):
-            account = User.objects.get_by_natural_key(username)
-    if account is None or not two_factor_enabled(account):
-        return None
-    return account
-
-
 def user_login(*, request: HttpRequest, username: str, password: str, code: str = "") -> User:
-    """Sign in with the password, and with a current authenticator or recovery code when the
-    account has two-factor sign-in on (401 ``two_factor_required`` without one). A wrong
-    password and a wrong code get the same answer, and both count against the throttle."""
+    """Sign in with the password and, when the account has two-factor sign-in on, a current
+    authenticator or recovery code. The code is asked for only once the password is right: a
+    wrong password answers ``invalid_credentials`` whether or not the account has two-factor
+    sign-in, so the answer does not tell which accounts have it; a right password without a
+    code answers 401 ``two_factor_required``, and with a wrong or spent code 401
+    ``invalid_code`` at the code field. Every attempt counts against the throttle."""
     register_login_attempt(request, username)
     # The backend finds the account by its name's key (ScoutUserManager.get_by_natural_key), so
     # "SCOUT1" or a long-s "scout1" signs in as scout1 and every attempt costs exactly one hash: the
     # time taken does not tell whether a name exists in another case.
     found = authenticate(request, username=username, password=password)
     user = found if isinstance(found, User) and found.is_active else None
-    guarded = _second_factor_account(username, user)
-    if guarded is not None:
+    if user is None:
+        raise NotAuthenticated(INVALID_CREDENTIALS, code="invalid_credentials")
+    guarded = two_factor_enabled(user)
+    if guarded:
         if not code:
             raise NotAuthenticated(TWO_FACTOR_NEEDED, code="two_factor_required")
         with transaction.atomic():
-            if user is None or not second_factor_check(user=user, code=code):
-                raise NotAuthenticated(INVALID_CREDENTIALS, code="invalid_credentials")
-    if user is None:
-        raise NotAuthenticated(INVALID_CREDENTIALS, code="invalid_credentials")
+            if not second_factor_check(user=user, code=code):
+                raise NotAuthenticated(
+                    INVALID_CODE, code="invalid_code", fields={"code": INVALID_CODE}
+                )
     forget_login_attempts(request, username)
     # login() cycles the session key and the CSRF token, so a planted session cannot be reused.
     login(request, user)
-    if guarded is not None:
+    if guarded:
         second_factor_passed(request.session, user.pk)
+    # What the middleware marks on a request's user, for the answer (MeOut.actsAsAdmin).
+    user.acting_admin = acts_as_admin(user, request.session)
     return user
 
 

@@ -18,10 +18,11 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
-from project.accounts.models import RecoveryCode, TwoFactorDevice, User, UserSettings
+from project.accounts.models import RecoveryCode, TwoFactorDevice, User, UserSession, UserSettings
 from project.accounts.throttle import forget_login_attempts, register_login_attempt
 from project.common.errors import Conflict, PermissionDenied, ValidationFailed
 from project.common.second_factor import second_factor_passed
+from realtime.publish import close_user_sockets
 
 RECOVERY_CODES = 10
 # One step either side of now: a phone's clock a little off, or a code typed as it changed.
@@ -98,7 +99,9 @@ def _totp_step(device: TwoFactorDevice, code: str) -> int | None:
 @transaction.atomic
 def two_factor_confirm(*, request: HttpRequest, user: User, code: str) -> list[str]:
     """Finish enrolment with the first code the app shows; answer the ten recovery codes,
-    shown this once. The session that enrolled counts as having passed the second factor."""
+    shown this once. The session that enrolled counts as having passed the second factor;
+    every other session of the account ends (a password alone may have opened one), and the
+    account's sockets close so that they come back with the rights of their session."""
     device = TwoFactorDevice.objects.select_for_update().filter(user=user).first()
     if device is None or device.confirmed_at is not None:
         raise Conflict(ALREADY_ON if device else NOT_STARTED, code="two_factor_setup")
@@ -111,6 +114,10 @@ def two_factor_confirm(*, request: HttpRequest, user: User, code: str) -> list[s
     codes = _recovery_codes_replace(user)
     UserSettings.objects.update_or_create(user=user, defaults={"two_factor_enabled": True})
     second_factor_passed(request.session, user.pk)
+    UserSession.objects.filter(user_id=user.pk).exclude(
+        session_key=request.session.session_key
+    ).delete()
+    close_user_sockets(user.pk, reason="two_factor_enabled")
     return codes
 
 
@@ -148,7 +155,7 @@ def two_factor_disable(*, request: HttpRequest, user: User, password: str, code:
     """Turn two-factor sign-in off, with the password and a current code (or a recovery
     code). Both count against the login throttle, like a sign-in. Admins cannot while
     ``ADMIN_2FA_REQUIRED`` is on."""
-    if settings.ADMIN_2FA_REQUIRED and user.is_admin:
+    if settings.ADMIN_2FA_REQUIRED and user.has_admin_role:
         raise PermissionDenied(REQUIRED_FOR_ADMINS, code="two_factor_required")
     if not two_factor_enabled(user):
         raise Conflict(NOT_ON, code="two_factor_off")
@@ -169,7 +176,7 @@ def two_factor_status(*, user: User) -> dict[str, object]:
     return {
         "enabled": two_factor_enabled(user),
         "recovery_codes_left": RecoveryCode.objects.filter(user=user, used_at__isnull=True).count(),
-        "required": settings.ADMIN_2FA_REQUIRED and user.is_admin,
+        "required": settings.ADMIN_2FA_REQUIRED and user.has_admin_role,
     }
 
 

@@ -44,6 +44,7 @@ def test_register_creates_a_signed_in_scout_with_settings(api: ApiClient) -> Non
         "name": "New Scout",
         "email": "new.scout@example.com",
         "favoriteSport": "hockey",
+        "actsAsAdmin": False,
         "avatarUrl": None,
     }
     assert user.favorite_sport == "hockey"
@@ -114,6 +115,7 @@ def test_login_me_logout(api: ApiClient, scout: User) -> None:
         "name": "Sam Scout",
         "email": scout.email,
         "favoriteSport": scout.favorite_sport,
+        "actsAsAdmin": False,
         "avatarUrl": None,
     }
     assert api.get("/api/auth/me").json()["id"] == scout.pk

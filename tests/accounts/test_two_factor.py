@@ -17,6 +17,7 @@ from tests.helpers import ApiClient, assert_error
 pytestmark = pytest.mark.django_db
 
 INVALID = "Invalid username or password"
+INVALID_CODE = "That code is not valid. Enter the current code from your authenticator app."
 
 
 def enrol(api: ApiClient) -> tuple[pyotp.TOTP, list[str]]:
@@ -70,27 +71,37 @@ def test_enrolment_needs_the_apps_first_code(scout: User, scout_api: ApiClient) 
     assert assert_error(again, 409)["code"] == "two_factor_on"
 
 
-def test_sign_in_asks_for_the_code_and_never_tells_which_was_wrong(
-    scout: User, scout_api: ApiClient
+def assert_code_refused(response: Any) -> None:
+    body = assert_error(response, 401, INVALID_CODE)
+    assert body["code"] == "invalid_code"
+    assert body["fields"] == {"code": INVALID_CODE}
+
+
+def test_sign_in_asks_for_the_code_only_after_the_password(
+    scout: User, scout_api: ApiClient, other_scout: User
 ) -> None:
     totp, _ = enrol(scout_api)
 
-    for password in (PASSWORD, "not-the-password"):  # the same answer either way
-        _, asked = sign_in(scout.username, password)
-        body = assert_error(asked, 401)
-        assert body["code"] == "two_factor_required"
-        assert body["message"] == "Enter the code from your authenticator app"
+    # A wrong password answers alike whether or not the account has two-factor sign-in.
+    _, enrolled = sign_in(scout.username, "not-the-password")
+    _, not_enrolled = sign_in(other_scout.username, "not-the-password")
+    _, enrolled_with_code = sign_in(scout.username, "not-the-password", later_code(totp))
+    for answer in (enrolled, not_enrolled, enrolled_with_code):
+        body = assert_error(answer, 401, INVALID)
+        assert body["code"] == "invalid_credentials" and not body.get("fields")
+
+    _, asked = sign_in(scout.username, PASSWORD)
+    body = assert_error(asked, 401, "Enter the code from your authenticator app")
+    assert body["code"] == "two_factor_required"
     _, wrong_code = sign_in(scout.username, PASSWORD, "123456")
-    _, wrong_password = sign_in(scout.username, "not-the-password", later_code(totp))
-    for answer in (wrong_code, wrong_password):
-        assert assert_error(answer, 401, INVALID)["code"] == "invalid_credentials"
+    assert_code_refused(wrong_code)
 
     code = later_code(totp)
     api, signed = sign_in(scout.username, PASSWORD, code)
     assert signed.status_code == 200 and signed.json()["username"] == scout.username
     assert api.get("/api/auth/me").status_code == 200
     _, replayed = sign_in(scout.username, PASSWORD, code)  # a code signs in once
-    assert_error(replayed, 401, INVALID)
+    assert_code_refused(replayed)
 
 
 def test_a_recovery_code_works_once(scout: User, scout_api: ApiClient) -> None:
@@ -99,7 +110,7 @@ def test_a_recovery_code_works_once(scout: User, scout_api: ApiClient) -> None:
     assert signed.status_code == 200
     assert api.get("/api/auth/2fa").json()["recoveryCodesLeft"] == 9
     _, again = sign_in(scout.username, PASSWORD, codes[3])
-    assert_error(again, 401, INVALID)
+    assert_code_refused(again)
 
 
 def test_wrong_codes_are_throttled_like_passwords(
@@ -136,7 +147,7 @@ def test_new_recovery_codes_replace_the_old(scout: User, scout_api: ApiClient) -
     assert renewed.status_code == 200
     new = renewed.json()["recoveryCodes"]
     assert not set(new) & set(old)
-    assert_error(sign_in(scout.username, PASSWORD, old[0])[1], 401, INVALID)
+    assert_code_refused(sign_in(scout.username, PASSWORD, old[0])[1])
     assert sign_in(scout.username, PASSWORD, new[0])[1].status_code == 200
 
 
@@ -166,10 +177,7 @@ def test_an_admin_without_a_second_factor_can_only_enrol(admin_user: User) -> No
 def test_an_admin_session_from_before_enrolment_must_sign_in_again(admin_user: User) -> None:
     old = ApiClient().login(admin_user)
     totp, _ = enrol(ApiClient().login(admin_user))
-    refused = old.get("/api/admin/stats")
-    assert assert_error(refused, 403)["message"] == (
-        "Sign in again with your authenticator code to use the admin tools"
-    )
+    assert assert_error(old.get("/api/admin/stats"), 401)["code"] == "not_authenticated"
     api, signed = sign_in(admin_user.username, PASSWORD, later_code(totp))
     assert signed.status_code == 200
     assert api.get("/api/admin/stats").status_code == 200
@@ -187,6 +195,9 @@ def test_the_django_admin_asks_for_the_second_factor(settings: Any) -> None:
     form = {"username": admin.username, "password": PASSWORD, "next": "/admin-django/"}
     refused = browser.post("/admin-django/login/", form)
     assert refused.status_code == 200 and b"errornote" in refused.content
+    assert INVALID_CODE.encode() in refused.content
+    wrong = browser.post("/admin-django/login/", {**form, "password": "not-the-password"})
+    assert wrong.status_code == 200 and INVALID_CODE.encode() not in wrong.content
     assert browser.get("/admin-django/").status_code == 302
 
     signed = browser.post("/admin-django/login/", {**form, "code": later_code(totp)})

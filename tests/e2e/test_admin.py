@@ -8,13 +8,16 @@ photographed tab by tab at the wall's two TV sizes and at a phone size.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
+import pyotp
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from project.accounts.models import Role
+from project.ops.harness.launcher import free_port
 from tests.builders import make_user
 from tests.e2e.browsing import (
     ServerSession,
@@ -263,3 +266,52 @@ def test_the_bell_receives_an_approval_live(e2e_server: Server, browser: Browser
     item.click()
     expect(member).to_have_url(re.compile(r"/nominations/\d+$"))
     expect(bell).to_have_accessible_name("Notifications")
+
+
+@pytest.fixture(scope="module")
+def two_factor_server(e2e_server: Server) -> Iterator[Server]:
+    """A second server on the same database with ADMIN_2FA_REQUIRED on (the first one's
+    environment, copied before the tests' ORM switch was set)."""
+    port = free_port()
+    env = {**e2e_server.env, "ADMIN_2FA_REQUIRED": "true"}
+    server = Server(url=f"http://127.0.0.1:{port}", port=port, env=env)
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_a_password_only_admin_is_shown_the_enrolment_step_then_the_tools(
+    two_factor_server: Server, browser: Browser
+) -> None:
+    make_user(username="casey", name="Casey Chief", role=Role.ADMIN)
+    nominate(make_user(username="nia", name="Nia Nominator"), name="Queued Quinn")
+    page = new_page(browser, two_factor_server)
+    admin_reads: list[str] = []
+    refused: list[str] = []
+    page.on("request", lambda r: admin_reads.append(r.url) if "/api/admin/" in r.url else None)
+    page.on("response", lambda r: refused.append(r.url) if r.status == 403 else None)
+
+    log_in(page, "casey", to=DASHBOARD)
+    expect(page.get_by_role("heading", name="Two-factor sign-in needed")).to_be_visible()
+    expect(
+        page.get_by_text("Turn on two-factor sign-in in Settings to use the admin tools.")
+    ).to_be_visible()
+    expect(page.get_by_role("region", name="Platform statistics")).to_have_count(0)
+    screenshot(page, "admin-dashboard-two-factor-needed")
+    assert admin_reads == [] and refused == []
+
+    page.get_by_role("link", name="Go to Settings").click()
+    section = page.get_by_role("region", name="Two-Factor Sign-In")
+    expect(section.get_by_text("Admins must turn this on to use the admin tools.")).to_be_visible()
+    section.get_by_role("button", name="Set up two-factor sign-in").click()
+    secret = section.locator("code").inner_text()
+    section.get_by_label("Code from the app").fill(pyotp.TOTP(secret).now())
+    section.get_by_role("button", name="Turn on").click()
+    section.get_by_role("button", name="I saved them").click()
+    assert admin_reads == [] and refused == []
+
+    # Without a reload: the session now acts as an admin, and the dashboard reads its tools.
+    page.get_by_role("link", name="Admin", exact=True).first.click()
+    expect(stat(page, "Pending Nominations")).to_contain_text("1")
+    expect(pending_row(page, "Queued Quinn")).to_be_visible()
+    assert admin_reads and refused == []

@@ -14,6 +14,7 @@ export const scout: AuthUser = {
   name: 'Jane Doe',
   email: 'jdoe@example.com',
   favoriteSport: '',
+  actsAsAdmin: false,
   avatarUrl: null,
 };
 export const admin: AuthUser = {
@@ -23,6 +24,7 @@ export const admin: AuthUser = {
   name: 'Ada Admin',
   email: 'boss@example.com',
   favoriteSport: '',
+  actsAsAdmin: true,
   avatarUrl: null,
 };
 

@@ -28,6 +28,7 @@ export default function SettingsPage() {
       <SettingsView
         account={{ username: user?.username ?? '', email: user?.email ?? '' }}
         onAccountDeleted={endSession}
+        onTwoFactorEnrolled={() => void queryClient.invalidateQueries({ queryKey: authKeys.me() })}
       />
       <div className="mt-6">
         <ExportDataSection />

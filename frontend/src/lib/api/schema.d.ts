@@ -558,7 +558,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in */
+        /**
+         * Sign in
+         * @description 401 `invalid_credentials` "Invalid username or password" for a wrong password (the same answer whether or not the account has two-factor sign-in). Once the password is right, an account with two-factor sign-in answers 401 `two_factor_required` without a `code`, and 401 `invalid_code` with `fields.code` for a wrong or spent one. Every attempt counts against the login throttle (429). `actsAsAdmin`: whether this session may use the admin tools.
+         */
         post: operations["project_accounts_api_login"];
         delete?: never;
         options?: never;
@@ -2025,6 +2028,8 @@ export interface components {
         };
         /** MeOut */
         MeOut: {
+            /** Actsasadmin */
+            actsAsAdmin: boolean;
             /** Avatarurl */
             avatarUrl: string | null;
             /** Email */

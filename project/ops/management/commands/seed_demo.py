@@ -12,6 +12,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.test.utils import override_settings
@@ -196,6 +197,22 @@ LOCATIONS = [
 ]
 
 
+def demo_sign_in() -> str:
+    """How to sign in to the demo, as ``make run`` announces it. With ``ADMIN_2FA_REQUIRED``
+    the admin's password alone opens a member's session: the admin tools wait until the admin
+    turns on two-factor sign-in, so the announcement says so and how."""
+    admin = f"{ADMIN_USERNAME} / {ADMIN_PASSWORD} (admin)"
+    scout = f"scout1 / {SCOUT_PASSWORD} (scout)"
+    if not settings.ADMIN_2FA_REQUIRED:
+        return f"Sign in with {admin}, {scout}."
+    return (
+        f"Sign in with {scout}. The admin, {admin}, must turn on two-factor sign-in before "
+        "using the admin tools (ADMIN_2FA_REQUIRED is on): sign in, open Settings, "
+        "Two-Factor Sign-In, scan the QR code with an authenticator app and enter its first "
+        "code."
+    )
+
+
 class Command(BaseCommand):
     help = "Seed demo data (idempotent)."
 
@@ -231,8 +248,7 @@ class Command(BaseCommand):
             self.style.SUCCESS(
                 f"Demo data ready: {User.objects.count()} users, {Player.objects.count()} players, "
                 f"{Nomination.objects.count()} nominations ({created} new). "
-                f"Admin: {ADMIN_USERNAME} / {ADMIN_PASSWORD}; scouts: scout1..scout{SCOUT_COUNT} / "
-                f"{SCOUT_PASSWORD}"
+                f"Scouts scout1..scout{SCOUT_COUNT} share one password. {demo_sign_in()}"
             )
         )
 

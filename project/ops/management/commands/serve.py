@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-DEMO_SIGN_IN = "admin / scoutvote-admin (admin), scout1 / scoutvote-demo (scout)"
+from project.ops.management.commands.seed_demo import demo_sign_in
 
 
 def _listening(host: str, port: int) -> bool:
@@ -49,7 +49,7 @@ class Command(BaseCommand):
             if server.poll() is None:
                 self.stdout.write(
                     self.style.SUCCESS(f"ScoutVote is running on http://{host}:{port}")
-                    + f"\nSign in with {DEMO_SIGN_IN}. Ctrl-C stops it."
+                    + f"\n{demo_sign_in()} Ctrl-C stops it."
                 )
             server.wait()
         except KeyboardInterrupt:

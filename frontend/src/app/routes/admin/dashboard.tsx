@@ -19,7 +19,8 @@ const renderEditPlayer: RenderEditPlayer = (player) => (
   />
 );
 
-/** Rendered inside RequireAdmin: the user is a signed-in admin. */
+/** Rendered inside RequireAdmin: the user is a signed-in admin (whose session may not act
+ * as one yet: the dashboard then shows the two-factor step). */
 export default function AdminDashboardPage() {
   const { user } = useUser();
   return (
@@ -28,7 +29,13 @@ export default function AdminDashboardPage() {
         title="Admin Dashboard"
         description="Moderate nominations, verify players and manage users."
       />
-      {user && <AdminDashboard viewerId={user.id} renderEditPlayer={renderEditPlayer} />}
+      {user && (
+        <AdminDashboard
+          viewerId={user.id}
+          actsAsAdmin={user.actsAsAdmin}
+          renderEditPlayer={renderEditPlayer}
+        />
+      )}
     </>
   );
 }

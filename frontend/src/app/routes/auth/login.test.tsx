@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 
@@ -141,6 +141,35 @@ describe('LoginPage', () => {
       { username: 'jdoe', password: 'secret1', code: '' },
       { username: 'jdoe', password: 'secret1', code: '123456' },
     ]);
+  });
+
+  it('says a wrong code is not valid at the code field', async () => {
+    const invalid = 'That code is not valid. Enter the current code from your authenticator app.';
+    mockFetch({
+      'POST /api/auth/login': (request) =>
+        (request.body as { code: string }).code
+          ? {
+              status: 401,
+              body: { message: invalid, code: 'invalid_code', fields: { code: invalid } },
+            }
+          : {
+              status: 401,
+              body: {
+                message: 'Enter the code from your authenticator app',
+                code: 'two_factor_required',
+              },
+            },
+    });
+    renderLogin();
+    await submit('jdoe', 'secret1');
+    const code = await screen.findByLabelText('Authentication code');
+    await userEvent.type(code, '000000');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    await waitFor(() => expect(code).toHaveAccessibleDescription(expect.stringContaining(invalid)));
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText('Invalid username or password')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('location')).not.toBeInTheDocument();
   });
 
   it('shows the server message when login fails', async () => {

@@ -43,7 +43,7 @@ export default function NominationDetailPage() {
   if (!query.data) return <NominationProfileSkeleton />;
 
   const nomination = query.data;
-  const canEdit = user?.role === 'admin' || user?.id === nomination.nominatedBy.id;
+  const canEdit = user?.actsAsAdmin === true || user?.id === nomination.nominatedBy.id;
   return (
     <>
       <UnderReviewNotice nominationId={nomination.id} />

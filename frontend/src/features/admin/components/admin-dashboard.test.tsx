@@ -390,4 +390,27 @@ describe('admin dashboard, live', () => {
     live('nomination.updated', makeNomination(1, { player: { name: 'Renamed Player' } }));
     expect(await screen.findByText('Renamed Player')).toBeInTheDocument();
   });
+
+  it('shows the two-factor step, and reads nothing, when the session may not act as an admin', async () => {
+    const { requests } = api();
+    renderRoutes(routes, { path: '/admin/dashboard', user: { ...admin, actsAsAdmin: false } });
+    await screen.findByRole('heading', { name: 'Admin Dashboard' }, { timeout: 5000 });
+
+    expect(screen.getByRole('heading', { name: 'Two-factor sign-in needed' })).toBeInTheDocument();
+    expect(
+      screen.getByText('Turn on two-factor sign-in in Settings to use the admin tools.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to Settings' })).toHaveAttribute(
+      'href',
+      '/settings#two-factor',
+    );
+    expect(screen.queryByRole('region', { name: 'Platform statistics' })).not.toBeInTheDocument();
+    // Given the chance to fire, no admin read (nor a status list of nominations) goes out.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reads = requests.filter(
+      (request) =>
+        request.url.startsWith('/api/admin/') || request.url.startsWith('/api/nominations?'),
+    );
+    expect(reads).toEqual([]);
+  });
 });

@@ -27,6 +27,9 @@ function count(value: number | undefined, more = false) {
   return value === undefined ? '' : ` (${value.toLocaleString('en-US')}${more ? '+' : ''})`;
 }
 
+/** The server's words for an admin whose session may not use the admin tools yet. */
+export const TURN_ON_TWO_FACTOR = 'Turn on two-factor sign-in in Settings to use the admin tools';
+
 /** What an admin sees until their session has passed two-factor sign-in. */
 function SecondFactorNeeded({ message }: { message: string }) {
   return (
@@ -41,17 +44,23 @@ function SecondFactorNeeded({ message }: { message: string }) {
   );
 }
 
+type DashboardProps = { viewerId: number; renderEditPlayer?: RenderEditPlayer };
+
 /**
  * The admin dashboard: the platform numbers and the moderation tabs, all live. The tab is kept
- * in the address (?tab=) so a reload or a shared link opens the same one.
+ * in the address (?tab=) so a reload or a shared link opens the same one. A session that may
+ * not act as an admin (`actsAsAdmin` of the session: an admin who has not passed two-factor
+ * sign-in) gets the enrolment step instead, and none of the admin reads is made.
  */
 export function AdminDashboard({
-  viewerId,
-  renderEditPlayer,
-}: {
-  viewerId: number;
-  renderEditPlayer?: RenderEditPlayer;
-}) {
+  actsAsAdmin,
+  ...props
+}: DashboardProps & { actsAsAdmin: boolean }) {
+  if (!actsAsAdmin) return <SecondFactorNeeded message={TURN_ON_TWO_FACTOR} />;
+  return <AdminTools {...props} />;
+}
+
+function AdminTools({ viewerId, renderEditPlayer }: DashboardProps) {
   useAdminLive(viewerId);
   const stats = useAdminStats();
   useErrorToast(stats.error, 'Failed to fetch admin statistics');

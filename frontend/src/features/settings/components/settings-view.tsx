@@ -17,16 +17,22 @@ type SettingsViewProps = {
   account: { username: string; email: string };
   /** Ends the session on this screen once the server has deleted the account. */
   onAccountDeleted: () => void;
+  /** Two-factor sign-in just turned on: what the session may do has changed. */
+  onTwoFactorEnrolled?: () => void;
 };
 
-export function SettingsView({ account, onAccountDeleted }: SettingsViewProps) {
+export function SettingsView({
+  account,
+  onAccountDeleted,
+  onTwoFactorEnrolled,
+}: SettingsViewProps) {
   const settings = useSettings();
 
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
       <AccountInfoSection username={account.username} email={account.email} />
       <ChangePasswordSection />
-      <TwoFactorSection />
+      <TwoFactorSection onEnrolled={onTwoFactorEnrolled} />
       {settings.isPending ? (
         <>
           <Skeleton className="h-64 rounded-xl" aria-label="Loading settings" />

@@ -197,8 +197,11 @@ function TurnOff() {
   );
 }
 
-/** Two-factor sign-in: enrol an authenticator app, see and renew recovery codes, turn it off. */
-export function TwoFactorSection() {
+/**
+ * Two-factor sign-in: enrol an authenticator app, see and renew recovery codes, turn it off.
+ * `onEnrolled` runs once it is on: the session may now act as an admin (its `actsAsAdmin`).
+ */
+export function TwoFactorSection({ onEnrolled }: { onEnrolled?: () => void }) {
   const status = useTwoFactor();
   const setup = useTwoFactorSetup();
   const renew = useRecoveryCodesRenew();
@@ -215,6 +218,7 @@ export function TwoFactorSection() {
         onDone={(fresh) => {
           setEnrolment(null);
           setCodes(fresh);
+          onEnrolled?.();
         }}
       />
     );
