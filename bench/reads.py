@@ -482,7 +482,7 @@ def request_call(clients: dict[str, Any], alias: str, path: str) -> Callable[[],
 def read_call(kind: str, sport: str | None, user_id: int) -> Callable[[], int]:
     """The board's read alone: the selector the call runs, for the same user."""
     from project.accounts.models import User
-    from project.scouting.board_selectors import board_nominations
+    from project.scouting.boards.reads import board_nominations
 
     user = User.objects.get(pk=user_id)
     return lambda: len(board_nominations(kind=kind, sport=sport, user=user))  # type: ignore[arg-type]
@@ -491,7 +491,7 @@ def read_call(kind: str, sport: str | None, user_id: int) -> Callable[[], int]:
 def summaries_call(sport: str) -> Callable[[], int]:
     """The live layer's read of a sport's summaries alone (no user: the events carry no
     hasVoted); answers the number of boards."""
-    from project.scouting.board_selectors import sport_summaries
+    from project.scouting.boards.live import sport_summaries
 
     return lambda: len(sport_summaries(sport).boards)
 

@@ -361,7 +361,7 @@ REALTIME_ACTIVITY_WINDOW = float(os.environ.get("REALTIME_ACTIVITY_WINDOW", "0.5
 # never a user's write).
 REALTIME_VALIDATE_EVENTS = env_bool("REALTIME_VALIDATE_EVENTS", DEBUG)
 
-# --- Boards (project/scouting/boards.py) --------------------------------------------------
+# --- Boards (project/scouting/boards/maths.py) --------------------------------------------------
 # Trending halves a vote's weight every this many seconds (changing it needs
 # `manage.py boards_rebuild`, since the stored scores carry it).
 BOARD_TRENDING_HALF_LIFE = float(os.environ.get("BOARD_TRENDING_HALF_LIFE", "86400"))

@@ -16,7 +16,7 @@ from project.accounts.models import User, UserSettings
 from project.common.choices import Sport
 from project.jobs.services import email_enqueue
 from project.notify.emails import Rendered, public_url, render
-from project.scouting.boards import week_of
+from project.scouting.boards.maths import week_of
 from project.scouting.models import LIVE_STATUSES, Follow, Nomination, NominationWeek
 
 # Nominations listed per sport (the most voted first).

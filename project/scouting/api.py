@@ -20,8 +20,9 @@ from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
 from project.integrity import services as integrity
-from project.scouting import board_selectors, selectors
-from project.scouting.board_schemas import (
+from project.scouting import selectors
+from project.scouting.boards import reads as board_reads
+from project.scouting.boards.schemas import (
     BoardEntryOut,
     BoardQuery,
     HistoryQuery,
@@ -235,7 +236,7 @@ def leaderboard_scouts(request: HttpRequest, query: Query[SportQuery]) -> list:
     "old when they voted; all time counts every vote.",
 )
 def leaderboard_players(request: HttpRequest, query: Query[BoardQuery]) -> list:
-    return board_selectors.board_nominations(
+    return board_reads.board_nominations(
         kind=query.board, sport=query.sport, user=current_user(request)
     )
 
@@ -246,8 +247,8 @@ def leaderboard_players(request: HttpRequest, query: Query[BoardQuery]) -> list:
     tags=["leaderboard"],
     summary="The current week of the weekly board and when it resets",
 )
-def leaderboard_week(request: HttpRequest) -> board_selectors.Week:
-    return board_selectors.current_week()
+def leaderboard_week(request: HttpRequest) -> board_reads.Week:
+    return board_reads.current_week()
 
 
 @router.get(
@@ -259,7 +260,7 @@ def leaderboard_week(request: HttpRequest) -> board_selectors.Week:
 )
 @paginate()
 def leaderboard_weekly_history(request: HttpRequest, query: Query[HistoryQuery]) -> Pager:
-    return partial(board_selectors.weekly_history, sport=query.sport)
+    return partial(board_reads.weekly_history, sport=query.sport)
 
 
 @router.get(

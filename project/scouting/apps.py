@@ -9,8 +9,8 @@ class ScoutingConfig(AppConfig):
     def ready(self) -> None:
         from project.accounts.export import register_export_section
         from project.accounts.services import register_user_deletion_step
-        from project.scouting.board_schemas import LeaderboardEventOut
-        from project.scouting.board_selectors import SUMMARIES
+        from project.scouting.boards.live import SUMMARIES
+        from project.scouting.boards.schemas import LeaderboardEventOut
         from project.scouting.export import scouting_export
         from project.scouting.schemas import (
             ActivityBatchOut,

@@ -158,7 +158,7 @@ class Nomination(models.Model):
     # Trending score: log(sum(exp(lambda * t_vote))) over the counted votes (t in seconds since
     # the Unix epoch, lambda = ln 2 / BOARD_TRENDING_HALF_LIFE), NULL without any. Every
     # nomination decays at the same rate, so ordering by this column is the trending order at
-    # any moment and nothing is ever recomputed (project/scouting/boards.py).
+    # any moment and nothing is ever recomputed (project/scouting/boards/maths.py).
     trend = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

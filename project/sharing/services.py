@@ -19,7 +19,7 @@ from django.db import transaction
 
 from project.common.choices import Sport
 from project.media.storage import get_storage
-from project.scouting.board_selectors import board_data
+from project.scouting.boards.reads import board_data
 from project.scouting.models import Nomination
 from project.sharing import cards
 from project.sharing.cache import previews_changed

@@ -20,7 +20,7 @@ from project.notify.digest import digests_send
 from project.notify.emails import unsubscribe_token
 from project.notify.models import NotificationEmail, OutboundEvent
 from project.notify.services import events_dispatch, transactional_enqueue
-from project.scouting.boards import week_of
+from project.scouting.boards.maths import week_of
 from project.scouting.models import Follow, NominationWeek
 from project.scouting.services import votes
 from tests.builders import make_nomination, make_user

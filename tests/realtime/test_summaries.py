@@ -17,8 +17,8 @@ from django.conf import settings as django_settings
 from django.utils import timezone
 
 from project.accounts.models import User
-from project.scouting import board_selectors
-from project.scouting.boards import trend_add, trend_term, week_of
+from project.scouting.boards import live as board_live
+from project.scouting.boards.maths import trend_add, trend_term, week_of
 from project.scouting.models import Nomination, NominationWeek
 from realtime.backend import get_backend
 from realtime.publish import publish_summaries
@@ -215,7 +215,7 @@ async def test_each_board_has_its_event_and_only_a_changed_board_is_sent_again(
     assert set(boards) == {"all", "trending", "weekly"}
 
     def expected() -> dict[str, Any]:
-        return board_selectors.sport_summaries("soccer").boards  # type: ignore[return-value]
+        return board_live.sport_summaries("soccer").boards  # type: ignore[return-value]
 
     assert {kind: message["data"] for kind, message in boards.items()} == _json_round_trip(
         await sync_to_async(expected)()

@@ -11,7 +11,7 @@ import pytest
 import time_machine
 
 from project.accounts.models import User
-from project.scouting import board_selectors
+from project.scouting.boards import reads as board_reads
 from tests.builders import make_nomination
 from tests.helpers import ApiClient
 from tests.scouting.test_boards import board, places, votes_at, week_votes
@@ -44,7 +44,7 @@ def test_trending_ranks_equal_votes_in_24_hours_together(
 
     expected = [(leader.pk, 1, 13), (later.pk, 2, 12), (earlier.pk, 2, 12), (last.pk, 4, 1)]
     assert [entry[:3] for entry in places(board(scout_api, "trending"))] == expected
-    live = board_selectors.board_data(kind="trending", sport="football")
+    live = board_reads.board_data(kind="trending", sport="football")
     assert [(entry["id"], entry["rank"], entry["score"]) for entry in live] == expected
 
 

@@ -18,9 +18,10 @@ from django.utils import timezone
 
 from project.accounts.models import User
 from project.common.pagination import PageQuery
-from project.scouting import board_selectors
-from project.scouting.board_schemas import BoardEntryEventOut
-from project.scouting.boards import trend_add, trend_term, week_of
+from project.scouting.boards import live as board_live
+from project.scouting.boards import reads as board_reads
+from project.scouting.boards.maths import trend_add, trend_term, week_of
+from project.scouting.boards.schemas import BoardEntryEventOut
 from project.scouting.models import (
     Nomination,
     NominationStatus,
@@ -153,14 +154,14 @@ def test_each_board_is_one_query(other_scout: User, at_now: Any) -> None:
         week_votes(nomination, THIS_WEEK, n + 1)
     for kind in ("all", "trending", "weekly"):
         with CaptureQueriesContext(connection) as captured:
-            entries = board_selectors.board_nominations(kind=kind, sport="football")
+            entries = board_reads.board_nominations(kind=kind, sport="football")
         assert len(entries) == 10
         # Trending's votes of the last 24 hours come in the same query; the cache read and
         # write of the ranks are no SQL.
         assert len(captured.captured_queries) == 1, kind
     # The score shown on trending is still each entry's votes of the last 24 hours: its one
     # vote, at most 11 hours old.
-    trending = board_selectors.board_nominations(kind="trending", sport="football")
+    trending = board_reads.board_nominations(kind="trending", sport="football")
     assert [entry.score for entry in trending] == [1] * 10  # type: ignore[attr-defined]
 
 
@@ -199,11 +200,11 @@ def test_the_live_boards_are_the_rest_boards_encoded_as_the_schema_does(
     Player.objects.filter(pk=first.player_id).update(verified=True)
     for sport in ("football", None):
         for kind in ("all", "trending", "weekly"):
-            board_selectors.board_nominations(kind=kind, sport=sport)  # a previous board
+            board_reads.board_nominations(kind=kind, sport=sport)  # a previous board
             with_votes(first, 100)  # moves up: movements other than 0
-            entries = board_selectors.board_nominations(kind=kind, sport=sport)
+            entries = board_reads.board_nominations(kind=kind, sport=sport)
             assert len(entries) == 10
-            assert board_selectors.board_data(kind=kind, sport=sport) == [
+            assert board_reads.board_data(kind=kind, sport=sport) == [
                 _wire(BoardEntryEventOut.from_orm(entry)) for entry in entries
             ], (kind, sport)
             with_votes(first, 0)
@@ -215,8 +216,8 @@ def test_the_summaries_come_again_when_the_oldest_trending_vote_leaves_the_windo
     """``refresh_at``: when the trending board's votes change by time alone (its entries'
     oldest counted, active vote of the last 24 hours turns 24 hours old), or else when the
     week turns over. Votes that do not count, voided ones and older ones do not say when."""
-    resets_at = board_selectors.current_week(NOW).resets_at
-    assert board_selectors.sport_summaries("football", NOW).refresh_at == resets_at
+    resets_at = board_reads.current_week(NOW).resets_at
+    assert board_live.sport_summaries("football", NOW).refresh_at == resets_at
     shown = make_nomination(other_scout)
     votes_at(shown, NOW - timedelta(hours=20), NOW - timedelta(hours=2))
     votes_at(make_nomination(other_scout), NOW - timedelta(hours=30))
@@ -224,9 +225,9 @@ def test_the_summaries_come_again_when_the_oldest_trending_vote_leaves_the_windo
     uncounted, voided = Vote.objects.filter(nomination=shown).order_by("created_at")[:2]
     Vote.objects.filter(pk=uncounted.pk).update(counted=False)
     Vote.objects.filter(pk=voided.pk).update(status=VoteStatus.VOID)
-    summaries = board_selectors.sport_summaries("football", NOW)
+    summaries = board_live.sport_summaries("football", NOW)
     assert summaries.refresh_at == NOW + timedelta(hours=4)
-    assert board_selectors.sport_summaries("hockey", NOW).refresh_at == resets_at
+    assert board_live.sport_summaries("hockey", NOW).refresh_at == resets_at
 
 
 def test_weekly_board_counts_this_week_only(
@@ -320,7 +321,7 @@ def test_player_of_the_week_history_pages_by_week(
     ]
 
     with CaptureQueriesContext(connection) as captured:
-        board_selectors.weekly_history(sport="football", page=PageQuery(limit=2, cursor=None))
+        board_reads.weekly_history(sport="football", page=PageQuery(limit=2, cursor=None))
     assert len(captured.captured_queries) == 1
 
     bad = scout_api.get("/api/leaderboard/weekly-history?cursor=nonsense")

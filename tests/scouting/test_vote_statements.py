@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from project.accounts.models import User, UserSettings
 from project.common.errors import Conflict
 from project.notify.services import events_dispatch
-from project.scouting.boards import trend_add, trend_term
+from project.scouting.boards.maths import trend_add, trend_term
 from project.scouting.models import Nomination, NominationWeek, Notification
 from project.scouting.services import votes
 from tests.builders import make_nomination, make_user

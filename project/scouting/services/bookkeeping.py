@@ -5,7 +5,7 @@ deletion (``deletion``); a new counter kept per vote is added here once.
 
 A vote is in the counts while its row is active. Entering, it adds to its nomination: one to
 vote_count and, when it counted (a trusted vote, ``Vote.counted``), one to counted_votes, its
-term to the trend (the forward-decayed log-sum-exp, project/scouting/boards.py) and one to the
+term to the trend (the forward-decayed log-sum-exp, project/scouting/boards/maths.py) and one to the
 counter of the week it was cast in; to its voter, VOTE_POINTS (and, on a cast, the day's
 streak); to its nominator, when it counted and is not the nominator's own, VOTE_RECEIVED_POINTS.
 Leaving takes back exactly that (the streak stays). Each nomination touched also gets +1
@@ -29,7 +29,7 @@ from django.db import connection
 
 from project.accounts.progress import progress_statement
 from project.common.db import Pending, sql_greatest
-from project.scouting import boards
+from project.scouting.boards import maths
 from project.scouting.models import (
     LIVE_STATUSES,
     Nomination,
@@ -104,8 +104,8 @@ def bookkeeping(
         change.votes += 1
         _points(book, ballot.voter_id, sign * VOTE_POINTS, today)
         if ballot.counted:
-            change.terms.append(boards.trend_term(ballot.voted_at))
-            change.weeks[boards.week_of(ballot.voted_at)] += 1
+            change.terms.append(maths.trend_term(ballot.voted_at))
+            change.weeks[maths.week_of(ballot.voted_at)] += 1
             if ballot.nominator_id != ballot.voter_id:
                 _points(book, ballot.nominator_id, sign * VOTE_RECEIVED_POINTS, None)
     return book
@@ -130,7 +130,7 @@ _TREND_WITH = (
 # The trend column with votes taken out (their number first) whose terms' log-sum-exp is
 # ``term``: log(exp(trend) - exp(term)), NULL once no counted vote remains (``counted_votes``
 # before this update) or when rounding left the terms no smaller than the sum they belong to
-# (``boards.trend_remove``).
+# (``maths.trend_remove``).
 _TREND_WITHOUT = (
     "CASE WHEN counted_votes <= %s OR trend IS NULL OR trend <= %s THEN NULL "
     "ELSE trend + LN(1.0 - EXP(%s - trend)) END"
@@ -138,10 +138,10 @@ _TREND_WITHOUT = (
 
 
 def _log_sum_exp(terms: list[float]) -> float:
-    """log(sum(exp(term))) of the terms, smallest first (``boards.trend_add``)."""
+    """log(sum(exp(term))) of the terms, smallest first (``maths.trend_add``)."""
     total: float | None = None
     for term in sorted(terms):
-        total = boards.trend_add(total, term)
+        total = maths.trend_add(total, term)
     assert total is not None
     return total
 

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from project.scouting.boards import boards_check
+from project.scouting.boards.maths import boards_check
 from project.scouting.models import Nomination, NominationWeek, Vote
 
 

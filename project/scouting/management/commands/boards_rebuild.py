@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from project.scouting.boards import boards_rebuild
+from project.scouting.boards.maths import boards_rebuild
 from project.scouting.models import Nomination, NominationWeek, Vote
 
 

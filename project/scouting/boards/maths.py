@@ -52,13 +52,6 @@ def trend_remove(trend: float | None, term: float, *, remaining: int) -> float |
     return trend + math.log1p(-math.exp(gap))
 
 
-def decayed_votes(trend: float | None, now: datetime) -> float:
-    """The score shown to people: votes weighted by their age (1 for a vote cast now)."""
-    if trend is None:
-        return 0.0
-    return math.exp(trend - trend_lambda() * now.timestamp())
-
-
 def week_zone() -> ZoneInfo:
     return ZoneInfo(settings.BOARD_WEEK_TIME_ZONE)
 

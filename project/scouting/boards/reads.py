@@ -1,5 +1,5 @@
-"""Reads of the boards: all time, trending and weekly, and the Player of the Week history
-(the arithmetic is in ``boards.py``).
+"""The REST reads of the boards: all time, trending and weekly, and the Player of the Week
+history (the arithmetic is in ``maths.py``, what the live layer pushes in ``live.py``).
 
 Each board is one indexed query for its top 10 (an index scan in board order and a limit, no
 sort), whatever the number of nominations or votes:
@@ -36,8 +36,8 @@ from project.common.choices import Sport
 from project.common.db import db_datetime, reading
 from project.common.pagination import PageQuery, cursor_decode, cursor_encode
 from project.scouting import selectors
-from project.scouting.board_schemas import BoardKind
-from project.scouting.boards import next_week_start, week_of, week_zone
+from project.scouting.boards.maths import next_week_start, week_of, week_zone
+from project.scouting.boards.schemas import BoardKind
 from project.scouting.models import (
     LIVE_STATUSES,
     Nomination,
@@ -119,7 +119,7 @@ def _recent_votes(now: datetime) -> Coalesce:
     return Coalesce(Subquery(votes), 0)
 
 
-def _recent_on_boards_sql(ops: Any, now: datetime, prefix: str) -> tuple[str, list[Any]]:
+def recent_on_boards_sql(ops: Any, now: datetime, prefix: str) -> tuple[str, list[Any]]:
     """The SQL condition (and its parameters) of a vote the trending board counts: of the last
     24 hours and ``ON_BOARDS``; ``prefix`` is the vote table's alias with its dot, or ""."""
     return (
@@ -130,26 +130,6 @@ def _recent_on_boards_sql(ops: Any, now: datetime, prefix: str) -> tuple[str, li
             ON_BOARDS["status"],
         ],
     )
-
-
-def trending_window_ends(nomination_ids: Sequence[int], now: datetime) -> datetime | None:
-    """When the oldest vote of the last 24 hours of these entries leaves the window (so the
-    votes shown on the trending board change by time alone), or None. Read by hand with the
-    live boards (``_board_rows``)."""
-    if not nomination_ids:
-        return None
-    connection = reading(Vote)
-    ops = connection.ops
-    ids = ", ".join(["%s"] * len(nomination_ids))
-    recent, params = _recent_on_boards_sql(ops, now, "")
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT MIN(created_at) FROM {ops.quote_name(Vote._meta.db_table)} "  # noqa: S608  (the model's table; values bound)
-            f"WHERE nomination_id IN ({ids}) AND {recent}",
-            [*nomination_ids, *params],
-        )
-        (oldest,) = cursor.fetchone()
-    return None if oldest is None else db_datetime(oldest) + TRENDING_WINDOW
 
 
 def competition_ranks(keys: Sequence[Any]) -> list[int]:
@@ -279,7 +259,7 @@ def _board_rows(kind: BoardKind, sport: str | None, now: datetime) -> list[tuple
         if kind == "trending":
             key = "n.trend"
             where += " AND n.trend IS NOT NULL"
-            recent, score_params = _recent_on_boards_sql(ops, now, "v.")
+            recent, score_params = recent_on_boards_sql(ops, now, "v.")
             score = (
                 f"(SELECT COUNT(*) FROM {quote(Vote._meta.db_table)} v "  # noqa: S608  (the model's table; values bound)
                 f"WHERE v.nomination_id = n.id AND {recent})"
@@ -355,50 +335,6 @@ def _entry_wire(row: tuple[Any, ...], rank: int, movement: int | None) -> dict[s
         "score": score,
         "movement": movement,
     }
-
-
-@dataclass(frozen=True)
-class SportSummaries:
-    """Everything the live layer pushes about a sport: one event body per board, the stats,
-    and when the boards change by time alone (the week turning over, a vote leaving the
-    trending window), so they can be pushed again then."""
-
-    boards: dict[BoardKind, dict[str, Any]]
-    stats: dict[str, int]
-    refresh_at: datetime
-
-
-def sport_summaries(sport: str, now: datetime | None = None) -> SportSummaries:
-    """The boards and stats of a sport, as the ``leaderboard.changed`` (one per board kind)
-    and ``stats.changed`` events carry them."""
-    now = now or timezone.now()
-    week = current_week(now)
-    # The three boards' stored ranks in one cache read (movement).
-    keys = {kind: _ranks_key(kind, sport, week.week) for kind in BOARD_KINDS}
-    stored = cache.get_many(list(keys.values()))
-    trending = board_data(
-        kind="trending", sport=sport, now=now, stored=stored.get(keys["trending"])
-    )
-    weekly = board_data(kind="weekly", sport=sport, now=now, stored=stored.get(keys["weekly"]))
-    boards: dict[BoardKind, dict[str, Any]] = {
-        "all": {
-            "board": "all",
-            "players": board_data(kind="all", sport=sport, now=now, stored=stored.get(keys["all"])),
-            "scouts": selectors.leaderboard_scouts(sport=sport),
-        },
-        "trending": {"board": "trending", "players": trending},
-        "weekly": {
-            "board": "weekly",
-            "week": week.week.isoformat(),
-            "resetsAt": week.resets_at.isoformat(),
-            "players": weekly,
-        },
-    }
-    window_ends = trending_window_ends([entry["id"] for entry in trending], now)
-    refresh_at = min(filter(None, (week.resets_at, window_ends)))
-    return SportSummaries(
-        boards=boards, stats=selectors.sport_stats(sport=sport), refresh_at=refresh_at
-    )
 
 
 # --- Player of the Week -------------------------------------------------------------------
@@ -499,22 +435,3 @@ def weekly_history(
             winners.append(nomination)
         items.append(WeekWinners(week=week, sport=sport_, winners=winners))
     return HistoryPage(items=items, next_cursor=next_cursor)
-
-
-# --- For the live layer -------------------------------------------------------------------
-
-
-class BoardSummaries:
-    """What the live layer pushes about the boards (registered in ScoutingConfig.ready())."""
-
-    def sport_summaries(self, sport: str) -> SportSummaries:
-        return sport_summaries(sport)
-
-    def sports(self) -> list[str]:
-        return list(Sport.values)
-
-    def next_week_start(self) -> datetime:
-        return current_week().resets_at
-
-
-SUMMARIES = BoardSummaries()
