@@ -232,6 +232,7 @@ def test_an_emails_unsubscribe_link_opens_the_servers_page_under_the_worker(
     expect(app_page.get_by_text("404")).to_have_count(0)
 
     app_page.get_by_role("button", name="Turn off Vote Emails").click()
-    expect(app_page.get_by_role("heading", name="You are unsubscribed")).to_be_visible()
+    expect(app_page.get_by_role("heading", name="Vote Emails turned off")).to_be_visible()
+    expect(app_page.get_by_role("link", name="Settings").first).to_be_visible()
     settings = UserSettings.objects.get(user=member)
     assert (settings.vote_emails, settings.vote_notifications) == (False, True)
