@@ -70,8 +70,9 @@ _SALT = "notify.unsubscribe"
 
 
 def public_url(path: str) -> str:
-    """The absolute address of a path of the site (PUBLIC_BASE_URL, or the local server's
-    when it is not set)."""
+    """The absolute address of a path of the site: PUBLIC_BASE_URL (``make run`` sets it from
+    its port; with DEBUG off the server does not start without it, project/notify/checks.py),
+    else the default local server's."""
     base = settings.PUBLIC_BASE_URL or "http://localhost:8000"
     return f"{base}{path}"
 

@@ -67,6 +67,11 @@ def test_a_notification_email_carries_its_headers_parts_link_and_unsubscribe(
     link = f"{BASE}/nominations/{nomination.pk}"
     assert "Sam Scout voted for Kai Tanaka. It now has 1 vote." in text
     assert link in text and f'href="{link}"' in html
+    # Every link is on PUBLIC_BASE_URL: the page, Settings and the unsubscribe link.
+    assert f"See the nomination: {link}" in text
+    settings_link = f"{BASE}/settings#notifications"
+    assert settings_link in text and f'href="{settings_link}"' in html
+    assert f"with one click: {BASE}/email/unsubscribe/" in text
     # The product's name and colours, and the footer saying why it came.
     assert "ScoutVote" in html and "#1d4ed8" in html
     assert "because Email Notifications and Vote Emails are on" in text
