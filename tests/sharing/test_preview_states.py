@@ -20,7 +20,8 @@ from project.sharing.services import share_card_render
 from tests.builders import make_user
 from tests.sharing.conftest import nominate
 
-pytestmark = pytest.mark.django_db
+# Real commits: the preview cache (Redis, when set) is made stale at commit.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 INDEX = "<!doctype html><html><head><title>ScoutVote</title></head><body></body></html>"
 # What the player's preview would tell: name, position, age and club (tests/sharing/conftest).
