@@ -4,6 +4,8 @@ WORKDIR /app/frontend
 COPY frontend/package.json frontend/package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY frontend/ ./
+# The paths the server answers itself, which the service worker lets through (sw/sw.ts).
+COPY project/server_paths.json ../project/server_paths.json
 RUN npm run build
 
 FROM python:3.11-slim-bookworm

@@ -37,7 +37,8 @@ $(FRONTEND)/node_modules/.package-lock.json: $(FRONTEND)/package-lock.json
 
 # The SPA is rebuilt only when something it is built from changed (make test type-checks it).
 FRONTEND_SOURCES := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) \
-	$(wildcard $(FRONTEND)/*.json $(FRONTEND)/*.ts $(FRONTEND)/*.js $(FRONTEND)/index.html)
+	$(wildcard $(FRONTEND)/*.json $(FRONTEND)/*.ts $(FRONTEND)/*.js $(FRONTEND)/index.html) \
+	$(shell find $(FRONTEND)/sw -type f 2>/dev/null) project/server_paths.json
 
 $(FRONTEND)/dist/index.html: $(FRONTEND)/node_modules/.package-lock.json $(FRONTEND_SOURCES)
 	cd $(FRONTEND) && npm run build

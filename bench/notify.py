@@ -345,6 +345,7 @@ def main() -> None:
         **os.environ,
         "DATABASE_URL": url,
         "DJANGO_DEBUG": "false",
+        "PUBLIC_BASE_URL": base_url,
         "DJANGO_ALLOWED_HOSTS": f"{HOST},localhost",
         "LOG_LEVEL": "WARNING",
         "VAPID_PUBLIC_KEY": keys.public_key,

@@ -75,6 +75,7 @@ def main() -> None:
     os.environ["DATABASE_URL"] = url
     django_setup()
 
+    from project.scouting.models import Nomination, NominationStatus
     from project.scouting.services.nominations import nomination_create
     from project.sharing.services import share_card_render
 
@@ -92,6 +93,8 @@ def main() -> None:
         skills="",
         video_link="",
     )
+    # Only an approved nomination has a preview and a card (set directly, as a decision).
+    Nomination.objects.filter(pk=nomination.pk).update(status=NominationStatus.APPROVED)
     share_card_render(nomination_id=nomination.pk)
 
     port = free_port()

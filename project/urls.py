@@ -1,9 +1,20 @@
+import json
+import re
+from pathlib import Path
+
 from django.contrib import admin
 from django.urls import include, path, re_path
 
 from project.api import api
 from project.sharing.views import share_card
 from project.views import api_not_found, service_worker, spa_index, web_manifest
+
+# The paths Django answers itself, never with the SPA: the same list the service worker lets
+# through to the server (frontend/sw/sw.ts imports it), so the two cannot disagree.
+SERVER_PATHS = json.loads(Path(__file__).with_name("server_paths.json").read_text("utf-8"))
+_SERVER_PREFIXES = "|".join(re.escape(prefix) for prefix in SERVER_PATHS["prefixes"])
+_SERVER_FILES = "|".join(re.escape(name) for name in SERVER_PATHS["files"])
+SPA_PATH = rf"^(?!(?:{_SERVER_PREFIXES})(?:/|$)|(?:{_SERVER_FILES})$).*$"
 
 # An unreachable database answers 503 + Retry-After (JSON), not 500, wherever it is noticed.
 handler500 = "project.views.server_error"
@@ -19,6 +30,6 @@ urlpatterns = [
     # The installable app's worker and manifest live at the root (the worker's scope is "/").
     path("sw.js", service_worker, name="service-worker"),
     path("manifest.webmanifest", web_manifest, name="web-manifest"),
-    # Every other path that is not a static asset or the websocket is a client-side route.
-    re_path(r"^(?!static/|ws/|admin-django/|email/).*$", spa_index),
+    # Every other path is a client-side route.
+    re_path(SPA_PATH, spa_index),
 ]

@@ -101,6 +101,7 @@ def test_check_deploy_is_clean_under_production_settings(tmp_path: Path) -> None
         "DJANGO_ENV": "production",
         "DJANGO_SECRET_KEY": "p" * 20 + "-a-long-random-production-secret-" + "q" * 20,
         "DJANGO_ALLOWED_HOSTS": "scouting.example.com",
+        "PUBLIC_BASE_URL": "https://scouting.example.com",
     }
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],

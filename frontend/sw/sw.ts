@@ -16,6 +16,8 @@ import {
 import { NavigationRoute, registerRoute, setCatchHandler } from 'workbox-routing';
 import { NetworkOnly } from 'workbox-strategies';
 
+import { files, prefixes } from '../../project/server_paths.json';
+
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry | string)[] };
 
 /** Where Django serves the build; the worker itself is served from / to control every page. */
@@ -24,18 +26,20 @@ const SHELL = `${STATIC}index.html`;
 const OFFLINE_PAGE = `${STATIC}offline.html`;
 const ICON = `${STATIC}pwa-192.png`;
 
+/** A path written into a pattern as itself (the list's names hold dots). */
+function literal(path: string): string {
+  return path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /**
- * Navigations the shell must not answer: the API and the live socket, Django's own pages, the
- * uploads, the static files (a build's file that is not precached) and the worker's own files.
+ * Navigations the shell must not answer: the paths Django answers itself (the API and the live
+ * socket, its own pages such as the admin's and the email links', the uploads, the static files
+ * and the worker's own files). The list is project/server_paths.json, which the server's
+ * catch-all (project/urls.py) reads too, so the two cannot disagree.
  */
 const NOT_THE_SHELL = [
-  /^\/api(\/|$)/,
-  /^\/ws(\/|$)/,
-  /^\/admin-django(\/|$)/,
-  /^\/media(\/|$)/,
-  /^\/static(\/|$)/,
-  /^\/sw\.js$/,
-  /^\/manifest\.webmanifest$/,
+  ...prefixes.map((prefix) => new RegExp(`^/${literal(prefix)}(/|$)`)),
+  ...files.map((file) => new RegExp(`^/${literal(file)}$`)),
 ];
 
 precacheAndRoute(self.__WB_MANIFEST);

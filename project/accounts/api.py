@@ -277,8 +277,10 @@ def password_change(request: HttpRequest, payload: PasswordChangeIn) -> object:
     response={200: SettingsOut, codes_4xx: ErrorOut},
     summary="Change one notification setting",
     description=(
-        "Exactly one of emailNotifications, voteNotifications, nominationNotifications, "
-        "weeklyDigest (a boolean); anything else is a 400. Answers the whole settings shape."
+        "Exactly one of emailNotifications (every notification email), voteNotifications, "
+        "nominationNotifications (in the app and on the member's devices), voteEmails, "
+        "nominationEmails (by email), weeklyDigest (a boolean); anything else is a 400. "
+        "Answers the whole settings shape."
     ),
 )
 def notifications_update(request: HttpRequest, payload: NotificationSettingsIn) -> object:

@@ -42,6 +42,8 @@ _SETTINGS_FIELDS = (
     "email_notifications",
     "vote_notifications",
     "nomination_notifications",
+    "vote_emails",
+    "nomination_emails",
     "weekly_digest",
     "profile_visibility",
     "allow_discoverability",

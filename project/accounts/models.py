@@ -194,9 +194,15 @@ class UserSettings(models.Model):
     """A member's notification, privacy and security settings."""
 
     user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="settings")
+    # Every notification email (the weekly digest has its own switch below).
     email_notifications = models.BooleanField(default=True)
+    # In the app (the bell) and on the member's devices (web push).
     vote_notifications = models.BooleanField(default=True)
     nomination_notifications = models.BooleanField(default=True)
+    # By email, each kind on its own: an email's unsubscribe link turns off its kind's email
+    # and leaves the in-app switches above as the member set them.
+    vote_emails = models.BooleanField(default=True)
+    nomination_emails = models.BooleanField(default=True)
     weekly_digest = models.BooleanField(default=True)
     profile_visibility = models.CharField(
         max_length=16, choices=ProfileVisibility.choices, default=ProfileVisibility.PUBLIC

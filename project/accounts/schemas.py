@@ -251,6 +251,8 @@ class SettingsOut(CamelSchema):
     email_notifications: bool
     vote_notifications: bool
     nomination_notifications: bool
+    vote_emails: bool
+    nomination_emails: bool
     weekly_digest: bool
     profile_visibility: str
     allow_discoverability: bool
@@ -291,6 +293,10 @@ class NotificationSettingsIn(SingleSettingIn):
     nomination_notifications: Annotated[
         bool | None, BeforeValidator(_strict_bool("nominationNotifications"))
     ] = None
+    vote_emails: Annotated[bool | None, BeforeValidator(_strict_bool("voteEmails"))] = None
+    nomination_emails: Annotated[bool | None, BeforeValidator(_strict_bool("nominationEmails"))] = (
+        None
+    )
     weekly_digest: Annotated[bool | None, BeforeValidator(_strict_bool("weeklyDigest"))] = None
 
 

@@ -9,3 +9,7 @@ class NotifyConfig(AppConfig):
     name = "project.notify"
     label = "notify"
     verbose_name = "Outbound notifications"
+
+    def ready(self) -> None:
+        # Registers the system check of the address the emails' links are made from.
+        from project.notify import checks  # noqa: F401

@@ -28,19 +28,51 @@ COLOURS = {
     "border": "#e2e8f0",
 }
 
-# What an unsubscribe link turns off: the settings field, and the footer's words for it.
-UNSUBSCRIBE_KINDS: dict[str, tuple[str, str]] = {
-    "votes": ("vote_notifications", "Vote Notifications"),
-    "nominations": ("nomination_notifications", "Nomination Notifications"),
-    "digest": ("weekly_digest", "Weekly Digest"),
-    "email": ("email_notifications", "Email Notifications"),
+
+@dataclass(frozen=True)
+class UnsubscribeKind:
+    """What an unsubscribe link turns off: the settings field, its name on the Settings screen
+    (the footer's and the page's words), the emails it stops and what it leaves as it is."""
+
+    field: str
+    label: str
+    stops: str
+    keeps: str
+
+
+UNSUBSCRIBE_KINDS: dict[str, UnsubscribeKind] = {
+    "votes": UnsubscribeKind(
+        "vote_emails",
+        "Vote Emails",
+        "emails about votes on the players you nominated",
+        "Vote Notifications in the app and on your devices stay as you set them.",
+    ),
+    "nominations": UnsubscribeKind(
+        "nomination_emails",
+        "Nomination Emails",
+        "emails about the decisions on your nominations",
+        "Nomination Notifications in the app and on your devices stay as you set them.",
+    ),
+    "digest": UnsubscribeKind(
+        "weekly_digest",
+        "Weekly Digest",
+        "the Monday digest email",
+        "Your other emails and notifications stay as you set them.",
+    ),
+    "email": UnsubscribeKind(
+        "email_notifications",
+        "Email Notifications",
+        "notification emails",
+        "Notifications in the app and on your devices stay as you set them.",
+    ),
 }
 _SALT = "notify.unsubscribe"
 
 
 def public_url(path: str) -> str:
-    """The absolute address of a path of the site (PUBLIC_BASE_URL, or the local server's
-    when it is not set)."""
+    """The absolute address of a path of the site: PUBLIC_BASE_URL (``make run`` sets it from
+    its port; with DEBUG off the server does not start without it, project/notify/checks.py),
+    else the default local server's."""
     base = settings.PUBLIC_BASE_URL or "http://localhost:8000"
     return f"{base}{path}"
 
@@ -93,7 +125,7 @@ def render(
     if unsubscribe is not None:
         assert user_id is not None
         unsubscribe_link = unsubscribe_url(user_id=user_id, kind=unsubscribe)
-        unsubscribe_label = UNSUBSCRIBE_KINDS[unsubscribe][1]
+        unsubscribe_label = UNSUBSCRIBE_KINDS[unsubscribe].label
         targets = [f"<{unsubscribe_link}>"]
         if settings.EMAIL_UNSUBSCRIBE_MAILTO:
             targets.append(f"<mailto:{settings.EMAIL_UNSUBSCRIBE_MAILTO}?subject=unsubscribe>")

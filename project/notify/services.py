@@ -19,18 +19,25 @@ from django.utils import timezone
 from project.accounts.models import User, UserSettings
 from project.common.db import insert_statement
 from project.jobs.services import email_enqueue
-from project.notify.emails import UNSUBSCRIBE_KINDS, render, transactional, unsubscribe_read
+from project.notify.emails import (
+    UNSUBSCRIBE_KINDS,
+    UnsubscribeKind,
+    render,
+    transactional,
+    unsubscribe_read,
+)
 from project.notify.models import NotificationEmail, OutboundEvent
 from project.scouting.models import Nomination, NotificationType
 
 logger = logging.getLogger(__name__)
 
-# The settings field that lets a kind through besides emailNotifications (none: only that),
-# and the unsubscribe link its emails carry.
+# The settings field that lets a kind's emails through besides emailNotifications (none: only
+# that), and the unsubscribe link its emails carry. The email switches are apart from the in-app
+# ones (voteNotifications...): turning off a kind's emails leaves its bell as it was.
 KIND_PREFERENCES: dict[str, str] = {
-    NotificationType.VOTE_RECEIVED: "vote_notifications",
-    NotificationType.NOMINATION_APPROVED: "nomination_notifications",
-    NotificationType.NOMINATION_REJECTED: "nomination_notifications",
+    NotificationType.VOTE_RECEIVED: "vote_emails",
+    NotificationType.NOMINATION_APPROVED: "nomination_emails",
+    NotificationType.NOMINATION_REJECTED: "nomination_emails",
 }
 KIND_UNSUBSCRIBE: dict[str, str] = {
     NotificationType.VOTE_RECEIVED: "votes",
@@ -86,8 +93,8 @@ def outbound_statement(
 
 def email_wanted(user_settings: UserSettings | None, kind: str) -> bool:
     """Whether the member's toggles let an email of ``kind`` through: emailNotifications for
-    all, and voteNotifications / nominationNotifications for their kinds (no settings row:
-    the defaults, all on)."""
+    all, and voteEmails / nominationEmails for their kinds (no settings row: the defaults, all
+    on). The in-app switches play no part."""
     if user_settings is None:
         return True
     preference = KIND_PREFERENCES.get(kind)
@@ -149,7 +156,7 @@ def _reason(kind: str) -> str:
         return (
             "You receive this email because Email Notifications are on in your ScoutVote settings."
         )
-    label = UNSUBSCRIBE_KINDS[preference][1]
+    label = UNSUBSCRIBE_KINDS[preference].label
     return (
         f"You receive this email because Email Notifications and {label} are on in your "
         "ScoutVote settings. Emails about one nomination come at most once an hour."
@@ -259,18 +266,18 @@ def events_dispatch(now: datetime | None = None) -> DispatchResult:
     return result
 
 
-def unsubscribe(token: str) -> tuple[User, str]:
-    """Turn off what a signed unsubscribe token names (raises ``signing.BadSignature`` or
-    ``signing.SignatureExpired``, or ``User.DoesNotExist`` for a deleted member); returns the
-    member and the kind's label."""
+def unsubscribe(token: str) -> tuple[User, UnsubscribeKind]:
+    """Turn off the email switch a signed unsubscribe token names, and nothing else (raises
+    ``signing.BadSignature`` or ``signing.SignatureExpired``, or ``User.DoesNotExist`` for a
+    deleted member); returns the member and what was turned off."""
     user_id, kind = unsubscribe_read(token)
     user = User.objects.get(pk=user_id)
-    field, label = UNSUBSCRIBE_KINDS[kind]
+    turned_off = UNSUBSCRIBE_KINDS[kind]
     with transaction.atomic():
         user_settings, _ = UserSettings.objects.select_for_update().get_or_create(user=user)
-        setattr(user_settings, field, False)
-        user_settings.save(update_fields=[field, "updated_at"])
-    return user, label
+        setattr(user_settings, turned_off.field, False)
+        user_settings.save(update_fields=[turned_off.field, "updated_at"])
+    return user, turned_off
 
 
 def transactional_enqueue(*, key: str, to: str, subject: str, body: str) -> None:

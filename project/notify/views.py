@@ -42,25 +42,27 @@ def _page(request: HttpRequest, status: int, **context: object) -> HttpResponse:
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         try:
-            _, label = services.unsubscribe(token)
+            _, turned_off = services.unsubscribe(token)
         except (signing.BadSignature, User.DoesNotExist):
             return _page(request, 400, title=INVALID_TITLE, message=INVALID_MESSAGE)
         return _page(
             request,
             200,
-            title="You are unsubscribed",
-            message=f"{label} are off. You will get no more of these emails.",
+            title=f"{turned_off.label} turned off",
+            message=f"You will get no more {turned_off.stops} from {PRODUCT}. {turned_off.keeps}",
+            label=turned_off.label,
+            done=True,
         )
     try:
         _, kind = unsubscribe_read(token)
     except signing.BadSignature:
         return _page(request, 400, title=INVALID_TITLE, message=INVALID_MESSAGE)
-    label = UNSUBSCRIBE_KINDS[kind][1]
+    asked = UNSUBSCRIBE_KINDS[kind]
     return _page(
         request,
         200,
-        title=f"Turn off {label}?",
-        message=f"You will get no more {label} emails from {PRODUCT}.",
+        title=f"Turn off {asked.label}?",
+        message=f"You will get no more {asked.stops} from {PRODUCT}. {asked.keeps}",
         confirm=True,
-        label=label,
+        label=asked.label,
     )

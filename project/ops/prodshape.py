@@ -408,12 +408,16 @@ stdout_logfile_maxbytes=0
 
 def shape_env(env: dict[str, str] | None = None, shape: Shape | None = None) -> dict[str, str]:
     """The servers' environment: the caller's, DEBUG off unless set (no query log), the
-    local nginx trusted as the proxy, and the shape's PgBouncer, if any, as their database."""
+    shape's address as PUBLIC_BASE_URL unless set, the local nginx trusted as the proxy, and
+    the shape's PgBouncer, if any, as their database."""
     merged = dict(os.environ if env is None else env)
     if shape is not None and shape.bouncer is not None:
         merged["DATABASE_URL"] = shape.bouncer.url
         merged["DB_POOLER"] = "transaction"
     merged.setdefault("DJANGO_DEBUG", "false")
+    # The emails' links: the shape's own address, unless the caller gave the public one.
+    if shape is not None and not merged.get("PUBLIC_BASE_URL"):
+        merged["PUBLIC_BASE_URL"] = shape.url
     # nginx is on this machine: the address it forwards (X-Real-IP) is the client's.
     merged.setdefault("TRUSTED_PROXIES", HOST)
     merged.setdefault("PYTHONUNBUFFERED", "1")

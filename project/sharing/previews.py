@@ -1,7 +1,9 @@
 """Link previews: the title, description, Open Graph and Twitter card tags the SPA's page
 carries for its address, so a link pasted in a chat or a social network shows the player.
 Crawlers run no JavaScript; every client gets the same tags (nothing depends on the
-requester), and whatever an anonymous visitor cannot see gets the product's generic tags."""
+requester). Only an approved nomination (and a public scout) unfolds into a card: a pending,
+rejected, removed or hidden one, and whatever an anonymous visitor cannot see, gets the
+product's generic tags (``selectors.public_nominations``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Reads of what is public to share: a nomination the community sees whose player is neither
-taken down nor under review after a takedown request, a scout whose profile is public. Judged
-for an anonymous visitor, whoever asks: the link preview of an address is the same for every
-client."""
+"""Reads of what is public to share: an approved nomination whose player is neither taken
+down nor under review after a takedown request, a scout whose profile is public. Judged for an
+anonymous visitor, whoever asks: the link preview of an address is the same for every client.
+A pending nomination is not shared (no admin has looked at it yet: its player, most often a
+child, is named nowhere outside the site before that), nor a rejected, removed or hidden one."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subq
 from django.db.models.functions import Coalesce
 
 from project.accounts.models import ProfileVisibility, User
-from project.scouting.models import LIVE_STATUSES, Nomination
+from project.scouting.models import LIVE_STATUSES, Nomination, NominationStatus
 from project.sharing.models import ShareCard
 
 # What a preview and a card show of a nomination, and its card's address.
@@ -31,8 +32,10 @@ _PREVIEW_FIELDS = (
 
 
 def public_nominations() -> QuerySet[Nomination]:
+    """The nominations whose page unfolds into a preview and a share card: approved ones
+    whose player is neither taken down nor under review."""
     return Nomination.objects.filter(
-        status__in=LIVE_STATUSES,
+        status=NominationStatus.APPROVED,
         player__hidden_at__isnull=True,
         player__under_review_at__isnull=True,
     )

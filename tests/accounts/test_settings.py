@@ -17,13 +17,18 @@ DEFAULTS = {
     "emailNotifications": True,
     "voteNotifications": True,
     "nominationNotifications": True,
+    "voteEmails": True,
+    "nominationEmails": True,
     "weeklyDigest": True,
     "profileVisibility": "public",
     "allowDiscoverability": True,
     "twoFactorEnabled": False,
     "passwordChangedAt": None,
 }
-NOTIFICATION_FIELDS = "emailNotifications, voteNotifications, nominationNotifications, weeklyDigest"
+NOTIFICATION_FIELDS = (
+    "emailNotifications, voteNotifications, nominationNotifications, voteEmails, "
+    "nominationEmails, weeklyDigest"
+)
 PRIVACY_FIELDS = "profileVisibility, allowDiscoverability"
 
 
@@ -34,7 +39,15 @@ def test_get_settings_defaults(scout_api: ApiClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "field", ["emailNotifications", "voteNotifications", "nominationNotifications", "weeklyDigest"]
+    "field",
+    [
+        "emailNotifications",
+        "voteNotifications",
+        "nominationNotifications",
+        "voteEmails",
+        "nominationEmails",
+        "weeklyDigest",
+    ],
 )
 def test_each_notification_toggle_saves_alone(
     scout_api: ApiClient, scout: User, field: str

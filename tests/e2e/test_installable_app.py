@@ -13,12 +13,16 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from django.db import connection
 from playwright.sync_api import Browser, Page, expect
 
+from project.accounts.models import UserSettings
+from project.notify.emails import unsubscribe_url
 from project.ops.harness.launcher import free_port
+from tests.builders import make_user
 from tests.e2e.browsing import DESKTOP, ROOT, TIMEOUT_MS
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, Server, server_env
 
@@ -209,3 +213,26 @@ def test_a_new_build_offers_a_reload_that_moves_the_tab_to_it(
         expect(app_page.get_by_text("New version available")).to_have_count(0)
     finally:
         worker.write_bytes(original)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_emails_unsubscribe_link_opens_the_servers_page_under_the_worker(
+    app_page: Page, pwa_server: Server
+) -> None:
+    """A member whose browser has the worker clicks an email's unsubscribe link: the server's
+    page answers (the worker lets /email/ through), and its button turns the emails off."""
+    member = make_user(username="mia", name="Mia Member")
+    link = unsubscribe_url(user_id=member.pk, kind="votes")
+    path = urlsplit(link).path
+    assert path.startswith("/email/unsubscribe/")
+
+    app_page.goto(path)
+    assert app_page.evaluate("navigator.serviceWorker.controller !== null")
+    expect(app_page.get_by_role("heading", name="Turn off Vote Emails?")).to_be_visible()
+    expect(app_page.get_by_text("404")).to_have_count(0)
+
+    app_page.get_by_role("button", name="Turn off Vote Emails").click()
+    expect(app_page.get_by_role("heading", name="Vote Emails turned off")).to_be_visible()
+    expect(app_page.get_by_role("link", name="Settings").first).to_be_visible()
+    settings = UserSettings.objects.get(user=member)
+    assert (settings.vote_emails, settings.vote_notifications) == (False, True)

@@ -112,10 +112,20 @@ def assert_generic(head: Head, *secrets: str) -> None:
         assert secret not in text
 
 
-def test_a_live_nomination_previews_its_player_with_its_card(e2e_server: Server) -> None:
+def approve(nomination: Nomination) -> None:
+    admin = make_user(username=f"root{nomination.pk}", role="admin")
+    decisions.nomination_approve(admin=admin, nomination_id=nomination.pk)
+
+
+def test_an_approved_nomination_previews_its_player_with_its_card(e2e_server: Server) -> None:
     nora = make_user(username="nora", name="Nora Nominator")
     nomination = nominate(nora, name=TRICKY, position="Winger", club="FC <Ünited>", age=16)
-    # Pending nominations are the community's: the preview names the player.
+    # Pending: no admin has looked at it yet, so its page names nobody and it has no card.
+    assert_generic(crawl(e2e_server, f"/nominations/{nomination.pk}"), "Zoë", "Ünited", "Winger")
+    assert share_card_render(nomination_id=nomination.pk) is None
+
+    # Approved: the preview names the player.
+    approve(nomination)
     head = crawl(e2e_server, f"/nominations/{nomination.pk}")
     assert TRICKY in head.title  # the parser unescaped exactly the name back
     assert "FC <Ünited>" in head.one("og:description")
@@ -140,6 +150,7 @@ def test_a_live_nomination_previews_its_player_with_its_card(e2e_server: Server)
 def test_a_takedown_drops_the_preview_and_the_card_at_once(e2e_server: Server) -> None:
     nora = make_user(username="nora", name="Nora Nominator")
     nomination = nominate(nora, name="Tia Takedown")
+    approve(nomination)
     card = share_card_render(nomination_id=nomination.pk)
     assert card is not None
     image = f"{e2e_server.url}/media/{card.key}"
@@ -168,10 +179,16 @@ def test_what_the_community_cannot_see_gets_the_generic_tags(e2e_server: Server)
     nora = make_user(username="nora", name="Nora Nominator")
     admin = make_user(username="root", role="admin")
     rejected = nominate(nora, name="Rita Rejected")
-    card = share_card_render(nomination_id=rejected.pk)
-    assert card is not None
     decisions.nomination_reject(admin=admin, nomination_id=rejected.pk, reason="Duplicate")
     assert_generic(crawl(e2e_server, f"/nominations/{rejected.pk}"), "Rita Rejected")
+    assert share_card_render(nomination_id=rejected.pk) is None
+
+    # A card stored while a nomination was pending (a release that drew them) is not served.
+    pending = nominate(nora, name="Pat Pending")
+    Nomination.objects.filter(pk=pending.pk).update(status="approved")
+    card = share_card_render(nomination_id=pending.pk)
+    assert card is not None
+    Nomination.objects.filter(pk=pending.pk).update(status="pending")
     assert fetch(f"{e2e_server.url}/media/{card.key}")[0] == 404
 
     private = make_user(username="pia", name="Pia Private")

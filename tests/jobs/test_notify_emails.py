@@ -16,12 +16,13 @@ from django.utils import timezone
 
 from project.accounts.models import User, UserSettings
 from project.jobs.models import Delivery
+from project.moderation.services import decisions
 from project.notify.digest import digests_send
 from project.notify.emails import unsubscribe_token
 from project.notify.models import NotificationEmail, OutboundEvent
 from project.notify.services import events_dispatch, transactional_enqueue
 from project.scouting.boards.maths import week_of
-from project.scouting.models import Follow, NominationWeek
+from project.scouting.models import Follow, NominationWeek, Notification, NotificationType
 from project.scouting.services import votes
 from tests.builders import make_nomination, make_user
 from tests.helpers import run_tasks
@@ -66,10 +67,15 @@ def test_a_notification_email_carries_its_headers_parts_link_and_unsubscribe(
     link = f"{BASE}/nominations/{nomination.pk}"
     assert "Sam Scout voted for Kai Tanaka. It now has 1 vote." in text
     assert link in text and f'href="{link}"' in html
+    # Every link is on PUBLIC_BASE_URL: the page, Settings and the unsubscribe link.
+    assert f"See the nomination: {link}" in text
+    settings_link = f"{BASE}/settings#notifications"
+    assert settings_link in text and f'href="{settings_link}"' in html
+    assert f"with one click: {BASE}/email/unsubscribe/" in text
     # The product's name and colours, and the footer saying why it came.
     assert "ScoutVote" in html and "#1d4ed8" in html
-    assert "because Email Notifications and Vote Notifications are on" in text
-    assert "Turn off Vote Notifications" in html
+    assert "because Email Notifications and Vote Emails are on" in text
+    assert "Turn off Vote Emails" in html
 
 
 def test_a_burst_of_300_votes_sends_at_most_two_emails_in_the_hour(
@@ -121,7 +127,7 @@ def test_the_daily_cap_bounds_a_member_s_emails(
     assert len(public.received) == 2
 
 
-@pytest.mark.parametrize("toggle", ["email_notifications", "vote_notifications"])
+@pytest.mark.parametrize("toggle", ["email_notifications", "vote_emails"])
 def test_a_toggle_turned_off_sends_nothing(
     public: SmtpServer, scout: User, other_scout: User, toggle: str
 ) -> None:
@@ -138,7 +144,7 @@ def test_a_toggle_turned_off_before_the_dispatch_sends_nothing(
 ) -> None:
     nomination = make_nomination(other_scout)
     votes.vote_cast(user=scout, nomination_id=nomination.pk)
-    UserSettings.objects.filter(user=other_scout).update(vote_notifications=False)
+    UserSettings.objects.filter(user=other_scout).update(vote_emails=False)
     assert events_dispatch().turned_off == 1
     run_tasks()
     assert public.received == []
@@ -156,17 +162,66 @@ def test_the_unsubscribe_link_works_without_a_session(
     # GET (a mail scanner's prefetch too) only asks.
     page = browser.get(path)
     assert page.status_code == 200
-    assert b"Turn off Vote Notifications" in page.content
-    assert UserSettings.objects.get(user=other_scout).vote_notifications
+    assert "Turn off Vote Emails?" in page.content.decode()
+    assert UserSettings.objects.get(user=other_scout).vote_emails
     # The mail client's one-click POST (RFC 8058), without cookies or CSRF token.
     done = browser.post(
         path, "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
     )
     assert done.status_code == 200, done.content
-    assert b"Vote Notifications are off" in done.content
+    # The page names what was turned off, what was not, and where to change it.
+    page_text = done.content.decode()
+    assert "Vote Emails turned off" in page_text
+    assert "no more emails about votes on the players you nominated" in page_text
+    assert "Vote Notifications in the app and on your devices stay as you set them" in page_text
+    assert f'href="{BASE}/settings#notifications"' in page_text
     after = UserSettings.objects.get(user=other_scout)
-    assert not after.vote_notifications
-    assert after.email_notifications and after.nomination_notifications and after.weekly_digest
+    assert not after.vote_emails
+    # Only that email: the bell, the other emails and the digest are as the member set them.
+    assert after.vote_notifications and after.nomination_notifications
+    assert after.email_notifications and after.nomination_emails and after.weekly_digest
+
+
+def test_after_unsubscribing_from_vote_emails_the_bell_still_rings(
+    public: SmtpServer, scout: User, other_scout: User
+) -> None:
+    """The next vote after a one-click unsubscribe: an in-app notification, no email."""
+    first = make_nomination(other_scout, name="Una Unsubscribed")
+    votes.vote_cast(user=scout, nomination_id=first.pk)
+    events_dispatch()
+    run_tasks()
+    path = _unsubscribe_path(public.received[0])
+    assert Client().post(path).status_code == 200
+
+    second = make_nomination(other_scout, name="Bea Bell")
+    votes.vote_cast(user=scout, nomination_id=second.pk)
+    assert Notification.objects.filter(
+        user=other_scout, type=NotificationType.VOTE_RECEIVED, related_nomination=second
+    ).exists()
+    events_dispatch()
+    run_tasks()
+    assert len(public.received) == 1  # the first vote's email only
+
+
+def test_emails_of_a_kind_come_while_its_bell_is_off(
+    public: SmtpServer, admin_user: User, scout: User, other_scout: User
+) -> None:
+    """The in-app switches leave the emails alone: a member who silenced the bell for votes
+    and decisions still gets those emails while Vote Emails and Nomination Emails are on."""
+    UserSettings.objects.filter(user=other_scout).update(
+        vote_notifications=False, nomination_notifications=False
+    )
+    voted = make_nomination(other_scout, name="Vic Voted", status="approved")
+    votes.vote_cast(user=scout, nomination_id=voted.pk)
+    pending = make_nomination(other_scout, name="Ada Approved", status="pending")
+    decisions.nomination_approve(admin=admin_user, nomination_id=pending.pk)
+    assert not Notification.objects.filter(user=other_scout).exists()
+    assert events_dispatch().emails == 2
+    run_tasks()
+    assert sorted(r.subject for r in public.received) == [
+        "Your nomination received a vote",
+        "Your nomination was approved",
+    ]
 
 
 def test_a_forged_or_expired_unsubscribe_link_changes_nothing(

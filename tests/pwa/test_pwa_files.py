@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,51 @@ def test_client_routes_still_get_the_shell(dist: Path) -> None:
         response = Client().get("/settings")
     assert response.status_code == 200
     assert b"<title>ScoutVote</title>" in response.content
+
+
+def _server_paths() -> dict[str, list[str]]:
+    from project.urls import SERVER_PATHS
+
+    return SERVER_PATHS
+
+
+@pytest.mark.django_db
+def test_every_path_the_server_answers_itself_is_kept_from_the_shell(dist: Path) -> None:
+    """The list the service worker reads (project/server_paths.json) is the one the catch-all
+    leaves out: none of its paths gets the SPA's page from the server either, and every route
+    Django has besides the catch-all starts with one of them, so a new server page cannot be
+    left out of the worker's list."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    from project.urls import SPA_PATH
+
+    paths = _server_paths()
+    with override_settings(SPA_DIST_DIR=dist):
+        client = Client()
+        for prefix in paths["prefixes"]:
+            for path in (f"/{prefix}", f"/{prefix}/", f"/{prefix}/no-such-page"):
+                response = client.get(path)
+                assert b"<title>ScoutVote</title>" not in response.content, path
+        for name in paths["files"]:
+            assert b'<div id="root">' not in client.get(f"/{name}").content, name
+        assert client.get("/emails-and-more").status_code == 200  # only the exact segment
+
+    served = set(paths["prefixes"]) | set(paths["files"])
+    for entry in get_resolver().url_patterns:
+        assert isinstance(entry, URLPattern | URLResolver)
+        route = str(entry.pattern)
+        if route == SPA_PATH:
+            continue
+        first = route.removeprefix("^").split("/")[0].split("(")[0]
+        assert first in served, f"{route} is served by Django but missing from server_paths.json"
+
+
+def test_the_built_worker_carries_the_same_list() -> None:
+    """The service worker is built from the same file: every name in it is in dist/sw.js."""
+    worker = Path(__file__).resolve().parents[2] / "frontend" / "dist" / "sw.js"
+    if not worker.exists():
+        pytest.skip("The SPA is not built (make frontend)")
+    built = worker.read_text("utf-8")
+    paths = _server_paths()
+    for name in [*paths["prefixes"], *paths["files"]]:
+        assert re.search(f"[`'\"]{re.escape(name)}[`'\"]", built), name

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from project.accounts.models import ProfileVisibility, UserSettings
 from project.moderation.models import ReportReason, ReportResolution
-from project.moderation.services import decisions, reports, takedowns
+from project.moderation.services import reports, takedowns
 from project.scouting.models import Nomination
 from project.scouting.services.nominations import player_update
 from project.sharing import cache as sharing_cache
@@ -53,11 +53,6 @@ def hide_by_takedown(nomination: Nomination) -> None:
     takedowns.takedown_request_confirm(token=takedowns.takedown_confirm_token(request))
 
 
-def hide_by_rejection(nomination: Nomination) -> None:
-    admin = make_user(username="root", role="admin")
-    decisions.nomination_reject(admin=admin, nomination_id=nomination.pk, reason="Duplicate")
-
-
 def hide_by_report(nomination: Nomination) -> None:
     admin = make_user(username="root", role="admin")
     reporter = make_user(username="rex", name="Rex Reporter")
@@ -78,7 +73,8 @@ def delete_it(nomination: Nomination) -> None:
 
 @pytest.mark.parametrize(
     "hide",
-    [hide_by_takedown, hide_by_rejection, hide_by_report, delete_it],
+    # A rejection decides a pending nomination, which never had a preview to leave.
+    [hide_by_takedown, hide_by_report, delete_it],
     ids=lambda f: f.__name__,
 )
 @pytest.mark.parametrize("with_card", [True, False], ids=["card", "no-card"])

@@ -27,6 +27,7 @@ from project.scouting.selectors import (
 )
 from project.scouting.services.activity import notification_create
 from project.scouting.services.audience import nomination_event
+from project.sharing.cache import previews_changed
 from project.sharing.redraws import card_redraw_request
 from project.sharing.services import share_cards_drop
 from realtime.publish import Event, publish, publish_summaries
@@ -101,6 +102,9 @@ def nomination_approve(*, admin: User, nomination_id: int) -> Nomination:
         message=f"Your nomination of {decided.player.name} has been approved.",
         related_nomination=decided,
     )
+    # Approved, it is shared for the first time: its preview names the player from the commit
+    # on (no longer the cached generic one), and its card is drawn by the worker.
+    previews_changed(nomination_ids=[decided.pk])
     card_redraw_request(decided.pk)
     _publish_updated(decided)
     return decided

@@ -14,7 +14,7 @@ from django.utils import timezone
 from project.accounts.models import User, UserSettings
 from project.common.db import insert_row, loaded
 from project.common.errors import ValidationFailed
-from project.notify.services import EMAIL_SUBJECTS, outbound
+from project.notify.services import EMAIL_SUBJECTS, email_wanted, outbound
 from project.push.services import push_enqueue
 from project.scouting import selectors
 from project.scouting.models import (
@@ -179,10 +179,19 @@ def notification_create(
     lock, so this is race-free; votes find that row in their nomination update instead, see
     ``vote_cast``). Publishes notification.created (the same id again when coalesced) and,
     records the outbound event the worker emails (project/notify). Returns None when
-    the settings turned it off.
+    the settings turned it off in the app (its email, when wanted, is still recorded).
     """
     settings = UserSettings.objects.filter(user_id=user.pk).first()
     if not notification_wanted(settings, type):
+        # The bell is off for this type, its emails need not be: they have switches of their
+        # own (project/notify), read again when the worker sends.
+        if email_wanted(settings, type):
+            outbound(
+                user_id=user.pk,
+                kind=type,
+                nomination_id=None if related_nomination is None else related_nomination.pk,
+                message=message,
+            )
         return None
     unread_id = None
     if type == NotificationType.VOTE_RECEIVED and related_nomination is not None:

@@ -17,7 +17,7 @@ from project.accounts.models import User, UserSettings
 from project.accounts.progress import progress_published
 from project.common.db import Pending, db_datetime, insert_statement, loaded
 from project.common.errors import Conflict, NotFound, ValidationFailed
-from project.notify.services import outbound_statement
+from project.notify.services import email_wanted, outbound_statement
 from project.scouting import selectors
 from project.scouting.models import (
     LIVE_STATUSES,
@@ -53,7 +53,7 @@ VOTING_CLOSED = "Voting is closed for this nomination"
 # player, its nominator and the nominator's notification settings (none: no settings row).
 _NOMINATION_FOR_VOTE = (
     "SELECT n.id, n.status, n.sport, n.player_id, n.nominated_by_id, p.name, u.name, u.email, "
-    "s.id, s.vote_notifications, s.email_notifications "
+    "s.id, s.vote_notifications, s.email_notifications, s.vote_emails "
     "FROM {nominations} n JOIN {players} p ON p.id = n.player_id "
     "JOIN {users} u ON u.id = n.nominated_by_id "
     "LEFT JOIN {settings} s ON s.user_id = n.nominated_by_id "
@@ -103,6 +103,7 @@ def _nomination_locked(nomination_id: int, *, lock: bool = True) -> Nomination |
             user_id=nominator_id,
             vote_notifications=bool(settings[1]),
             email_notifications=bool(settings[2]),
+            vote_emails=bool(settings[3]),
         ),
     )
     nomination.nominated_by = nominator
@@ -235,6 +236,8 @@ def vote_cast(
     own = nomination.nominated_by_id == user.pk
     settings = None if own else _settings_of(nomination.nominated_by)
     notify = not own and notification_wanted(settings, NotificationType.VOTE_RECEIVED)
+    # The email has its own switches (project/notify): on while the bell is off, or off below it.
+    emailed = not own and email_wanted(settings, NotificationType.VOTE_RECEIVED)
     book = bookkeeping(
         [_ballot(nomination, voter_id=user.pk, voted_at=voted_at, counted=counted)],
         entering=True,
@@ -261,7 +264,7 @@ def vote_cast(
             )
         )
         activity_id = pending.add(*insert_statement(Activity, connection, **activity.columns))
-        if notify:
+        if emailed:
             # The outbound event (emails folded by the worker, project/notify): every vote
             # counts, a coalesced one included; rolled back with the vote.
             pending.add(

@@ -13,6 +13,8 @@ const settings: Settings = {
   emailNotifications: true,
   voteNotifications: true,
   nominationNotifications: true,
+  voteEmails: true,
+  nominationEmails: true,
   weeklyDigest: true,
   profileVisibility: 'public',
   allowDiscoverability: true,
@@ -159,6 +161,31 @@ describe('Settings: notification and privacy toggles', () => {
     const puts = requests.filter((request) => request.method === 'PUT');
     expect(puts.map((request) => request.body)).toEqual([{ weeklyDigest: false }]);
     expect(toggle).toHaveAttribute('aria-checked', 'false');
+  });
+
+  it('keeps the emails of each kind apart from its notifications in the app', async () => {
+    const { requests } = mockFetch({
+      'GET /api/settings': { body: { ...settings, voteNotifications: false } },
+      'PUT /api/settings/notifications': {
+        body: { ...settings, voteNotifications: false, voteEmails: false },
+      },
+    });
+    renderSettings();
+    const emails = await screen.findByRole('switch', { name: 'Vote Emails' });
+    expect(emails).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByRole('switch', { name: 'Vote Notifications' })).toHaveAttribute(
+      'aria-checked',
+      'false',
+    );
+    expect(screen.getByRole('switch', { name: 'Nomination Emails' })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
+    await userEvent.click(emails);
+    expect(await screen.findByText('Settings Updated')).toBeInTheDocument();
+    const puts = requests.filter((request) => request.method === 'PUT');
+    expect(puts.map((request) => request.body)).toEqual([{ voteEmails: false }]);
+    expect(emails).toHaveAttribute('aria-checked', 'false');
   });
 
   it('flips a toggle back when its save fails', async () => {

@@ -1197,7 +1197,7 @@ export interface paths {
         get?: never;
         /**
          * Change one notification setting
-         * @description Exactly one of emailNotifications, voteNotifications, nominationNotifications, weeklyDigest (a boolean); anything else is a 400. Answers the whole settings shape.
+         * @description Exactly one of emailNotifications (every notification email), voteNotifications, nominationNotifications (in the app and on the member's devices), voteEmails, nominationEmails (by email), weeklyDigest (a boolean); anything else is a 400. Answers the whole settings shape.
          */
         put: operations["project_accounts_api_notifications_update"];
         post?: never;
@@ -2335,8 +2335,12 @@ export interface components {
         NotificationSettingsIn: {
             /** Emailnotifications */
             emailNotifications?: boolean | null;
+            /** Nominationemails */
+            nominationEmails?: boolean | null;
             /** Nominationnotifications */
             nominationNotifications?: boolean | null;
+            /** Voteemails */
+            voteEmails?: boolean | null;
             /** Votenotifications */
             voteNotifications?: boolean | null;
             /** Weeklydigest */
@@ -2946,6 +2950,8 @@ export interface components {
             allowDiscoverability: boolean;
             /** Emailnotifications */
             emailNotifications: boolean;
+            /** Nominationemails */
+            nominationEmails: boolean;
             /** Nominationnotifications */
             nominationNotifications: boolean;
             /** Passwordchangedat */
@@ -2954,6 +2960,8 @@ export interface components {
             profileVisibility: string;
             /** Twofactorenabled */
             twoFactorEnabled: boolean;
+            /** Voteemails */
+            voteEmails: boolean;
             /** Votenotifications */
             voteNotifications: boolean;
             /** Weeklydigest */

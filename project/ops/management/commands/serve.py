@@ -4,11 +4,13 @@ sees where to go and how to sign in."""
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
@@ -24,6 +26,17 @@ def _listening(host: str, port: int) -> bool:
         return False
 
 
+def served_env(environ: Mapping[str, str], *, host: str, port: int) -> dict[str, str]:
+    """The server's and the worker's environment: PUBLIC_BASE_URL, unless it is set, is this
+    server's own address, so the emails the worker sends link to the port it serves."""
+    env = dict(environ)
+    if not env.get("PUBLIC_BASE_URL"):
+        shown = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host  # noqa: S104
+        shown = f"[{shown}]" if ":" in shown else shown
+        env["PUBLIC_BASE_URL"] = f"http://{shown}:{port}"
+    return env
+
+
 class Command(BaseCommand):
     help = "Serve the product with daphne and print its address once it listens."
 
@@ -35,8 +48,9 @@ class Command(BaseCommand):
         if _listening(host, port):
             raise CommandError(f"Port {port} is already in use: try PORT=9000 make run")
         command = [sys.executable, "-m", "daphne", "-b", host, "-p", str(port)]
-        server = subprocess.Popen([*command, "project.asgi:application"])  # noqa: S603
-        worker = subprocess.Popen([sys.executable, "manage.py", "run_worker"])
+        env = served_env(os.environ, host=host, port=port)
+        server = subprocess.Popen([*command, "project.asgi:application"], env=env)  # noqa: S603
+        worker = subprocess.Popen([sys.executable, "manage.py", "run_worker"], env=env)
 
         def stop(*_: Any) -> None:
             server.terminate()

@@ -15,12 +15,25 @@ const toggles: { field: NotificationField; label: string; description: string }[
   {
     field: 'voteNotifications',
     label: 'Vote Notifications',
-    description: 'Hear when someone votes for a player you nominated.',
+    description:
+      'Hear on the site and on your devices when someone votes for a player you nominated.',
+  },
+  {
+    field: 'voteEmails',
+    label: 'Vote Emails',
+    description:
+      'Get an email when someone votes for a player you nominated (at most one an hour per player).',
   },
   {
     field: 'nominationNotifications',
     label: 'Nomination Notifications',
-    description: 'Hear when your nominations are approved or rejected.',
+    description:
+      'Hear on the site and on your devices when your nominations are approved or rejected.',
+  },
+  {
+    field: 'nominationEmails',
+    label: 'Nomination Emails',
+    description: 'Get an email when your nominations are approved or rejected.',
   },
   {
     field: 'weeklyDigest',
