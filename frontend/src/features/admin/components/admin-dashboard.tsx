@@ -52,7 +52,7 @@ export function AdminDashboard({
   viewerId: number;
   renderEditPlayer?: RenderEditPlayer;
 }) {
-  useAdminLive(viewerId);
+  useAdminLive();
   const stats = useAdminStats();
   useErrorToast(stats.error, 'Failed to fetch admin statistics');
   const usersQuery = useAdminUsers();
