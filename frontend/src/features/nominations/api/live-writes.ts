@@ -38,15 +38,15 @@ export const nominationLiveWrites = {
           applyVote(players, count),
         );
       }
-      setVoteCount(queryClient, count.nominationId, count.voteCount);
+      setVoteCount(queryClient, count.nominationId, count.voteCount, count.version);
     }
   },
   'vote.own': (queryClient, event) => {
     // The reader voted or took a vote back in another tab: VOTE/VOTED and the count follow,
     // in every cached copy. This tab's own call, if one is on its way, has the last word.
-    const { nominationId, voteCount, hasVoted } = event.data;
+    const { nominationId } = event.data;
     if (isCurrentVoteCount(queryClient, event.data) && !isVoteInFlight(queryClient, nominationId)) {
-      setVoteState(queryClient, { nominationId, voteCount, hasVoted });
+      setVoteState(queryClient, event.data);
     }
   },
   'follow.own': (queryClient, event) => {
