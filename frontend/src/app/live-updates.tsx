@@ -14,7 +14,7 @@ export function LiveUpdates() {
   return (
     <LiveSocket
       enabled={Boolean(user)}
-      onEvent={(event) => applyLiveEvent(queryClient, event)}
+      onEvent={(event) => applyLiveEvent(queryClient, event, { viewerId: user?.id })}
       onResync={(groups) => resyncLiveGroups(queryClient, groups)}
       onSignedOut={() => setSessionUser(queryClient, null)}
       onSessionChanged={() => void queryClient.invalidateQueries({ queryKey: authKeys.me() })}

@@ -24,10 +24,13 @@ export default function NominationDetailPage() {
   useWatchNomination(Number.isInteger(id) && id > 0 ? id : null);
 
   if (!Number.isInteger(id) || id <= 0) return <NominationNotFound />;
+  // A 404 wins over the nomination already shown: a live event about it (rejected, taken down,
+  // removed) reads it again, and a reader who may no longer see it gets the 404 while the
+  // cache still holds what it showed before.
+  if (query.error instanceof ApiError && query.error.status === 404) {
+    return <NominationNotFound />;
+  }
   if (query.isError && !query.data) {
-    if (query.error instanceof ApiError && query.error.status === 404) {
-      return <NominationNotFound />;
-    }
     return (
       <>
         <BackToNominations />

@@ -84,25 +84,25 @@ export function applyLostDecision(queryClient: QueryClient, id: number) {
 
 /**
  * `moderation.changed`: the counts come with the event; the item leaves this admin's queue (at
- * once if they decided it, else marked, and `onMarked` is told so it can remove it later).
+ * once if they decided it, else marked with who decided it: `isMarkedDecided` tells, and the
+ * dashboard removes it after a moment).
  */
 export function applyModerationChanged(
   queryClient: QueryClient,
   event: ModerationChanged,
   viewerId: number | undefined,
-  onMarked: (id: number) => void,
 ) {
   queryClient.setQueryData<AdminStats>(adminKeys.stats(), (stats) => statsWithCounts(stats, event));
-  const before = queryClient.getQueryData<PendingQueue>(adminKeys.pending());
-  const after = decideInQueue(before, event, viewerId);
-  if (after !== before) {
-    queryClient.setQueryData(adminKeys.pending(), after);
-    const marked = after?.pages.some((page) =>
-      page.items.some((item) => item.id === event.item.id && item.decided),
-    );
-    if (marked) onMarked(event.item.id);
-  }
+  setQueue(queryClient, (queue) => decideInQueue(queue, event, viewerId));
   refreshDecisionViews(queryClient, [event.action]);
+}
+
+/** Whether the queue shows item `id` greyed, decided by another admin. */
+export function isMarkedDecided(queryClient: QueryClient, id: number): boolean {
+  const queue = queryClient.getQueryData<PendingQueue>(adminKeys.pending());
+  return Boolean(
+    queue?.pages.some((page) => page.items.some((item) => item.id === id && item.decided)),
+  );
 }
 
 export function removeDecided(queryClient: QueryClient, id: number) {

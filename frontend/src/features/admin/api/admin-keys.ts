@@ -1,8 +1,10 @@
+import { queryRoots } from '@/lib/query-keys';
+
 import type { Decision, ModlogFilters } from './types';
 
 /** Every admin read lives under ['admin', ...], so a live resync can refresh them all at once. */
 export const adminKeys = {
-  all: ['admin'] as const,
+  all: queryRoots.admin,
   stats: () => [...adminKeys.all, 'stats'] as const,
   pending: () => [...adminKeys.all, 'nominations', 'pending'] as const,
   decided: (status: Decision) => [...adminKeys.all, 'nominations', status] as const,

@@ -3,11 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { routes } from '@/app/router';
-import { publishLiveEvent } from '@/lib/live/event-bus';
 import type { LiveEvent } from '@/lib/live/protocol';
 import { mockFetch, type MockResponse, type RecordedRequest } from '@/testing/fetch-mock';
 import { makeNomination } from '@/testing/nomination-factory';
-import { admin, renderRoutes } from '@/testing/render';
+import { admin, deliverLiveEvent, renderRoutes } from '@/testing/render';
 import { useToastStore } from '@/stores/toast';
 
 import { DECIDED_MARK_MS } from '../hooks/use-admin-live';
@@ -67,7 +66,7 @@ function live<T extends LiveEvent['type']>(
   data: Extract<LiveEvent, { type: T }>['data'],
   group = 'admins',
 ) {
-  act(() => publishLiveEvent({ type, group, seq: 1, data } as LiveEvent));
+  act(() => deliverLiveEvent({ type, group, seq: 1, data } as LiveEvent));
 }
 
 beforeEach(() => {

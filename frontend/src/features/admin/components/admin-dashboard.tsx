@@ -61,7 +61,7 @@ export function AdminDashboard({
 }
 
 function AdminTools({ viewerId, renderEditPlayer }: DashboardProps) {
-  useAdminLive(viewerId);
+  useAdminLive();
   const stats = useAdminStats();
   useErrorToast(stats.error, 'Failed to fetch admin statistics');
   const usersQuery = useAdminUsers();

@@ -3,10 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { routes } from '@/app/router';
-import { publishLiveEvent } from '@/lib/live/event-bus';
 import type { LiveEvent } from '@/lib/live/protocol';
 import { mockFetch } from '@/testing/fetch-mock';
-import { admin, renderRoutes } from '@/testing/render';
+import { admin, deliverLiveEvent, renderRoutes } from '@/testing/render';
 
 import type { IntegrityFlag } from '../api/types';
 
@@ -67,7 +66,7 @@ describe('integrity tab', () => {
     expect(await screen.findByText('No flags')).toBeInTheDocument();
 
     act(() =>
-      publishLiveEvent({
+      deliverLiveEvent({
         type: 'integrity.flagged',
         group: 'admins',
         seq: 1,

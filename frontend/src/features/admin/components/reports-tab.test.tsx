@@ -3,11 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { routes } from '@/app/router';
-import { publishLiveEvent } from '@/lib/live/event-bus';
 import type { LiveEvent } from '@/lib/live/protocol';
 import { mockFetch, type MockResponse, type RecordedRequest } from '@/testing/fetch-mock';
 import { makeNomination } from '@/testing/nomination-factory';
-import { admin, renderRoutes } from '@/testing/render';
+import { admin, deliverLiveEvent, renderRoutes } from '@/testing/render';
 
 import type { ModlogEntry, ReportGroup, Takedown } from '../api/types';
 
@@ -86,7 +85,7 @@ function api(overrides: Record<string, MockResponse | ((r: RecordedRequest) => M
 }
 
 function live<T extends LiveEvent['type']>(type: T, data: Extract<LiveEvent, { type: T }>['data']) {
-  act(() => publishLiveEvent({ type, group: 'admins', seq: 1, data } as LiveEvent));
+  act(() => deliverLiveEvent({ type, group: 'admins', seq: 1, data } as LiveEvent));
 }
 
 async function openTab(path: string) {

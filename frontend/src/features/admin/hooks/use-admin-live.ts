@@ -2,22 +2,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 
 import { subscribeLiveEvents, subscribeLiveResync } from '@/lib/live/event-bus';
-import { currentVoteCounts } from '@/lib/live/vote-versions';
 
 import {
-  applyModerationChanged,
-  applyNominationCreated,
-  applyNominationRemoved,
-  applyNominationUpdated,
-  applyVoteChanged,
+  isMarkedDecided,
   refreshAdmin,
   refreshStats,
   removeAllDecided,
   removeDecided,
 } from '../api/admin-cache';
-import { applyIntegrityFlag } from '../api/integrity';
-import { prependModlogEntry, refreshReports } from '../api/safety';
-import type { ModerationChanged } from '../api/types';
 
 /** How long an item another admin decided stays in the queue, greyed, with its mark. */
 export const DECIDED_MARK_MS = 4000;
@@ -28,15 +20,12 @@ export const DECIDED_MARK_MS = 4000;
  */
 const VOTE_STATS_REFRESH_MS = 2000;
 
-const ADMINS_GROUP = 'admins';
-
 /**
- * Keeps the dashboard live: new nominations join the queue, decisions by other admins mark
- * and then drop items, counts follow the events, and a resync reads everything again. Nomination
- * events are taken from the admins group only: the sport group repeats some of them (and sends
- * a rejected nomination's removal before the admins group has marked it).
+ * What the open dashboard adds to the live writes (features/admin/api/live-writes.ts), which
+ * keep its reads current: an item another admin decided stays greyed for a moment and then
+ * goes, the stats are read again while votes come in, and a resync reads everything again.
  */
-export function useAdminLive(viewerId: number | undefined) {
+export function useAdminLive() {
   const queryClient = useQueryClient();
 
   useEffect(() => {
@@ -60,38 +49,16 @@ export function useAdminLive(viewerId: number | undefined) {
       }, VOTE_STATS_REFRESH_MS);
     };
 
+    // Marks are shown only while the dashboard is open, each for a moment: one left from a
+    // decision taken while it was closed has no timer, so it goes now.
+    removeAllDecided(queryClient);
+
     const unsubscribe = [
-      subscribeLiveEvents('moderation.changed', ({ data }) =>
-        applyModerationChanged(queryClient, data as ModerationChanged, viewerId, removeLater),
-      ),
-      subscribeLiveEvents('nomination.created', ({ group, data }) => {
-        if (group === ADMINS_GROUP) applyNominationCreated(queryClient, data);
+      // After the live write has marked the item (decided by another admin): it goes later.
+      subscribeLiveEvents('moderation.changed', ({ data }) => {
+        if (isMarkedDecided(queryClient, data.item.id)) removeLater(data.item.id);
       }),
-      subscribeLiveEvents('nomination.updated', ({ group, data }) => {
-        if (group === ADMINS_GROUP) applyNominationUpdated(queryClient, data);
-      }),
-      subscribeLiveEvents('nomination.removed', ({ group, data }) => {
-        if (group === ADMINS_GROUP) applyNominationRemoved(queryClient, data.id);
-      }),
-      subscribeLiveEvents('vote.changed', ({ data }) => {
-        for (const { nominationId, voteCount } of currentVoteCounts(queryClient, data.votes)) {
-          applyVoteChanged(queryClient, nominationId, voteCount);
-        }
-        refreshStatsSoon();
-      }),
-      subscribeLiveEvents('report.created', () => refreshReports(queryClient)),
-      subscribeLiveEvents('takedown.created', () => refreshReports(queryClient)),
-      subscribeLiveEvents('takedown.confirmed', () => {
-        refreshReports(queryClient);
-        // The player's nominations left the pending and approved counts.
-        refreshStats(queryClient);
-      }),
-      subscribeLiveEvents('modlog.created', ({ data }) => {
-        prependModlogEntry(queryClient, data);
-        // Another admin's resolution or decision closes items of the Reports tab.
-        refreshReports(queryClient);
-      }),
-      subscribeLiveEvents('integrity.flagged', ({ data }) => applyIntegrityFlag(queryClient, data)),
+      subscribeLiveEvents('vote.changed', refreshStatsSoon),
       subscribeLiveResync(() => refreshAdmin(queryClient)),
     ];
 
@@ -102,5 +69,5 @@ export function useAdminLive(viewerId: number | undefined) {
       // Marks without their timers would stay forever: the queue is shown without them.
       removeAllDecided(queryClient);
     };
-  }, [queryClient, viewerId]);
+  }, [queryClient]);
 }

@@ -9,10 +9,11 @@ import { useEffect } from 'react';
 
 import { api, errorMessage, unwrap } from '@/lib/api-client';
 import { isMutationInFlight } from '@/lib/mutations';
+import { followKeys } from '@/lib/query-keys';
 import type { components } from '@/lib/api/schema';
 import { toast } from '@/stores/toast';
 
-import { followKeys, refreshAfterVoteOrFollow } from './refresh';
+import { refreshAfterVoteOrFollow } from './refresh';
 
 type FollowStatus = components['schemas']['FollowStatusOut'];
 
@@ -37,7 +38,7 @@ export function usePlayerFollowStatus(playerId: number | undefined) {
   return query;
 }
 
-const followPlayerMutationKey = ['follow', 'player'] as const;
+const followPlayerMutationKey = [...followKeys.all, 'player'] as const;
 
 /** Whether a follow or unfollow of the player is on its way. */
 export function isFollowPlayerInFlight(queryClient: QueryClient, playerId: number): boolean {

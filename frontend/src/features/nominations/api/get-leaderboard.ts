@@ -11,7 +11,6 @@ import type { Sport } from '@/stores/sport';
 
 import { nominationKeys } from './nomination-keys';
 import { pagedList } from './paged';
-import type { Nomination } from './types';
 
 /** GET /api/leaderboard/players?sport&board: a board's top 10 nominations. */
 export const topPlayersQueryOptions = (sport: Sport, board: BoardKind = 'all') =>
@@ -49,9 +48,4 @@ export function useWeeklyHistory(sport: Sport) {
 
 export function useTopScouts(sport: Sport) {
   return useQuery(topScoutsQueryOptions(sport));
-}
-
-/** Most votes first, then the older nomination, as the server ranks them. */
-export function byVotes(a: Nomination, b: Nomination): number {
-  return b.voteCount - a.voteCount || a.createdAt.localeCompare(b.createdAt) || a.id - b.id;
 }

@@ -144,12 +144,23 @@ const byId = (id: number, update: (nomination: Nomination) => Nomination): Mappe
   return (nomination) => (nomination.id === id ? update(nomination) : nomination);
 };
 
-/** A live vote count for one nomination; the reader's own hasVoted is kept. */
-export function setVoteCount(queryClient: QueryClient, id: number, voteCount: number) {
+/**
+ * A live vote count for one nomination, at its version when the event gives it; the reader's
+ * own hasVoted is kept.
+ */
+export function setVoteCount(
+  queryClient: QueryClient,
+  id: number,
+  voteCount: number,
+  version?: number,
+) {
   updateCachedNominations(
     queryClient,
     byId(id, (nomination) =>
-      nomination.voteCount === voteCount ? nomination : { ...nomination, voteCount },
+      nomination.voteCount === voteCount &&
+      (version === undefined || nomination.version === version)
+        ? nomination
+        : { ...nomination, voteCount, ...(version === undefined ? {} : { version }) },
     ),
   );
 }
@@ -180,14 +191,17 @@ export function setVoteState(
     nominationId,
     voteCount,
     hasVoted,
-  }: { nominationId: number; voteCount: number; hasVoted: boolean },
+    version,
+  }: { nominationId: number; voteCount: number; hasVoted: boolean; version?: number },
 ) {
   updateCachedNominations(
     queryClient,
     byId(nominationId, (nomination) =>
-      nomination.voteCount === voteCount && nomination.hasVoted === hasVoted
+      nomination.voteCount === voteCount &&
+      nomination.hasVoted === hasVoted &&
+      (version === undefined || nomination.version === version)
         ? nomination
-        : { ...nomination, voteCount, hasVoted },
+        : { ...nomination, voteCount, hasVoted, ...(version === undefined ? {} : { version }) },
     ),
   );
 }

@@ -1,4 +1,5 @@
 import type { BoardKind } from '@/lib/boards';
+import { boardKeys, queryRoots } from '@/lib/query-keys';
 import type { Sport } from '@/stores/sport';
 
 export type NominationListFilters = { sport: Sport; q: string };
@@ -8,7 +9,7 @@ export type NominationListFilters = { sport: Sport; q: string };
  * can refresh all of them at once and a live event can find each cached copy of a nomination.
  */
 export const nominationKeys = {
-  all: ['nominations'] as const,
+  all: queryRoots.nominations,
   lists: () => [...nominationKeys.all, 'list'] as const,
   list: (filters: NominationListFilters) => [...nominationKeys.lists(), filters] as const,
   recents: () => [...nominationKeys.all, 'recent'] as const,
@@ -21,10 +22,10 @@ export const nominationKeys = {
   byUser: (userId: number) => [...nominationKeys.byUsers(), userId] as const,
   allStats: () => [...nominationKeys.all, 'stats'] as const,
   stats: (sport: Sport) => [...nominationKeys.allStats(), sport] as const,
-  leaderboards: () => [...nominationKeys.all, 'leaderboard'] as const,
-  leaderboardPlayers: (sport: Sport, board: BoardKind = 'all') =>
-    [...nominationKeys.leaderboards(), 'players', sport, board] as const,
-  leaderboardScouts: (sport: Sport) => [...nominationKeys.leaderboards(), 'scouts', sport] as const,
+  /** The boards (shared with the wall: src/lib/query-keys.ts). */
+  leaderboards: boardKeys.all,
+  leaderboardPlayers: (sport: Sport, board: BoardKind = 'all') => boardKeys.players(sport, board),
+  leaderboardScouts: boardKeys.scouts,
   /** Player of the Week: past weeks' top 3 (pages of WeekWinnersOut, not nominations). */
   weeklyHistory: (sport: Sport) => [...nominationKeys.leaderboards(), 'history', sport] as const,
   /** The week the weekly board counts, as its last event told (no read of its own). */

@@ -4,11 +4,11 @@ import { Link } from 'react-router';
 
 import { RankMovement } from '@/components/rank-movement';
 import { BOARD_TEXT, type BoardEntry, type BoardKind } from '@/lib/boards';
-import { rank } from '@/lib/ranks';
+import { byVotes, rank } from '@/lib/ranks';
 import type { Sport } from '@/stores/sport';
 
 import { LEADERBOARD_SIZE } from '../api/constants';
-import { byVotes, useTopPlayers, useTopScouts } from '../api/get-leaderboard';
+import { useTopPlayers, useTopScouts } from '../api/get-leaderboard';
 import type { Nomination } from '../api/types';
 
 import { EmptyState } from './empty-state';

@@ -1,4 +1,6 @@
+import { queryRoots } from '@/lib/query-keys';
+
 export const notificationKeys = {
-  all: ['notifications'] as const,
+  all: queryRoots.notifications,
   list: () => [...notificationKeys.all, 'list'] as const,
 };

@@ -3,10 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { routes } from '@/app/router';
-import { publishLiveEvent } from '@/lib/live/event-bus';
 import { useToastStore } from '@/stores/toast';
 import { mockFetch } from '@/testing/fetch-mock';
-import { renderRoutes, scout } from '@/testing/render';
+import { deliverLiveEvent, renderRoutes, scout } from '@/testing/render';
 
 import type { Notification } from '../api/types';
 
@@ -103,7 +102,7 @@ describe('notification bell', () => {
     api();
     await renderWithBell();
     const push = (data: Notification) =>
-      act(() => publishLiveEvent({ type: 'notification.created', group: 'user.1', seq: 1, data }));
+      act(() => deliverLiveEvent({ type: 'notification.created', group: 'user.1', seq: 1, data }));
     push(notification(3, { message: 'Someone voted for Sam Striker.', relatedNominationId: 7 }));
     expect(
       await screen.findByRole('button', { name: 'Notifications, 2 unread' }),

@@ -1,9 +1,11 @@
+import { queryRoots } from '@/lib/query-keys';
+
 /**
  * The signed-in user's settings (GET /api/settings), two-factor sign-in (GET /api/auth/2fa), the
  * server's push key (GET /api/push/key) and this browser's push state (no request).
  */
 export const settingsKeys = {
-  all: ['settings'] as const,
+  all: queryRoots.settings,
   me: () => [...settingsKeys.all, 'me'] as const,
   twoFactor: () => [...settingsKeys.all, 'two-factor'] as const,
   pushKey: () => [...settingsKeys.all, 'push-key'] as const,

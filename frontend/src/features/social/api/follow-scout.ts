@@ -24,7 +24,7 @@ export function useFollowStatus(userId: number) {
   return useQuery(followStatusQueryOptions(userId));
 }
 
-const followScoutMutationKey = ['follow', 'scout'] as const;
+const followScoutMutationKey = [...followKeys.all, 'scout'] as const;
 
 /** Whether a follow or unfollow of the scout is on its way. */
 export function isFollowScoutInFlight(queryClient: QueryClient, userId: number): boolean {

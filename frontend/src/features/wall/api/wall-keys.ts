@@ -1,11 +1,14 @@
-import type { BoardKind } from '@/lib/boards';
+import { boardKeys, queryRoots } from '@/lib/query-keys';
 import type { Sport } from '@/stores/sport';
 
-/** The wall's reads, under ['wall', ...] so a resync or a reconnect refreshes them at once. */
+/**
+ * The wall's reads. Its boards are the Leaderboard page's entries (one cache entry per board,
+ * one live write moves both); the ticker and the week are under ['wall', ...].
+ */
 export const wallKeys = {
-  all: ['wall'] as const,
-  players: (sport: Sport, board: BoardKind) => [...wallKeys.all, 'players', sport, board] as const,
-  scouts: (sport: Sport) => [...wallKeys.all, 'scouts', sport] as const,
+  all: queryRoots.wall,
+  players: boardKeys.players,
+  scouts: boardKeys.scouts,
   activity: (sport: Sport) => [...wallKeys.all, 'activity', sport] as const,
   week: () => [...wallKeys.all, 'week'] as const,
 };

@@ -1,0 +1,37 @@
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+
+import type { LiveEvent, LiveEventType } from './protocol';
+
+/** What a live write may know besides the event: who is reading. */
+export type LiveContext = { viewerId: number | undefined };
+
+/**
+ * One feature's write of one event type into the query cache. It touches the cache only (no
+ * toast, no timer, no animation: those listen on the live bus), so applying an event is the
+ * same wherever it comes from, and a test can compare the cache it leaves with a fresh read.
+ */
+export type LiveReducer<T extends LiveEventType> = (
+  queryClient: QueryClient,
+  event: LiveEvent<T>,
+  context: LiveContext,
+) => void;
+
+/** The writes a feature makes, per event type it handles (declare with `satisfies`). */
+export type LiveWrites = { [T in LiveEventType]?: LiveReducer<T> };
+
+/**
+ * The app's table: every event type with the writes of every feature that handles it, in the
+ * order they run. An empty list says, on purpose, that no cache holds what the event tells.
+ */
+export type LiveReducerTable = { readonly [T in LiveEventType]: readonly LiveReducer<T>[] };
+
+/**
+ * Sets a query's data from a live event, first cancelling a read of it still on its way (that
+ * read left before the change the event tells of, so its answer would be older). The cancelled
+ * read's revert happens at once, before the new data are set, and a manual set is what later
+ * reverts return to.
+ */
+export function setLive<T>(queryClient: QueryClient, queryKey: QueryKey, data: T) {
+  void queryClient.cancelQueries({ queryKey, exact: true });
+  queryClient.setQueryData<T>(queryKey, data);
+}
