@@ -646,6 +646,7 @@ LOGGING = {
             "interval": LOG_REPEAT_INTERVAL,
         },
         "request_id": {"()": "project.logs.RequestIdFilter"},
+        "disallowed_host": {"()": "project.logs.DisallowedHostLine"},
     },
     "formatters": {"json": {"()": "project.logs.JsonFormatter"}},
     "handlers": {
@@ -662,6 +663,8 @@ LOGGING = {
         # daphne's access log already has one line per request, 4xx included; django.request
         # would repeat every 4xx as a warning. Errors (5xx, with their traceback) still show.
         "django.request": {"level": "ERROR"},
+        # A Host not in DJANGO_ALLOWED_HOSTS: one warning line, no traceback.
+        "django.security.DisallowedHost": {"filters": ["disallowed_host"]},
     },
 }
 
