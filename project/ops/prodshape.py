@@ -246,7 +246,11 @@ http {{
         """Every process of the shape by its name, in the order they start (supervisord
         stops them in the reverse order, one program or group at a time: nginx first, then
         the websocket processes together, the HTTP pool, the worker)."""
-        nginx = [nginx_binary(), "-e", "stderr", "-p", str(self.run_dir)]
+        # Through the launcher (project/ops/nginx_start.py): the workers an earlier master of
+        # this run left behind (it was killed with SIGKILL) let go of the port first.
+        nginx = [sys.executable, "-m", "project.ops.nginx_start", "--run-dir", str(self.run_dir)]
+        nginx += ["--listen", f"{HOST}:{self.port}", "--wait", str(self.nginx_shutdown_seconds)]
+        nginx += ["--", nginx_binary(), "-e", "stderr", "-p", str(self.run_dir)]
         nginx += ["-c", str(self.run_dir / "nginx.conf")]
         worker = [sys.executable, "manage.py", "run_worker"]
         bouncer = {"pgbouncer": self.bouncer.command()} if self.bouncer is not None else {}
@@ -316,6 +320,11 @@ serverurl=unix://{self.supervisor_socket}
                 stop_wait = self.graceful_seconds + 5
             else:
                 stop_wait = 10
+            # nginx retries a busy port for about 2.5 s before it exits: it counts as started
+            # only after that, so a port it cannot bind ends in FATAL after a few tries
+            # (visible in `supervisorctl status`) rather than a restart loop that shows it
+            # RUNNING between failures.
+            start_secs, start_retries = (5, 3) if name == "nginx" else (1, 100)
             # supervisord expands %(...)s in a command: a literal % is written twice.
             line = shlex.join(command).replace("%", "%%")
             sections.append(
@@ -325,8 +334,8 @@ directory={ROOT}
 priority={priority[name]}
 autostart=true
 autorestart=true
-startsecs=1
-startretries=100
+startsecs={start_secs}
+startretries={start_retries}
 stopsignal={stop_signal}
 stopwaitsecs={stop_wait:.0f}
 killasgroup=true
