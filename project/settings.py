@@ -312,9 +312,13 @@ REALTIME_RESUME_USER_MAX_BYTES = int(
     os.environ.get("REALTIME_RESUME_USER_MAX_BYTES", str(32 << 20))
 )
 REALTIME_RESUME_USER_WINDOW = float(os.environ.get("REALTIME_RESUME_USER_WINDOW", "60"))
-# Sockets one session may hold open at once, across every process (more: closed with 4429);
-# 0: no limit.
-REALTIME_SOCKETS_PER_SESSION = int(os.environ.get("REALTIME_SOCKETS_PER_SESSION", "20"))
+# Sockets one member may hold open at once, across their sign-ins and every process (more:
+# closed with 4429); 0: no limit. REALTIME_SOCKETS_PER_SESSION is its older name.
+REALTIME_SOCKETS_PER_MEMBER = int(
+    os.environ.get("REALTIME_SOCKETS_PER_MEMBER")
+    or os.environ.get("REALTIME_SOCKETS_PER_SESSION")
+    or "20"
+)
 # Client messages per socket: a burst, then this many a second; more closes it (4429).
 REALTIME_CLIENT_MESSAGE_BURST = int(os.environ.get("REALTIME_CLIENT_MESSAGE_BURST", "30"))
 REALTIME_CLIENT_MESSAGE_RATE = float(os.environ.get("REALTIME_CLIENT_MESSAGE_RATE", "2"))

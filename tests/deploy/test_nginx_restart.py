@@ -97,7 +97,7 @@ class Load:
 
 def test_a_master_killed_under_load_is_started_once_and_serves(tmp_path: Path) -> None:
     prefix = f"nginx-kill-test-{uuid.uuid4().hex[:12]}"
-    shape = Shape(port=0, http_workers=1, ws_processes=1, run_dir=tmp_path / "run")
+    shape = Shape(port=0, http_workers=1, ws_processes=1, run_dir=tmp_path / "run", drain_seconds=1)
     log = (tmp_path / "shape.log").open("ab")
     try:
         with (
