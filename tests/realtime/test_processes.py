@@ -405,7 +405,7 @@ async def test_a_dead_processs_sockets_stop_counting_against_the_limit_with_its_
         assert (await attempt(port_a))[1] == 4429  # the fifth
         os.kill(pid_b, signal.SIGKILL)
         killed_at = time.monotonic()
-        back = []
+        back: list[Any] = []
         while len(back) < 2:
             ws, refused = await attempt(port_a)
             if ws is not None:
