@@ -147,7 +147,14 @@ def test_a_port_held_by_another_program_ends_in_fatal(tmp_path: Path) -> None:
     holder.listen()
     port = holder.getsockname()[1]
     prefix = f"nginx-fatal-test-{uuid.uuid4().hex[:12]}"
-    shape = Shape(port=port, http_workers=1, ws_processes=0, run_dir=tmp_path / "run")
+    shape = Shape(
+        port=port,
+        http_workers=1,
+        ws_processes=0,
+        run_dir=tmp_path / "run",
+        drain_seconds=1,
+        graceful_seconds=1,
+    )
     process = subprocess.Popen(
         shape.supervisor_command(),
         cwd=ROOT,
