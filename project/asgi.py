@@ -17,7 +17,7 @@ from channels.routing import ProtocolTypeRouter  # noqa: E402
 from project.common import metrics  # noqa: E402
 from project.common.heap import tune_after_startup  # noqa: E402
 from project.common.wsgi_http import WsgiHttp  # noqa: E402
-from project.health import HealthAsgi  # noqa: E402
+from project.health import HealthAsgi, start_in_daphne  # noqa: E402
 from project.sentry import wrap_asgi  # noqa: E402
 from realtime import drain, probe  # noqa: E402
 from realtime.routing import websocket_application  # noqa: E402
@@ -39,6 +39,9 @@ metrics.time_gc_pauses()
 if metrics.serve() is not None:
     # A daphne process that serves metrics probes the live layer's delivery (realtime/probe.py).
     probe.start_in_daphne()
+
+# A daphne process evaluates its readiness on a timer, /readyz called or not (project/health.py).
+start_in_daphne()
 
 if "twisted.internet.reactor" in sys.modules:
     # Under daphne: SIGTERM drains the process's sockets before it exits (realtime/drain.py).

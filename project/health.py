@@ -15,6 +15,13 @@ HTTP metrics. The public gets one word; which check failed goes to the log, to
 that did not come through a proxy (no ``X-Forwarded-For``/``X-Real-IP``): ``curl`` on the
 process's own port. A check still running from an earlier call is waited for rather than started
 again, so a dependency that hangs holds one thread per check, not one per call.
+
+Each server process also evaluates its readiness on a timer, every ``READINESS_INTERVAL``
+seconds (5; 0: never), whether anyone calls ``/readyz`` or not, so that ``readiness_ready``
+and ``readiness_check_failures_total`` (and the alerts on them) follow the dependencies: a
+thread in each gunicorn worker (``start_timer``, from project/ops/gunicorn_conf.py's
+``post_worker_init``), a task on a daphne process's event loop (``start_in_daphne``, from
+project/asgi.py), which also checks the loop's own subscription.
 """
 
 from __future__ import annotations
@@ -23,7 +30,9 @@ import asyncio
 import ipaddress
 import logging
 import os
+import sys
 import threading
+import time
 import weakref
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -44,6 +53,7 @@ HEALTH_PATH = "/healthz"
 READY_PATH = "/readyz"
 PATHS = frozenset({HEALTH_PATH, READY_PATH})
 TIMEOUT = float(os.environ.get("READINESS_TIMEOUT", "1.0"))
+INTERVAL = float(os.environ.get("READINESS_INTERVAL", "5"))
 FORWARDING_HEADERS = (b"x-forwarded-for", b"x-real-ip")
 
 Results = dict[str, str]  # check -> "ok", "failed" or "timeout"
@@ -231,3 +241,60 @@ class HealthAsgi:
         headers = [(k.lower().encode(), v.encode()) for k, v in _headers(body)]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": b"" if method == "HEAD" else body})
+
+
+def evaluate_sync() -> bool:
+    """Check and record this (WSGI) process's readiness; whether it is ready."""
+    return _record(check_sync())
+
+
+async def evaluate_async() -> bool:
+    """Check and record this (ASGI) process's readiness; whether it is ready."""
+    return _record(await check_async())
+
+
+def start_timer(interval: float = INTERVAL) -> threading.Thread | None:
+    """Evaluate readiness now and every ``interval`` seconds in a daemon thread of this
+    process (a gunicorn worker); None when ``interval`` is 0."""
+    if interval <= 0:
+        return None
+
+    def run() -> None:
+        while True:
+            try:
+                evaluate_sync()
+            except Exception:
+                logger.exception("Evaluating readiness failed")
+            time.sleep(interval)
+
+    thread = threading.Thread(target=run, name="readiness-timer", daemon=True)
+    thread.start()
+    return thread
+
+
+_timer_task: asyncio.Task[None] | None = None
+
+
+async def run_async_timer(interval: float) -> None:
+    """Evaluate readiness now and every ``interval`` seconds on the running event loop."""
+    while True:
+        try:
+            await evaluate_async()
+        except Exception:
+            logger.exception("Evaluating readiness failed")
+        await asyncio.sleep(interval)
+
+
+def start_in_daphne(interval: float = INTERVAL) -> bool:
+    """Start the timer on daphne's event loop once it runs (called while daphne loads the
+    application, before its reactor starts); False outside daphne or with ``interval`` 0."""
+    loop = getattr(sys.modules.get("daphne.server"), "twisted_loop", None)
+    if loop is None or interval <= 0:
+        return False
+
+    def start() -> None:
+        global _timer_task
+        _timer_task = asyncio.ensure_future(run_async_timer(interval))
+
+    loop.call_soon_threadsafe(start)
+    return True

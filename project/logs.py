@@ -92,3 +92,20 @@ class JsonFormatter(logging.Formatter):
         if record.stack_info:
             line["stack"] = self.formatStack(record.stack_info)
         return json.dumps(line, ensure_ascii=False, default=str)
+
+
+class DisallowedHostLine(logging.Filter):
+    """Django's DisallowedHost (a request whose ``Host`` is not in ``DJANGO_ALLOWED_HOSTS``,
+    answered 400) as one warning line without its traceback: a scanner's requests are noise,
+    not errors. The message is one template whatever the host, so the handlers' RepeatFilter
+    writes it once per interval and counts the rest."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = getattr(record, "request", None)
+        meta = getattr(request, "META", {})
+        host = str(meta.get("HTTP_X_FORWARDED_HOST") or meta.get("HTTP_HOST") or "")
+        record.msg = "Refused a request for a host not in DJANGO_ALLOWED_HOSTS: %r"
+        record.args = (host[:100],)
+        record.levelno, record.levelname = logging.WARNING, logging.getLevelName(logging.WARNING)
+        record.exc_info = record.exc_text = None
+        return True

@@ -312,9 +312,13 @@ REALTIME_RESUME_USER_MAX_BYTES = int(
     os.environ.get("REALTIME_RESUME_USER_MAX_BYTES", str(32 << 20))
 )
 REALTIME_RESUME_USER_WINDOW = float(os.environ.get("REALTIME_RESUME_USER_WINDOW", "60"))
-# Sockets one session may hold open at once, across every process (more: closed with 4429);
-# 0: no limit.
-REALTIME_SOCKETS_PER_SESSION = int(os.environ.get("REALTIME_SOCKETS_PER_SESSION", "20"))
+# Sockets one member may hold open at once, across their sign-ins and every process (more:
+# closed with 4429); 0: no limit. REALTIME_SOCKETS_PER_SESSION is its older name.
+REALTIME_SOCKETS_PER_MEMBER = int(
+    os.environ.get("REALTIME_SOCKETS_PER_MEMBER")
+    or os.environ.get("REALTIME_SOCKETS_PER_SESSION")
+    or "20"
+)
 # Client messages per socket: a burst, then this many a second; more closes it (4429).
 REALTIME_CLIENT_MESSAGE_BURST = int(os.environ.get("REALTIME_CLIENT_MESSAGE_BURST", "30"))
 REALTIME_CLIENT_MESSAGE_RATE = float(os.environ.get("REALTIME_CLIENT_MESSAGE_RATE", "2"))
@@ -669,6 +673,7 @@ LOGGING = {
             "interval": LOG_REPEAT_INTERVAL,
         },
         "request_id": {"()": "project.logs.RequestIdFilter"},
+        "disallowed_host": {"()": "project.logs.DisallowedHostLine"},
     },
     "formatters": {"json": {"()": "project.logs.JsonFormatter"}},
     "handlers": {
@@ -685,6 +690,8 @@ LOGGING = {
         # daphne's access log already has one line per request, 4xx included; django.request
         # would repeat every 4xx as a warning. Errors (5xx, with their traceback) still show.
         "django.request": {"level": "ERROR"},
+        # A Host not in DJANGO_ALLOWED_HOSTS: one warning line, no traceback.
+        "django.security.DisallowedHost": {"filters": ["disallowed_host"]},
     },
 }
 

@@ -27,7 +27,7 @@ from realtime.connection import SCOPE_KEY, Outgoing, SocketQueue, open_socket
 from realtime.control import get_layer, user_sockets_group
 from realtime.events import ADMINS_GROUP, sport_group, user_group
 from realtime.hub import Hub, hub_of
-from realtime.presence import new_presence_id, session_set
+from realtime.presence import new_presence_id, sockets_set
 
 logger = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.queue = SocketQueue(direct, settings.REALTIME_SOCKET_MAX_PENDING)
         groups = [user_group(user.pk)]
         self.user_id, self.user_name = user.pk, user.name or user.username
-        if not await self._within_session_limit():
+        if not await self._within_socket_limit():
             return
         # Before hello: once the client has it, a logout or a password change closes it.
         if not await self._join_control_plane():
@@ -132,22 +132,21 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if self.admin and not self.closing:
             await self.hub.presence.add_admin(self)
 
-    async def _within_session_limit(self) -> bool:
-        """Count the socket in its session's set; past REALTIME_SOCKETS_PER_SESSION open
-        sockets of the session (across every process) it is closed with 4429. Best effort:
-        Redis away costs the limit, not the socket."""
-        limit = settings.REALTIME_SOCKETS_PER_SESSION
-        key = getattr(self.scope.get("session"), "session_key", None)
-        if limit <= 0 or not key:
+    async def _within_socket_limit(self) -> bool:
+        """Count the socket in its member's set; past REALTIME_SOCKETS_PER_MEMBER open
+        sockets of the member (across their sign-ins and every live process) it is closed
+        with 4429. Best effort: Redis away costs the limit, not the socket."""
+        limit = settings.REALTIME_SOCKETS_PER_MEMBER
+        if limit <= 0:
             return True
         try:
-            count = await self.hub.presence.open_session(self, session_set(key))
+            count = await self.hub.presence.open_session(self, sockets_set(self.user_id))
         except Exception:
-            logger.info("Presence unavailable: the session's sockets are not counted")
+            logger.info("Presence unavailable: the member's sockets are not counted")
             return True
         if count <= limit:
             return True
-        logger.info("Closing a socket past its session's %d", limit)
+        logger.info("Closing a socket past its member's %d", limit)
         await self.hub.presence.forget(self)  # counted no more, whenever its disconnect comes
         await self._close(CLOSE_TOO_MANY_MESSAGES)
         return False
@@ -185,6 +184,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if self.queue is not None:
             self.queue.flush()
         self.closing = True
+        await self._leave_socket_count()
         metrics.CLOSES.labels(str(CLOSE_GOING_AWAY)).inc()
         protocol.closeHandshakeTimeout = drain.CLOSE_HANDSHAKE_TIMEOUT
         protocol.sendCloseFrame(code=CLOSE_GOING_AWAY, reasonUtf8=b"restart", isReply=False)
@@ -194,7 +194,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
             if self.queue is not None:
                 self.queue.flush()  # what was written before the close goes before it
             self.closing = True
+            if code != CLOSE_UNAVAILABLE:  # Redis is away: the entry expires
+                await self._leave_socket_count()
             await self.close(code=code)
+
+    async def _leave_socket_count(self) -> None:
+        """The server closes the socket: it no longer counts against its member's limit,
+        whose client may reconnect before the close completes."""
+        if hasattr(self, "hub"):
+            await self.hub.presence.leave_session(self)
 
     # --- Client messages ----------------------------------------------------------------
 

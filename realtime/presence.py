@@ -4,13 +4,17 @@ Each person (a signed-in user, whatever their number of sockets or tabs) is an e
 sets their sockets watch (``sport:<sport>``, ``nomination:<id>``; an admin watching a
 nomination also in ``review``, per socket), kept in Redis shared by every process (in memory
 embedded); the entry goes when the last of their sockets here stops watching. Each socket is
-also an entry of its session's set (``session:<digest>``), which the live layer counts to cap
-the sockets of one session (``REALTIME_SOCKETS_PER_SESSION``). A process touches its
-sockets' entries every third of ``REALTIME_PRESENCE_TTL``, and their session entries every
-third of ``SESSION_TTL_FACTOR`` times that (a set per session is a Redis command per socket
-on every touch, and the cap it serves can wait longer for a dead process's sockets to
-expire than "N watching" can); the entries of a process that dies expire after it. Once a
-tick (0.5 s) the process reads the counts of the sets its sockets watch and tells those
+also an entry of its member's set (``sockets:u<id>``), which the live layer counts to cap the
+sockets of one member across their sign-ins (``REALTIME_SOCKETS_PER_MEMBER``); the entry names
+the process that holds the socket. A process touches its sockets' entries every third of
+``REALTIME_PRESENCE_TTL``, with its own heartbeat (its entry in ``processes``, living one
+TTL), and their member entries every third of ``SOCKETS_TTL_FACTOR`` times that (a Redis
+command per socket on every touch). The entries of a process that dies expire after it; in a
+member's set, the count at a connect forgets them as soon as the process's heartbeat has
+expired, so a crowd coming back from a dead process is not refused for its own old sockets.
+A socket the server closes (a drain's 1001, 4429, 4008) leaves its member's set before the
+close frame goes out: the client's reconnect never finds its own old socket still counted.
+Once a tick (0.5 s) the process reads the counts of the sets its sockets watch and tells those
 sockets when a count changed, at most once a second per set: counts only, never who. Admins
 get the review marks of the other admins (``review.changed``), within a second.
 
@@ -21,7 +25,6 @@ a socket that joins a set is told its count at once.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import time
@@ -36,10 +39,12 @@ from realtime.connection import Outgoing
 logger = logging.getLogger(__name__)
 
 TICK = 0.5  # seconds between reads of the counts
-# A session's set lives this many presence TTLs between touches.
-SESSION_TTL_FACTOR = 12
+# A member's socket entries live this many presence TTLs between touches.
+SOCKETS_TTL_FACTOR = 12
 PUSH_EVERY = 1.0  # at most one presence.changed per set per this many seconds
 REVIEWS = "review"
+# The heartbeats of the processes holding sockets: one entry per process, living one TTL.
+PROCESSES = "processes"
 
 
 class PresenceStore(Protocol):
@@ -71,9 +76,9 @@ def person(watcher: Watcher) -> str:
     return f"u{watcher.user_id}"
 
 
-def session_set(session_key: str) -> str:
-    """The set of a session's sockets (a digest: no session key leaves the process)."""
-    return "session:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
+def sockets_set(user_id: int) -> str:
+    """The set of a member's sockets, whichever of their sign-ins holds each."""
+    return f"sockets:u{user_id}"
 
 
 def scope_of(name: str) -> dict[str, Any]:
@@ -97,7 +102,9 @@ class Presence:
         self.counts: dict[str, int] = {}  # set -> the count last told
         self.told_at: dict[str, float] = {}
         self.reviews_told: dict[Reviewer, str] = {}
-        self.sessions: dict[Watcher, str] = {}  # socket -> its session's set
+        self.sessions: dict[Watcher, str] = {}  # socket -> its member's sockets set
+        # This process's heartbeat entry (its sockets' entries start with it).
+        self.process_id = uuid.uuid4().hex[:16]
         self.touched_at = 0.0
         self.sessions_touched_at = time.monotonic()  # open_session touched each one
         self.task: asyncio.Task[None] | None = None
@@ -109,7 +116,11 @@ class Presence:
 
     @property
     def session_ttl(self) -> float:
-        return self.ttl * SESSION_TTL_FACTOR
+        return self.ttl * SOCKETS_TTL_FACTOR
+
+    def socket_entry(self, watcher: Watcher) -> str:
+        """A socket's entry in its member's set: this process, then the socket."""
+        return f"{self.process_id}:{watcher.presence_id}"
 
     # --- Sockets ------------------------------------------------------------------------
 
@@ -142,13 +153,29 @@ class Presence:
         return any(other.user_id == watcher.user_id for other in self.watchers.get(name, ()))
 
     async def open_session(self, watcher: Watcher, name: str) -> int:
-        """Count the socket in its session's set; answer how many sockets the set holds,
-        across every process."""
+        """Count the socket in its member's set; answer how many sockets the set holds across
+        every process that is alive (its heartbeat): a dead process's entries are removed."""
         self.sessions[watcher] = name
         source = self.store()
-        await source.presence_touch([(name, watcher.presence_id)], self.session_ttl)
+        await source.presence_touch([(PROCESSES, self.process_id)], self.ttl)
+        await source.presence_touch([(name, self.socket_entry(watcher))], self.session_ttl)
         self._run()
-        return (await source.presence_counts([name]))[name]
+        found = await source.presence_members([name, PROCESSES])
+        alive = set(found[PROCESSES])
+        dead = [entry for entry in found[name] if entry.partition(":")[0] not in alive]
+        if dead:
+            await source.presence_remove([(name, entry) for entry in dead])
+        return len(found[name]) - len(dead)
+
+    async def leave_session(self, watcher: Watcher) -> None:
+        """The server closes the socket: it leaves its member's set now, before the client
+        (which reconnects at once) can be counted with it."""
+        name = self.sessions.pop(watcher, None)
+        if name is not None:
+            try:
+                await self.store().presence_remove([(name, self.socket_entry(watcher))])
+            except Exception:
+                logger.info("Could not remove a socket's entry (it expires)", exc_info=True)
 
     async def review(self, reviewer: Reviewer, nomination_id: int | None, name: str) -> None:
         """Mark (or, with None, clear) the nomination an admin's socket has open."""
@@ -178,7 +205,7 @@ class Presence:
                 held.append((name, person(watcher)))
         session = self.sessions.pop(watcher, None)
         if session is not None:
-            held.append((session, watcher.presence_id))
+            held.append((session, self.socket_entry(watcher)))
         review = self.reviewing.pop(watcher, None)
         if review is not None:
             held.append((REVIEWS, review))
@@ -225,11 +252,15 @@ class Presence:
                 }
             )
             entries += [(REVIEWS, member) for member in self.reviewing.values()]
+            if self.sessions:
+                entries.append((PROCESSES, self.process_id))
             if entries:
                 await source.presence_touch(entries, self.ttl)
         if now - self.sessions_touched_at >= self.session_ttl / 3:
             self.sessions_touched_at = now
-            sessions = [(name, watcher.presence_id) for watcher, name in self.sessions.items()]
+            sessions = [
+                (name, self.socket_entry(watcher)) for watcher, name in self.sessions.items()
+            ]
             if sessions:
                 await source.presence_touch(sessions, self.session_ttl)
         if not self.watchers and not self.admins:

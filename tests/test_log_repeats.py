@@ -9,6 +9,7 @@ import logging
 from collections.abc import Iterator
 
 import pytest
+from django.test import Client
 
 from project.common.logrepeat import RepeatFilter
 
@@ -77,3 +78,16 @@ def test_an_interval_of_0_writes_every_record() -> None:
     repeats = RepeatFilter(interval=0)
     record = logging.LogRecord("x", logging.ERROR, __file__, 1, "same", None, None)
     assert all(repeats.filter(record) for _ in range(3))
+
+
+def test_requests_for_an_unknown_host_log_one_warning_line(
+    console: io.StringIO, client: Client
+) -> None:
+    """A scanner sending Host headers the site does not serve: each request is answered 400,
+    and the log gets one line without a traceback, not one traceback per request."""
+    for n in range(100):
+        answer = client.get("/api/nominations", HTTP_HOST=f"scanner-{n}.example")
+        assert answer.status_code == 400
+    lines = console.getvalue().splitlines()
+    refused = "Refused a request for a host not in DJANGO_ALLOWED_HOSTS"
+    assert lines == [f"{refused}: 'scanner-0.example'"]

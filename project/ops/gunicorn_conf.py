@@ -14,6 +14,9 @@ The arbiter (which never loads the application):
 * forgets an exited worker's live gauges (``mark_process_dead``): its counters and histograms
   stay in the sums.
 
+Each worker, once it has loaded the application, starts its readiness timer
+(project/health.py).
+
 Names here are gunicorn settings or hooks; imports are private (a module-level name that
 matches a setting would be taken as one).
 """
@@ -85,6 +88,14 @@ def when_ready(server: _Any) -> None:
         _log.error("Metrics of the pool not served on %s:%s: %s", address, port, error)
         return
     _log.info("Metrics of the pool on http://%s:%s/metrics", address, port)
+
+
+def post_worker_init(worker: _Any) -> None:
+    # Each worker evaluates its readiness on a timer, /readyz called or not
+    # (project/health.py): readiness_ready follows PostgreSQL and Redis for the alerts.
+    from project.health import start_timer
+
+    start_timer()
 
 
 def child_exit(server: _Any, worker: _Any) -> None:

@@ -30,22 +30,67 @@ def real_ip(balancers: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def server_hosts(allowed_hosts: str) -> tuple[str, ...]:
+    """nginx's server names from ``DJANGO_ALLOWED_HOSTS`` (comma-separated, Django's syntax,
+    which nginx shares: ``.example.com`` is the domain and its subdomains); none when it is
+    unset or allows every host (``*``)."""
+    hosts = tuple(host.strip() for host in allowed_hosts.split(",") if host.strip())
+    return () if "*" in hosts else hosts
+
+
+# The server for every Host not named (DJANGO_ALLOWED_HOSTS): the connection is closed without
+# an answer (444), so a scanner's requests never reach the HTTP pool; the health paths are
+# answered whatever the Host (a balancer or an orchestrator calls a node by its address).
+DEFAULT_SERVER = """# Hosts not in DJANGO_ALLOWED_HOSTS: closed unanswered (444) but for health.
+server {{
+    listen {listen} default_server;
+    server_tokens off;
+    location ~ ^/(healthz|readyz)$ {{
+        proxy_pass http://http_pool;
+        proxy_http_version 1.1;
+        proxy_set_header Host $http_host;
+        proxy_set_header X-Real-IP $remote_addr;
+        proxy_set_header X-Forwarded-For $remote_addr;
+        proxy_set_header X-Request-ID $request_id;
+        proxy_set_header Connection "";
+        access_log off;
+    }}
+    location / {{
+        return 444;
+    }}
+}}
+"""
+
+
 def render_site(
     *,
     listen: str,
     http_servers: Sequence[str],
     ws_servers: Sequence[str],
     balancers: Sequence[str] = (),
+    hosts: Sequence[str] = (),
 ) -> str:
     """The upstreams and the server block, for nginx's ``http`` context: ``listen`` as nginx
     takes it, each server an upstream address (``host:port``); ``balancers``: the addresses
-    whose X-Real-IP names the client (``real_ip``)."""
+    whose X-Real-IP names the client (``real_ip``); ``hosts``: the names served (nginx's
+    ``server_name``), every other Host going to ``DEFAULT_SERVER`` (none: every Host is
+    served, and Django refuses those it does not know)."""
     text = TEMPLATE.read_text(encoding="utf-8")
+    if hosts:
+        # The listen options (backlog) go with the default server only, as nginx requires.
+        default = DEFAULT_SERVER.format(listen=listen)
+        names = "    server_name " + " ".join(hosts) + ";"
+        listen = listen.split()[0]
+    else:
+        default = "# Every Host is served (no DJANGO_ALLOWED_HOSTS here): Django refuses others."
+        names = "    server_name _;"
     servers = {
         "@HTTP_SERVERS@": "\n".join(f"    server {address};" for address in http_servers),
         "@WS_SERVERS@": "\n".join(f"    server {address} max_fails=0;" for address in ws_servers),
         "@LISTEN@": listen,
         "@REAL_IP@": real_ip(balancers),
+        "@DEFAULT_SERVER@": default,
+        "@SERVER_NAME@": names,
     }
     for placeholder, value in servers.items():
         if placeholder not in text:

@@ -4,11 +4,15 @@ committed deploy/nginx.conf is its docker compose rendering, and the shape run o
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -73,6 +77,27 @@ def test_nginx_accepts_the_shape_s_configuration(tmp_path: Path) -> None:
     assert checked.returncode == 0, checked.stderr
 
 
+def test_nginx_accepts_the_shape_s_configuration_with_its_hosts(tmp_path: Path) -> None:
+    shape = Shape(
+        port=8080,
+        http_ports=[9001],
+        ws_ports=[9002],
+        run_dir=tmp_path,
+        hosts=nginx.server_hosts("127.0.0.1, localhost,[::1],.scoutvote.example"),
+    )
+    assert "server_name 127.0.0.1 localhost [::1] .scoutvote.example;" in shape.nginx_conf()
+    shape.write()
+    command = [nginx_binary(), "-t", "-e", "stderr", "-p", str(tmp_path)]
+    checked = subprocess.run(
+        [*command, "-c", str(tmp_path / "nginx.conf")], capture_output=True, text=True, check=False
+    )
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_every_host_is_served_when_django_allows_every_one() -> None:
+    assert nginx.server_hosts("") == nginx.server_hosts("*, example.com") == ()
+
+
 def test_the_balancer_example_is_its_rendering() -> None:
     assert balancer.EXAMPLE.read_text(encoding="utf-8") == balancer.example_conf(), (
         "deploy/nginx-lb.conf differs from project/ops/balancer.py: run "
@@ -106,6 +131,54 @@ class _Echo(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+
+@contextlib.contextmanager
+def nginx_before_echo(tmp_path: Path, **shape_fields: Any) -> Iterator[Shape]:
+    """nginx with the shape's configuration in front of ``_Echo`` (every upstream)."""
+    upstream = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    port = int(upstream.server_address[1])
+    shape = Shape(
+        port=free_port(), http_ports=[port], ws_ports=[port], run_dir=tmp_path, **shape_fields
+    )
+    shape.write()
+    server = subprocess.Popen(
+        [nginx_binary(), "-e", "stderr", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")]
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", shape.port), 1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield shape
+    finally:
+        server.terminate()
+        server.wait(10)
+        upstream.shutdown()
+        upstream.server_close()
+
+
+def test_a_request_for_a_host_not_served_is_closed_unanswered_but_for_health(
+    tmp_path: Path,
+) -> None:
+    with nginx_before_echo(tmp_path, hosts=("localhost", ".scoutvote.example")) as shape:
+        url = f"http://127.0.0.1:{shape.port}"
+        for host in ("localhost", "scoutvote.example", "www.scoutvote.example:8080"):
+            answer = httpx.get(f"{url}/api/x", headers={"Host": host}, timeout=5)
+            assert answer.status_code == 200, host
+        for host in ("scanner.example", "127.0.0.1", "scoutvote.example.evil"):
+            with pytest.raises(httpx.RemoteProtocolError):  # 444: closed, no answer
+                httpx.get(f"{url}/api/x", headers={"Host": host}, timeout=5)
+        # A balancer or orchestrator checks a node by its address.
+        for path in ("/healthz", "/readyz"):
+            answer = httpx.get(f"{url}{path}", headers={"Host": "10.0.0.5:8080"}, timeout=5)
+            assert answer.status_code == 200, path
 
 
 @pytest.mark.parametrize(

@@ -292,3 +292,47 @@ def test_readyz_fails_while_redis_is_stopped_and_recovers(tmp_path: Path) -> Non
         ws.stop()
         pool.stop()
         private.stop()
+
+
+@unless_available(shutil.which("redis-server") is None, reason="needs redis-server")
+def test_readiness_follows_redis_with_nobody_calling_readyz(tmp_path: Path) -> None:
+    """Each process evaluates its readiness on a timer (READINESS_INTERVAL): the gauge the
+    alerts read drops while Redis is stopped and comes back with it, no /readyz called."""
+    private = PrivateRedis()
+    private.start()
+    env = shape_env(
+        f"obs-timer-{uuid.uuid4().hex[:8]}",
+        log_level="CRITICAL",
+        suite_rules=False,
+        REDIS_URL=private.url,
+        DJANGO_DEBUG="0",
+        READINESS_INTERVAL="1",
+    )
+    http_port, ws_port = free_port(), free_port()
+    shape = Shape(port=0, http_ports=[http_port], ws_ports=[ws_port], run_dir=tmp_path)
+    pool = launcher.ServerProcess(shape.http_commands()["http"], http_port, env, name="pool")
+    ws = launcher.ServerProcess(shape.ws_commands()["ws1"], ws_port, env, name="daphne")
+
+    def ready(name: str) -> float | None:
+        try:
+            return Scrape(shape.metrics_url(name)).value("readiness_ready")
+        except (httpx.TransportError, KeyError, AssertionError):
+            return None
+
+    try:
+        pool.start()
+        ws.start()
+        healthz = [f"http://{HOST}:{p}/healthz" for p in (http_port, ws_port)]
+        eventually(lambda: all(status(url) == 200 for url in healthz), timeout=60)
+        eventually(lambda: ready("http") == 1 and ready("ws1") == 1, timeout=30)
+        private.stop()
+        eventually(lambda: ready("http") == 0 and ready("ws1") == 0, timeout=20)
+        for name in ("http", "ws1"):
+            failures = Scrape(shape.metrics_url(name))
+            assert failures.value("readiness_check_failures_total", check="redis") >= 1, name
+        private.start()
+        eventually(lambda: ready("http") == 1 and ready("ws1") == 1, timeout=30)
+    finally:
+        ws.stop()
+        pool.stop()
+        private.stop()

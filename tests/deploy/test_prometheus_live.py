@@ -3,8 +3,9 @@ pool, two daphne processes, the worker) with deploy/prometheus's configuration a
 rendered with this run's ports and a 1 s scrape and evaluation interval: every target is up,
 every metric the dashboard and the alerts query is there once real traffic went through, and
 stopping the shape's (private) Redis has the delivery-probe alert firing for both daphne
-processes within 30 s while every process still answers its scrape and ``/healthz``; it clears
-once Redis is back.
+processes within 30 s while every process still answers its scrape and ``/healthz``, and every
+process's ``readiness_ready`` drops to 0 with nobody calling ``/readyz`` (each evaluates it on a
+timer); both clear once Redis is back.
 """
 
 from __future__ import annotations
@@ -122,6 +123,11 @@ def firing(server: prometheus.PrivatePrometheus) -> set[str]:
     }
 
 
+def readiness(server: prometheus.PrivatePrometheus) -> dict[str, float]:
+    """``readiness_ready`` by instance, as Prometheus scraped it last."""
+    return {r["metric"]["instance"]: float(r["value"][1]) for r in server.query("readiness_ready")}
+
+
 def known_metrics(server: prometheus.PrivatePrometheus) -> tuple[set[str], set[str]]:
     """(metric names with a series, metric families named in the targets' metadata)."""
     series = set(server.api("label/__name__/values"))
@@ -137,6 +143,7 @@ async def test_prometheus_scrapes_the_shape_and_pages_when_redis_stops(
     nominations: list[Nomination],
 ) -> None:
     ws_targets = {f"{HOST}:{shape.metrics_ports[n]}" for n in ("ws1", "ws2")}
+    all_targets = {*ws_targets, f"{HOST}:{shape.metrics_ports['http']}"}
     eventually(
         lambda: len(server.targets()) == 3 and all(t["health"] == "up" for t in server.targets()),
         30,
@@ -186,18 +193,22 @@ async def test_prometheus_scrapes_the_shape_and_pages_when_redis_stops(
     assert all(float(r["value"][1]) < 10 for r in probes), probes
     assert firing(server) == set()
 
-    # Redis stops: every process stays up, the probe alert pages for both daphne processes.
+    # Redis stops: every process stays up, the probe alert pages for both daphne processes,
+    # and every process's readiness gauge drops with nobody calling /readyz (its timer).
+    assert readiness(server) == {t: 1.0 for t in all_targets}
     redis_server.stop()
     stopped = time.monotonic()
     eventually(lambda: firing(server) == ws_targets, 30, f"{ALERT} firing")
     fired_after = time.monotonic() - stopped
     assert fired_after <= 30
+    eventually(lambda: readiness(server) == {t: 0.0 for t in all_targets}, 30, "readiness_ready 0")
     up = server.query("up")
     assert len(up) == 3 and all(r["value"][1] == "1" for r in up), up
     for port in [*shape.http_ports, *shape.ws_ports]:
         assert httpx.get(f"http://{HOST}:{port}/healthz").status_code == 200, port
 
-    # Redis back: the probes come back through it and the alert clears.
+    # Redis back: the probes come back through it and the alert clears; ready again.
     redis_server.start()
     eventually(lambda: firing(server) == set(), 30, f"{ALERT} clearing")
+    eventually(lambda: readiness(server) == {t: 1.0 for t in all_targets}, 30, "readiness_ready 1")
     print(f"{ALERT} fired {fired_after:.1f} s after Redis stopped")

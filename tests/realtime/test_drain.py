@@ -40,7 +40,7 @@ SOCKETS = 200
 WINDOW = 8.0
 GROUP = "sport.soccer"
 # One session holds every socket here: the per-session cap is lifted for the test.
-ENV = {"REALTIME_DRAIN_SECONDS": f"{WINDOW:g}", "REALTIME_SOCKETS_PER_SESSION": "0"}
+ENV = {"REALTIME_DRAIN_SECONDS": f"{WINDOW:g}", "REALTIME_SOCKETS_PER_MEMBER": "0"}
 
 
 class Screen:

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from realtime import broadcast
+from project.accounts.models import User
+from realtime import broadcast, drain
 from realtime.events import Event
 from tests.helpers import ApiClient
 from tests.realtime.live import open_socket, session_of, signed_in
@@ -99,18 +100,59 @@ async def test_sockets_opened_again_share_their_users_replay_budget(
     await other.close()
 
 
-async def test_a_session_past_its_socket_limit_is_closed_with_4429(
+async def test_a_member_past_their_socket_limit_is_closed_with_4429(
     scout_api: ApiClient, other_api: ApiClient, settings: Any
 ) -> None:
-    settings.REALTIME_SOCKETS_PER_SESSION = 3
+    settings.REALTIME_SOCKETS_PER_MEMBER = 3
     sockets = [(await signed_in(scout_api))[0] for _ in range(3)]
     extra, connected = await open_socket(session_of(scout_api))
     assert connected  # accepted, then closed before its hello
     assert await extra.receive_close() == 4429
-    # Another session is counted apart.
+    # Another member is counted apart.
     other, _ = await signed_in(other_api)
     # One closed: its place is free again.
     await sockets.pop().close()
     sockets.append((await signed_in(scout_api))[0])
     for socket in [*sockets, other]:
+        await socket.close()
+
+
+@pytest.fixture
+def scout_signed_in_again(scout: User) -> ApiClient:
+    """A second sign-in (session) of the member behind ``scout_api``."""
+    return ApiClient().login(scout)
+
+
+async def test_the_socket_limit_counts_a_member_across_their_sign_ins(
+    scout_api: ApiClient, scout_signed_in_again: ApiClient, settings: Any
+) -> None:
+    """Signing in again (another browser, another session) gives no new sockets."""
+    settings.REALTIME_SOCKETS_PER_MEMBER = 3
+    assert session_of(scout_api) != session_of(scout_signed_in_again)
+    sockets = [(await signed_in(scout_api))[0] for _ in range(2)]
+    sockets.append((await signed_in(scout_signed_in_again))[0])
+    extra, connected = await open_socket(session_of(scout_signed_in_again))
+    assert connected
+    assert await extra.receive_close() == 4429
+    for socket in sockets:
+        await socket.close()
+
+
+async def test_sockets_the_server_closes_leave_the_count_before_their_clients_return(
+    scout_api: ApiClient, settings: Any
+) -> None:
+    """A hand-over closes every socket (1001 through daphne; 4001 here, with no daphne
+    protocol under the test's sockets) and its clients reconnect at once, before the
+    closes complete: their old sockets no longer count against the member's limit."""
+    settings.REALTIME_SOCKETS_PER_MEMBER = 2
+    sockets = [(await signed_in(scout_api))[0] for _ in range(2)]
+    await drain.hand_over(0)
+    for socket in sockets:
+        assert await socket.receive_close() == 4001
+    # The clients' sockets have not gone yet (no disconnect has reached the server).
+    again = [(await signed_in(scout_api))[0] for _ in range(2)]
+    extra, connected = await open_socket(session_of(scout_api))
+    assert connected
+    assert await extra.receive_close() == 4429
+    for socket in [*again, *sockets]:
         await socket.close()

@@ -17,6 +17,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.test import Client
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from project.ops.harness.wsframes import masked_frame, server_frames, split_frame, upgrade_request
 from project.scouting.models import Nomination
@@ -369,3 +370,52 @@ async def test_a_process_stopping_with_signed_in_sockets_logs_nothing(tmp_path: 
         assert not [result for result in closed if result is not None]
     output = log_path.read_text()
     assert "Could not leave" not in output, output[:4000]
+
+
+async def test_a_dead_processs_sockets_stop_counting_against_the_limit_with_its_heartbeat(
+    scout_api: ApiClient,
+) -> None:
+    """A member at the socket limit, half of their sockets on a process killed without a
+    goodbye: their clients come back on the other process within the heartbeat's life (the
+    presence TTL), not after the dead sockets' own entries expire (twelve TTLs)."""
+    ttl = 2.0
+    env = {"REALTIME_PRESENCE_TTL": f"{ttl:g}", "REALTIME_SOCKETS_PER_MEMBER": "4"}
+    session = session_of(scout_api)
+
+    async def attempt(port: int) -> tuple[Any, int | None]:
+        """A socket of the member on ``port``: (the socket, None) past its hello, or
+        (None, the close code) when it is refused."""
+        ws = await connect(
+            f"ws://{HOST}:{port}/ws/",
+            origin=f"http://{HOST}:{port}",  # type: ignore[arg-type]
+            additional_headers={"Cookie": f"sessionid={session}"},
+        )
+        try:
+            first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        except ConnectionClosed:
+            await ws.close()
+            return None, ws.close_code
+        assert first["type"] == "hello", first
+        return ws, None
+
+    with daphne(**env) as (port_a, _), daphne(**env) as (port_b, pid_b):
+        kept = [(await attempt(port_a))[0] for _ in range(2)]
+        on_b = [(await attempt(port_b))[0] for _ in range(2)]
+        assert None not in kept + on_b
+        assert (await attempt(port_a))[1] == 4429  # the fifth
+        os.kill(pid_b, signal.SIGKILL)
+        killed_at = time.monotonic()
+        back: list[Any] = []
+        while len(back) < 2:
+            ws, refused = await attempt(port_a)
+            if ws is not None:
+                back.append(ws)
+                continue
+            assert refused == 4429
+            assert time.monotonic() - killed_at < ttl + 4, "refused past the heartbeat's life"
+            await asyncio.sleep(0.25)
+        assert time.monotonic() - killed_at < ttl + 4
+        # The limit holds again: four live sockets, the fifth refused.
+        assert (await attempt(port_a))[1] == 4429
+        for ws in kept + back:
+            await ws.close()

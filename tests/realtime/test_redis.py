@@ -115,7 +115,7 @@ async def test_a_connect_storm_waits_for_redis_connections_instead_of_failing(
     """A plain redis-py pool raises MaxConnectionsError past its size; sockets connecting at
     once queue for one of the few connections instead."""
     settings.REALTIME_REDIS_MAX_CONNECTIONS = 2
-    settings.REALTIME_SOCKETS_PER_SESSION = 0  # 60 sockets of one session
+    settings.REALTIME_SOCKETS_PER_MEMBER = 0  # 60 sockets of one session
     session_key = session_of(scout_api)
 
     async def connect() -> dict[str, Any]:

@@ -60,7 +60,7 @@ async def test_a_resync_comes_with_a_snapshot_at_its_cursor(
 async def test_a_reconnect_storm_reads_the_boards_once_per_sport(
     scout_api: ApiClient, settings: Any
 ) -> None:
-    settings.REALTIME_SOCKETS_PER_SESSION = 0  # 40 sockets of one session
+    settings.REALTIME_SOCKETS_PER_MEMBER = 0  # 40 sockets of one session
     await sync_to_async(make_nomination)("Stan Storm")
     hub = hub_of(get_backend())
     before = hub.snapshots.reads
