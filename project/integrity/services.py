@@ -100,6 +100,11 @@ def _active_votes(**filters: Any) -> QuerySet[Vote]:
     return Vote.objects.filter(status=VoteStatus.ACTIVE, **filters)
 
 
+def vote_committed_inspect(cast: CastVote, voter_id: int) -> None:
+    """Scouting's vote-committed hook: the rules on the vote just cast (``vote_inspect``)."""
+    vote_inspect(voter_id=voter_id, nomination_id=cast.nomination.pk, cast=cast)
+
+
 def vote_inspect(
     *, voter_id: int, nomination_id: int, cast: CastVote | None = None
 ) -> list[IntegrityFlag]:

@@ -9,3 +9,12 @@ class NotifyConfig(AppConfig):
     name = "project.notify"
     label = "notify"
     verbose_name = "Outbound notifications"
+
+    def ready(self) -> None:
+        from project.notify.delivery import notification_delivered, vote_outbound_statements
+        from project.scouting.hooks import register_notification_created, register_vote_statements
+
+        # Scouting does not import notify: a vote records its outbound event in its own round
+        # trip, and every other notification records it when it is written.
+        register_vote_statements(vote_outbound_statements)
+        register_notification_created(notification_delivered)

@@ -14,7 +14,7 @@ from project.common.errors import Conflict, NotFound, PermissionDenied, Validati
 from project.common.text import fold
 from project.modlog.models import ModlogAction, ModlogTarget
 from project.modlog.services import field_changes, modlog_record
-from project.scouting import selectors
+from project.scouting import hooks, selectors
 from project.scouting.models import (
     LIVE_STATUSES,
     Activity,
@@ -31,8 +31,6 @@ from project.scouting.services.activity import (
     summaries_changed,
 )
 from project.scouting.services.audience import nomination_event
-from project.sharing.redraws import card_redraw_request
-from project.sharing.services import share_cards_drop_for_player
 from realtime.publish import Event, publish
 
 logger = logging.getLogger(__name__)
@@ -179,8 +177,10 @@ def nomination_create(
     user_progress({user.pk: (NOMINATION_POINTS, today)})
     _publish_nomination("nomination.created", nomination)
     summaries_changed(nomination.sport)
-    # Its share card is drawn by the worker shortly after the commit.
-    card_redraw_request(nomination.pk)
+    # What other apps keep about a player follow it (sharing: its card is drawn).
+    hooks.player_changed(
+        hooks.PlayerChange(player_id=player.pk, nomination_ids=(nomination.pk,), created=True)
+    )
     return nomination
 
 
@@ -239,10 +239,14 @@ def player_update(
         name=name, position=position, nationality=nationality, club=club
     )
     player.save()
-    # Its cards show the old details: dropped now, drawn again by the worker shortly after.
-    share_cards_drop_for_player(player.pk)
-    for nomination_id in player.nominations.values_list("pk", flat=True):
-        card_redraw_request(nomination_id)
+    # What other apps keep about the player follows the edit (sharing: its cards redrawn).
+    hooks.player_changed(
+        hooks.PlayerChange(
+            player_id=player.pk,
+            nomination_ids=tuple(player.nominations.values_list("pk", flat=True)),
+            created=False,
+        )
+    )
     if user.is_admin:
         after = {field: getattr(player, field) for field in PLAYER_EDIT_FIELDS}
         modlog_record(
