@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import date
+from typing import Literal
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -30,8 +31,11 @@ from project.scouting.services.activity import (
     new_activity,
     summaries_changed,
 )
-from project.scouting.services.audience import nomination_event
-from realtime.publish import Event, publish
+from project.scouting.services.audience import (
+    nomination_event,
+    nomination_publish,
+    nomination_removed,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -120,8 +124,12 @@ def _raise_if_duplicate(*, identity: str, exclude_player_id: int | None = None) 
 # --- Nominations and players --------------------------------------------------------------
 
 
-def _publish_nomination(event_type: str, nomination: Nomination) -> None:
-    publish(nomination_event(event_type, nomination, selectors.nomination_data(nomination)))
+def _publish_nomination(
+    event_type: Literal["nomination.created", "nomination.updated"], nomination: Nomination
+) -> None:
+    nomination_publish(
+        nomination_event(event_type, nomination, selectors.nomination_data(nomination))
+    )
 
 
 @transaction.atomic
@@ -261,8 +269,8 @@ def player_update(
         Nomination.objects.filter(player_id=player.pk).update(sport=sport)
         Activity.objects.filter(related_player_id=player.pk).update(sport=sport)
     for nomination in selectors.nomination_queryset().filter(player_id=player.pk):
-        if sport != old_sport and nomination.status in LIVE_STATUSES:
-            publish(Event("nomination.removed", {"id": nomination.pk}, sport=old_sport))
+        if sport != old_sport:
+            nomination_publish(nomination_removed(nomination, sport_was=old_sport))
         _publish_nomination("nomination.updated", nomination)
     summaries_changed(old_sport, sport)
     return player
