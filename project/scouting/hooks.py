@@ -27,9 +27,19 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from project.accounts.models import User
     from project.scouting.models import Nomination, Notification
-    from project.scouting.services.votes import CastVote
 
 Statement = tuple[str, list[Any]]
+
+
+@dataclass(frozen=True)
+class CastVote:
+    """A vote just cast: its nomination (new vote_count and version) and what the vote row
+    holds, which the integrity rules read after the commit without reading it back."""
+
+    nomination: Nomination
+    voted_at: datetime
+    counted: bool
+    ip_prefix: str
 
 
 @dataclass(frozen=True)
@@ -67,7 +77,7 @@ class PlayerChange:
 
 
 VoteStatements = Callable[[VoteWrite], Iterable[Statement]]
-VoteCommitted = Callable[["CastVote", int], None]
+VoteCommitted = Callable[[CastVote, int], None]
 NotificationCreated = Callable[[NewNotification], None]
 PlayerChanged = Callable[[PlayerChange], None]
 

@@ -5,7 +5,6 @@ the one rule of a vote's bookkeeping (``bookkeeping``)."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -18,6 +17,7 @@ from project.accounts.progress import progress_published
 from project.common.db import Pending, db_datetime, insert_statement, loaded
 from project.common.errors import Conflict, NotFound, ValidationFailed
 from project.scouting import hooks, selectors
+from project.scouting.hooks import CastVote
 from project.scouting.models import (
     LIVE_STATUSES,
     Activity,
@@ -126,17 +126,6 @@ def _nomination_for_vote(*, user: User, nomination_id: int, lock: bool = True) -
             raise NotFound(selectors.NOMINATION_NOT_FOUND)
         raise ValidationFailed(VOTING_CLOSED, code="voting_closed")
     return nomination
-
-
-@dataclass(frozen=True)
-class CastVote:
-    """A vote just cast: its nomination (new vote_count and version) and what the vote row
-    holds, which the integrity rules read after the commit without reading it back."""
-
-    nomination: Nomination
-    voted_at: datetime
-    counted: bool
-    ip_prefix: str
 
 
 def vote_is_trusted(*, voter: User, voted_at: datetime) -> bool:
