@@ -28,19 +28,19 @@ def register_outbound_prune(prune: OutboundPrune) -> None:
 
 def outbound_prune(now: datetime | None = None) -> dict[str, int]:
     """Delete, and count by kind: emails sent more than OUTBOUND_RETENTION_DAYS ago (parked
-    ones stay for an operator to see); notification email records two days old (the fold
-    reads the last hour, the cap the current UTC day); and each registered channel's
-    leftovers (web push: pushes sent or dropped as long ago, push windows a day old)."""
+    ones stay for an operator to see); each registered channel's leftovers (web push: pushes
+    sent or dropped as long ago, push windows a day old); notification email records two days
+    old (the fold reads the last hour, the cap the current UTC day)."""
     now = now or timezone.now()
     kept_from = now - timedelta(days=settings.OUTBOUND_RETENTION_DAYS)
     deleted = {
         "emails": Delivery.objects.filter(
             status=DeliveryStatus.SENT, created_at__lt=kept_from
         ).delete()[0],
-        "email records": NotificationEmail.objects.filter(
-            sent_at__lt=now - timedelta(days=2)
-        ).delete()[0],
     }
     for prune in _prunes:
         deleted.update(prune(now=now, kept_from=kept_from))
+    deleted["email records"] = NotificationEmail.objects.filter(
+        sent_at__lt=now - timedelta(days=2)
+    ).delete()[0]
     return deleted
