@@ -6,6 +6,8 @@
   A/B, no citation of the benches' results file (those live in docs/decisions.md and git).
 * Every repository path named in a comment, a docstring or a document exists, and every
   ``docs/<page>.md#anchor`` names a heading of that page.
+* Every app under project/ (a package with an apps.py) has its place in the import-linter
+  layers contract of pyproject.toml, so that ``lint-imports`` checks where its imports point.
 
 Each check is a function of text, so the tests below also show each one catching a bad line.
 """
@@ -17,6 +19,7 @@ import io
 import re
 import subprocess
 import tokenize
+import tomllib
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
@@ -281,6 +284,33 @@ def test_links_between_pages_resolve() -> None:
     assert offenders == {}
 
 
+def layered_apps(pyproject: str) -> set[str]:
+    """The modules the layers contract over ``project`` places, one name per layer entry
+    (``a | b`` and ``a : b`` name two)."""
+    contracts = tomllib.loads(pyproject)["tool"]["importlinter"]["contracts"]
+    layers = [
+        contract["layers"]
+        for contract in contracts
+        if contract["type"] == "layers" and contract.get("containers") == ["project"]
+    ]
+    assert len(layers) == 1, "one layers contract states the order of the apps"
+    return {name.strip() for entry in layers[0] for name in re.split(r"[|:]", entry)}
+
+
+def apps_without_layer(apps: Iterable[str], pyproject: str) -> list[str]:
+    return sorted(set(apps) - layered_apps(pyproject))
+
+
+def project_apps() -> list[str]:
+    return sorted(path.parent.name for path in (ROOT / "project").glob("*/apps.py"))
+
+
+def test_every_app_has_its_layer() -> None:
+    apps = project_apps()
+    assert {"accounts", "scouting", "notify", "push", "sharing", "integrity"} <= set(apps)
+    assert apps_without_layer(apps, read("pyproject.toml")) == []
+
+
 # --- Each check catches what it is for ----------------------------------------------------
 
 
@@ -339,3 +369,13 @@ def test_broken_link_is_caught() -> None:
         "](decisions.md#" + "no-such-record)",
         "](x.md)",
     ]
+
+
+def test_app_without_layer_is_caught() -> None:
+    pyproject = (
+        "[tool.importlinter]\n"
+        "[[tool.importlinter.contracts]]\n"
+        'type = "layers"\ncontainers = ["project"]\nlayers = ["ops", "push | sharing", "common"]\n'
+    )
+    assert apps_without_layer(["ops", "push", "sharing", "common"], pyproject) == []
+    assert apps_without_layer(["ops", "push", "notify", "common"], pyproject) == ["notify"]

@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.db.models import (
     BooleanField,
     Case,
-    Count,
-    Exists,
     IntegerField,
-    OuterRef,
     QuerySet,
-    Subquery,
     Value,
     When,
 )
-from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 
 from project.accounts.models import ProfileVisibility, User, UserSettings
 from project.common.errors import NotFound
 from project.common.pagination import Page, PageQuery, keyset_paginate
-from project.integrity.models import FlagStatus, IntegrityFlag
-from project.scouting.models import LIVE_STATUSES, Follow, Nomination
 
 SCOUT_NOT_FOUND = "Scout not found"
 # Most points first (what a member looks for in a scout; a ring of fresh accounts has few),
@@ -64,42 +60,54 @@ def scout_list(*, page: PageQuery) -> Page[User]:
     return keyset_paginate(_discoverable(), ordering=SCOUT_ORDERING, page=page)
 
 
-def _flagged_accounts() -> set[int]:
-    """The accounts named by an open integrity flag (voters of a suspected ring)."""
-    lists = IntegrityFlag.objects.filter(status=FlagStatus.OPEN).values_list("accounts", flat=True)
-    return {int(account) for accounts in lists for account in accounts}
+# What apps above accounts add to the reads of scouts, registered in their AppConfig.ready()
+# so that accounts imports none of them: the annotations of one scout's profile
+# (``scout_get``: scouting's follower and nomination counts and whether the viewer follows),
+# and what keeps a scout out of a viewer's suggestions (scouting: already followed;
+# integrity: under an open flag).
+ScoutAnnotations = Callable[[User, bool], dict[str, Any]]
+SuggestionFilter = Callable[[QuerySet[User], User], QuerySet[User]]
+_scout_annotations: list[ScoutAnnotations] = []
+_suggestion_filters: list[SuggestionFilter] = []
+
+
+def register_scout_annotations(annotations: ScoutAnnotations) -> None:
+    """Add ``annotations(viewer, privileged)`` (name: expression) to ``scout_get``'s query;
+    ``privileged``: the viewer is the scout or an admin."""
+    if annotations not in _scout_annotations:
+        _scout_annotations.append(annotations)
+
+
+def register_suggestion_filter(suggestion_filter: SuggestionFilter) -> None:
+    """Narrow ``scout_suggestions``' candidates with ``suggestion_filter(scouts, viewer)``."""
+    if suggestion_filter not in _suggestion_filters:
+        _suggestion_filters.append(suggestion_filter)
 
 
 def scout_suggestions(*, viewer: User, limit: int = SUGGESTIONS) -> list[User]:
-    """Scouts for ``viewer`` to follow: discoverable ones they do not follow yet, who share
-    their favourite sport first, then by points. Accounts under an open integrity flag and
-    suspended (inactive) ones are never suggested. Two queries (the open flags, the scouts)."""
-    flagged = _flagged_accounts()
-    followed = Follow.objects.filter(follower_id=viewer.pk, followed_user_id=OuterRef("pk"))
+    """Scouts for ``viewer`` to follow: discoverable ones the registered filters let through
+    (not followed yet, not under an open integrity flag), who share their favourite sport
+    first, then by points. Suspended (inactive) ones are never suggested. Two queries (the
+    open flags, the scouts)."""
+    candidates = _discoverable().exclude(pk=viewer.pk)
+    for suggestion_filter in _suggestion_filters:
+        candidates = suggestion_filter(candidates, viewer)
     shared_sport = Case(
         When(favorite_sport=viewer.favorite_sport, then=Value(1)),
         default=Value(0),
         output_field=IntegerField(),
     )
     return list(
-        _discoverable()
-        .exclude(pk=viewer.pk)
-        .exclude(pk__in=flagged)
-        .exclude(Exists(followed))
-        .annotate(shared_sport=shared_sport)
-        .order_by("-shared_sport", "-points", "-created_at", "-id")[:limit]
+        candidates.annotate(shared_sport=shared_sport).order_by(
+            "-shared_sport", "-points", "-created_at", "-id"
+        )[:limit]
     )
 
 
-def _count(queryset: QuerySet[Follow] | QuerySet[Nomination], column: str) -> Coalesce:
-    """A correlated COUNT, so several counts on one row do not multiply each other."""
-    counted = queryset.values(column).annotate(total=Count("pk")).values("total")
-    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
-
-
 def scout_get(*, viewer: User, user_id: int) -> User:
-    """One scout as ``viewer`` may see them, annotated with ``follower_count``,
-    ``nomination_count``, ``is_following`` and ``contact_visible`` (one query).
+    """One scout as ``viewer`` may see them, annotated with ``contact_visible`` and what the
+    apps above registered (``register_scout_annotations``: scouting's ``follower_count``,
+    ``nomination_count`` and ``is_following``), in one query.
 
     Oneself and admins always see the profile. Others get "Scout not found" for an inactive
     or private profile, and for a followers-only one unless they follow that scout. The
@@ -107,20 +115,14 @@ def scout_get(*, viewer: User, user_id: int) -> User:
     oneself and admins.
     """
     privileged = viewer.pk == user_id or viewer.is_admin
-    nominations = Nomination.objects.filter(nominated_by=OuterRef("pk"))
-    if not privileged:
-        nominations = nominations.filter(status__in=LIVE_STATUSES)
+    annotations: dict[str, Any] = {}
+    for registered in _scout_annotations:
+        annotations.update(registered(viewer, privileged))
     scout = (
         User.objects.filter(pk=user_id)
         .select_related("settings")
         .annotate(
-            follower_count=_count(
-                Follow.objects.filter(followed_user=OuterRef("pk")), "followed_user"
-            ),
-            nomination_count=_count(nominations, "nominated_by"),
-            is_following=Exists(
-                Follow.objects.filter(follower_id=viewer.pk, followed_user=OuterRef("pk"))
-            ),
+            **annotations,
             # Email and phone number show only to the user themselves and to admins.
             contact_visible=Value(privileged, output_field=BooleanField()),
         )
@@ -153,7 +155,8 @@ def _visible_to_others(scout: User) -> bool:
     if visibility == ProfileVisibility.PRIVATE:
         return False
     if visibility == ProfileVisibility.FOLLOWERS:
-        return bool(scout.is_following)  # type: ignore[attr-defined]
+        # A followers-only profile shows to its followers (scouting's annotation).
+        return bool(getattr(scout, "is_following", False))
     return True
 
 

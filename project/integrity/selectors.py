@@ -8,13 +8,26 @@ from typing import Any
 from django.db.models import F, QuerySet
 from ninja.responses import NinjaJSONEncoder
 
+from project.accounts.models import User
 from project.common.errors import NotFound
-from project.integrity.models import IntegrityFlag, VoterListView
+from project.integrity.models import FlagStatus, IntegrityFlag, VoterListView
 from project.integrity.schemas import FlagOut
 from project.scouting.models import Nomination, Vote
 
 FLAG_NOT_FOUND = "Flag not found"
 NOMINATION_NOT_FOUND = "Nomination not found"
+
+
+def flagged_accounts() -> set[int]:
+    """The accounts named by an open integrity flag (voters of a suspected ring)."""
+    lists = IntegrityFlag.objects.filter(status=FlagStatus.OPEN).values_list("accounts", flat=True)
+    return {int(account) for accounts in lists for account in accounts}
+
+
+def not_flagged(scouts: QuerySet[User], viewer: User) -> QuerySet[User]:
+    """Accounts' suggestion filter (registered in ``IntegrityConfig.ready()``): scouts under an
+    open flag are never suggested. One query, now (the open flags)."""
+    return scouts.exclude(pk__in=flagged_accounts())
 
 
 def flag_list(*, status: str | None = None) -> QuerySet[IntegrityFlag]:

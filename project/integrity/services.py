@@ -28,9 +28,9 @@ from project.integrity.models import FlagRule, FlagStatus, IntegrityFlag, VoterL
 from project.integrity.selectors import flag_data, flag_get, nomination_votes, user_votes
 from project.modlog.models import ModlogAction, ModlogTarget
 from project.modlog.services import modlog_record
+from project.scouting.hooks import CastVote
 from project.scouting.models import Nomination, Vote, VoteStatus
 from project.scouting.services.bookkeeping import Ballot, bookkeeping, bookkeeping_send
-from project.scouting.services.votes import CastVote
 from realtime.publish import Event, publish, publish_summaries, publish_vote_count
 
 logger = logging.getLogger(__name__)
@@ -98,6 +98,11 @@ def _flag_raise(
 
 def _active_votes(**filters: Any) -> QuerySet[Vote]:
     return Vote.objects.filter(status=VoteStatus.ACTIVE, **filters)
+
+
+def vote_committed_inspect(cast: CastVote, voter_id: int) -> None:
+    """Scouting's vote-committed hook: the rules on the vote just cast (``vote_inspect``)."""
+    vote_inspect(voter_id=voter_id, nomination_id=cast.nomination.pk, cast=cast)
 
 
 def vote_inspect(

@@ -13,3 +13,10 @@ class NotifyConfig(AppConfig):
     def ready(self) -> None:
         # Registers the system check of the address the emails' links are made from.
         from project.notify import checks  # noqa: F401
+        from project.notify.delivery import notification_delivered, vote_outbound_statements
+        from project.scouting.hooks import register_notification_created, register_vote_statements
+
+        # Scouting does not import notify: a vote records its outbound event in its own round
+        # trip, and every other notification records it when it is written.
+        register_vote_statements(vote_outbound_statements)
+        register_notification_created(notification_delivered)

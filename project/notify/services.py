@@ -71,9 +71,8 @@ def _event_columns(
 def outbound(*, user_id: int, kind: str, nomination_id: int | None, message: str) -> None:
     """Record one notification-worthy event for ``user_id`` in the current transaction (a
     rolled-back write records nothing). The worker's dispatch turns the events into emails
-    (``events_dispatch``). This is the one place outbound channels hang off: web push's
-    ``push_enqueue(user_id=..., kind=..., nomination_id=..., message=...)`` goes here,
-    beside the email's event row."""
+    (``events_dispatch``). The other outbound channels (web push) hang off the same moment:
+    ``project.notify.delivery.register_delivery_channel``."""
     OutboundEvent.objects.create(
         **_event_columns(user_id=user_id, kind=kind, nomination_id=nomination_id, message=message)
     )

@@ -15,8 +15,9 @@ from django.utils import timezone
 from project.accounts.models import User
 from project.common.errors import NotFound, ValidationFailed
 from project.jobs.services import parked_retry
+from project.notify.delivery import Delivery
 from project.push.endpoints import EndpointRefused, endpoint_addresses, endpoint_parse
-from project.push.models import PushDelivery, PushSubscription, PushWindow
+from project.push.models import PushDelivery, PushDeliveryStatus, PushSubscription, PushWindow
 from project.push.tasks import send_push
 from project.push.vapid import b64url_decode, vapid_keys
 
@@ -125,6 +126,32 @@ def _window_taken(*, user_id: int, nomination_id: int, now: datetime) -> bool:
             sql, [user_id, nomination_id, adapt(now), user_id, adapt(now - PUSH_INTERVAL)]
         )
         return cursor.fetchone() is not None
+
+
+def push_delivered(delivery: Delivery) -> None:
+    """Notify's delivery channel (``register_delivery_channel``): a notification's push to the
+    member's devices, a coalesced vote included, at most one a minute about one nomination
+    (sent by the worker once the notification's transaction commits)."""
+    push_enqueue(
+        user_id=delivery.user_id,
+        title=delivery.title,
+        body=delivery.body,
+        nomination_id=delivery.nomination_id,
+        notification_id=delivery.notification_id,
+    )
+
+
+def push_prune(*, now: datetime, kept_from: datetime) -> dict[str, int]:
+    """Notify's daily prune of outbound leftovers (``register_outbound_prune``): pushes sent
+    (or dropped) before ``kept_from`` (parked ones stay for an operator to see) and push
+    windows a day old (a window matters for a minute)."""
+    return {
+        "pushes": PushDelivery.objects.filter(
+            status__in=[PushDeliveryStatus.SENT, PushDeliveryStatus.DROPPED],
+            created_at__lt=kept_from,
+        ).delete()[0],
+        "push windows": PushWindow.objects.filter(last_at__lt=now - timedelta(days=1)).delete()[0],
+    }
 
 
 def push_enqueue(

@@ -19,8 +19,7 @@ from project.common.budgets import budget_for
 from project.common.pagination import Pager, paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
-from project.integrity import services as integrity
-from project.scouting import selectors
+from project.scouting import hooks, selectors
 from project.scouting.boards import reads as board_reads
 from project.scouting.boards.schemas import (
     BoardEntryOut,
@@ -193,7 +192,8 @@ def vote_cast(request: HttpRequest, payload: VoteIn) -> Status[dict[str, Any]]:
             ip_prefix=prefix_key(client_ip(request)),
         )
     metrics.VOTES_CAST.inc()
-    integrity.vote_inspect(voter_id=user.pk, nomination_id=cast.nomination.pk, cast=cast)
+    # What watches committed votes (project/integrity's rules) runs now.
+    hooks.vote_committed(cast, voter_id=user.pk)
     return Status(201, _vote_state(cast.nomination, has_voted=True))
 
 

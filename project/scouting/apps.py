@@ -8,6 +8,10 @@ class ScoutingConfig(AppConfig):
 
     def ready(self) -> None:
         from project.accounts.export import register_export_section
+        from project.accounts.selectors import (
+            register_scout_annotations,
+            register_suggestion_filter,
+        )
         from project.accounts.services import register_user_deletion_step
         from project.scouting.boards.live import SUMMARIES
         from project.scouting.boards.schemas import LeaderboardEventOut
@@ -19,12 +23,17 @@ class ScoutingConfig(AppConfig):
             NotificationOut,
             StatsOut,
         )
+        from project.scouting.scouts import not_followed, scout_annotations
         from project.scouting.services.deletion import user_scouting_data_delete
         from realtime.publish import register_payloads
         from realtime.summary_source import register_summary_source
 
         register_user_deletion_step(user_scouting_data_delete)
         register_export_section(scouting_export)
+        # Accounts do not import scouting: a scout's profile counts their followers and
+        # nominations, and their suggestions leave out whom the viewer already follows.
+        register_scout_annotations(scout_annotations)
+        register_suggestion_filter(not_followed)
 
         # The live layer pushes the boards and stats this app computes, without importing it.
         register_summary_source(SUMMARIES)

@@ -47,6 +47,13 @@ class SharingConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from project.scouting.hooks import register_player_changed, register_vote_statements
+        from project.sharing.hooks import player_cards_redraw, vote_card_statements
+
+        # Scouting does not import sharing: a vote asks for its card's redraw in its round
+        # trip, a new or edited player for its cards' (project/scouting/hooks.py).
+        register_vote_statements(vote_card_statements, under_lock=True)
+        register_player_changed(player_cards_redraw)
         # Whatever deletes a card row (a takedown, a rejection, the deletion of its nomination
         # or scout by cascade) takes its stored file along once the deletion commits.
         post_delete.connect(_card_deleted, sender="sharing.ShareCard", dispatch_uid="share_cards")

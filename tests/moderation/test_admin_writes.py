@@ -21,6 +21,8 @@ def events(monkeypatch: pytest.MonkeyPatch) -> list[Event]:
     published: list[Event] = []
     for subject in ("decisions", "takedowns", "reports"):
         monkeypatch.setattr(f"project.moderation.services.{subject}.publish", published.append)
+    # Nomination events are built and published by their one audience rule.
+    monkeypatch.setattr("project.scouting.services.audience.publish", published.append)
     return published
 
 
@@ -45,6 +47,7 @@ def test_verify_and_unverify_a_player(
         nomination.player, by=other_scout, sport="hockey", status="rejected"
     )
     path = f"/api/admin/players/{nomination.player_id}/verified"
+    events.clear()
 
     response = admin_api.put(path, {"verified": True})
 
@@ -69,7 +72,7 @@ def test_verify_and_unverify_a_player(
         key=lambda row: row[1],
     )
     assert published == [
-        ("nomination.updated", nomination.pk, "hockey", (), True),
+        ("nomination.updated", nomination.pk, "hockey", (scout.pk,), True),
         ("nomination.updated", rejected.pk, None, (other_scout.pk,), True),
     ]
     assert all(e.data["player"]["verified"] is True for e in events)
@@ -83,6 +86,7 @@ def test_setting_the_same_verified_value_publishes_nothing(
     admin_api: ApiClient, scout: User, events: list[Event]
 ) -> None:
     nomination = make_nomination(scout, sport="soccer")
+    events.clear()
     response = admin_api.put(
         f"/api/admin/players/{nomination.player_id}/verified", {"verified": False}
     )

@@ -95,7 +95,7 @@ def test_approve(
                 "by": by,
             },
         ),
-        ("nomination.updated", "basketball", (), True, item),
+        ("nomination.updated", "basketball", (scout.pk,), True, item),
     ]
 
 

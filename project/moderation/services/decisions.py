@@ -26,7 +26,11 @@ from project.scouting.selectors import (
     nomination_queryset,
 )
 from project.scouting.services.activity import notification_create
-from project.scouting.services.audience import nomination_event
+from project.scouting.services.audience import (
+    nomination_event,
+    nomination_publish,
+    nomination_removed,
+)
 from project.sharing.cache import previews_changed
 from project.sharing.redraws import card_redraw_request
 from project.sharing.services import share_cards_drop
@@ -40,7 +44,9 @@ def _user_ref(user: User | None) -> dict[str, object] | None:
 
 
 def _publish_updated(nomination: Nomination) -> None:
-    publish(nomination_event("nomination.updated", nomination, nomination_data(nomination)))
+    nomination_publish(
+        nomination_event("nomination.updated", nomination, nomination_data(nomination))
+    )
 
 
 def _lock_pending(nomination_id: int) -> Nomination:
@@ -129,7 +135,9 @@ def nomination_reject(*, admin: User, nomination_id: int, reason: str = "") -> N
         message=message,
         related_nomination=decided,
     )
-    publish(Event("nomination.removed", {"id": decided.pk}, sport=decided.sport))
+    # A pending nomination (``_lock_pending``) leaves the community; its nominator and admins
+    # still see it.
+    nomination_publish(nomination_removed(decided, status_was=NominationStatus.PENDING))
     _publish_updated(decided)
     publish_summaries(decided.sport)
     return decided

@@ -23,7 +23,11 @@ from project.scouting.selectors import (
     nomination_queryset,
 )
 from project.scouting.services.activity import notification_create
-from project.scouting.services.audience import nomination_event
+from project.scouting.services.audience import (
+    nomination_event,
+    nomination_publish,
+    nomination_removed,
+)
 from project.sharing.services import share_cards_drop
 from realtime.publish import Event, publish, publish_summaries
 
@@ -91,7 +95,8 @@ def report_create(
 def _nomination_remove(*, nomination: Nomination, reason: str) -> None:
     """Take a (locked) reported nomination off the community: its nominator still sees it,
     with the reason, and is notified."""
-    live = nomination.status in LIVE_STATUSES
+    status_was = nomination.status
+    live = status_was in LIVE_STATUSES
     if nomination.status != NominationStatus.HIDDEN:
         nomination.status = NominationStatus.REMOVED
     else:  # a taken-down player's: stays hidden, and is removed if it is ever restored
@@ -100,10 +105,10 @@ def _nomination_remove(*, nomination: Nomination, reason: str) -> None:
     nomination.save(update_fields=["status", "status_before_hidden", "removal_reason"])
     share_cards_drop(nomination_ids=[nomination.pk])
     removed = nomination_queryset().get(pk=nomination.pk)
+    nomination_publish(nomination_removed(removed, status_was=status_was))
     if live:
-        publish(Event("nomination.removed", {"id": removed.pk}, sport=removed.sport))
         publish_summaries(removed.sport)
-    publish(nomination_event("nomination.updated", removed, nomination_data(removed)))
+    nomination_publish(nomination_event("nomination.updated", removed, nomination_data(removed)))
     notification_create(
         user=removed.nominated_by,
         type=NotificationType.NOMINATION_REMOVED,

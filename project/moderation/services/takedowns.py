@@ -39,7 +39,11 @@ from project.modlog.services import modlog_record
 from project.notify.services import transactional_enqueue
 from project.scouting.models import LIVE_STATUSES, Nomination, NominationStatus, Player
 from project.scouting.selectors import PLAYER_NOT_FOUND, nomination_data, nomination_queryset
-from project.scouting.services.audience import nomination_event
+from project.scouting.services.audience import (
+    nomination_event,
+    nomination_publish,
+    nomination_removed,
+)
 from project.sharing.services import share_cards_drop_for_player
 from realtime.publish import Event, publish, publish_summaries
 
@@ -65,10 +69,8 @@ def _player_hide(player: Player) -> None:
         nomination.status_before_hidden = nomination.status
         nomination.status = NominationStatus.HIDDEN
         nomination.save(update_fields=["status", "status_before_hidden"])
-        publish(
-            nomination_event(
-                "nomination.removed", nomination, {"id": nomination.pk}, live=live, nominator=True
-            )
+        nomination_publish(
+            nomination_removed(nomination, status_was=nomination.status_before_hidden)
         )
         if live:
             sports.add(nomination.sport)
@@ -95,7 +97,9 @@ def _player_unhide(player: Player) -> None:
         nomination.save(update_fields=["status", "status_before_hidden"])
     restored = list(nomination_queryset().filter(player_id=player.pk))
     for nomination in restored:
-        publish(nomination_event("nomination.created", nomination, nomination_data(nomination)))
+        nomination_publish(
+            nomination_event("nomination.created", nomination, nomination_data(nomination))
+        )
     for sport in sorted({n.sport for n in restored if n.status in LIVE_STATUSES}):
         publish_summaries(sport)
 

@@ -1,5 +1,5 @@
-"""The feed's activity and members' notifications (in-app and live; each also an outbound
-event for email, project/notify)."""
+"""The feed's activity and members' notifications (in-app and live; the apps that carry a
+notification further, email and push, hang off ``hooks.register_notification_created``)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,7 @@ from django.utils import timezone
 from project.accounts.models import User, UserSettings
 from project.common.db import insert_row, loaded
 from project.common.errors import ValidationFailed
-from project.notify.services import EMAIL_SUBJECTS, email_wanted, outbound
-from project.push.services import push_enqueue
-from project.scouting import selectors
+from project.scouting import hooks, selectors
 from project.scouting.models import (
     Activity,
     Nomination,
@@ -122,14 +120,14 @@ def notification_put(
     message: str,
     related_nomination_id: int | None,
     unread_id: int | None = None,
-    outbound_recorded: bool = False,
+    in_vote: bool = False,
 ) -> Notification:
     """Write a notification and publish notification.created. With ``unread_id`` (a row to
     coalesce into) that row gets the new message and time, if it is still unread; otherwise
-    a new row is made. Either way the event is recorded for outbound delivery (``outbound``:
-    emails folded by the worker under the member's toggles), unless the caller already sent
-    it (``outbound_recorded``: a vote sends it in its pipeline), and a push to the member's
-    devices is enqueued (``push_enqueue``: at most one a minute about one nomination)."""
+    a new row is made. Either way the notification hooks run in this transaction
+    (``hooks.register_notification_created``: project/notify records the outbound event the
+    worker emails, unless the vote's round trip carried it (``in_vote``), and its delivery
+    hooks enqueue the push)."""
     now = timezone.now()
     values: dict[str, Any] = {
         "user_id": user.pk,
@@ -143,17 +141,16 @@ def notification_put(
         notification = loaded(Notification, id=unread_id, **values)
     else:
         notification = insert_row(Notification, connection, **values)
-    if not outbound_recorded:
-        # Delivered by the worker once this transaction commits (not if it rolls back).
-        outbound(user_id=user.pk, kind=type, nomination_id=related_nomination_id, message=message)
-    # Push: to the member's devices, a coalesced vote included, at most one a minute about
-    # one nomination (sent by the worker once this transaction commits).
-    push_enqueue(
-        user_id=user.pk,
-        title=EMAIL_SUBJECTS.get(NotificationType(type), "ScoutVote notification"),
-        body=message,
-        nomination_id=related_nomination_id,
-        notification_id=notification.pk,
+    hooks.notification_created(
+        hooks.NewNotification(
+            user_id=user.pk,
+            type=type,
+            message=message,
+            related_nomination_id=related_nomination_id,
+            settings=settings,
+            notification=notification,
+            in_vote=in_vote,
+        )
     )
     publish(
         Event(
@@ -177,21 +174,26 @@ def notification_create(
     vote_received is coalesced: while the user has an unread one for the nomination, that
     row gets the new message and time instead of a second row (callers hold the nomination's
     lock, so this is race-free; votes find that row in their nomination update instead, see
-    ``vote_cast``). Publishes notification.created (the same id again when coalesced) and,
-    records the outbound event the worker emails (project/notify). Returns None when
-    the settings turned it off in the app (its email, when wanted, is still recorded).
+    ``vote_cast``). Publishes notification.created (the same id again when coalesced) after
+    the notification hooks ran (``notification_put``). Returns None when the settings turned
+    it off in the app; the hooks still run, without a row, since its email has switches of its
+    own (project/notify).
     """
     settings = UserSettings.objects.filter(user_id=user.pk).first()
     if not notification_wanted(settings, type):
         # The bell is off for this type, its emails need not be: they have switches of their
-        # own (project/notify), read again when the worker sends.
-        if email_wanted(settings, type):
-            outbound(
+        # own, which the notification hooks read (project/notify).
+        hooks.notification_created(
+            hooks.NewNotification(
                 user_id=user.pk,
-                kind=type,
-                nomination_id=None if related_nomination is None else related_nomination.pk,
+                type=type,
                 message=message,
+                related_nomination_id=None if related_nomination is None else related_nomination.pk,
+                settings=settings,
+                notification=None,
+                in_vote=False,
             )
+        )
         return None
     unread_id = None
     if type == NotificationType.VOTE_RECEIVED and related_nomination is not None:

@@ -23,8 +23,9 @@ from project.scouting.models import (
     Vote,
     VoteStatus,
 )
+from project.scouting.services.audience import nomination_publish, nomination_removed
 from project.scouting.services.bookkeeping import Ballot, bookkeeping, bookkeeping_send
-from realtime.publish import Event, publish, publish_summaries, publish_vote_count
+from realtime.publish import publish_summaries, publish_vote_count
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +52,7 @@ def user_scouting_data_delete(user: User) -> None:
         Nomination.objects.select_for_update()
         .filter(nominated_by=user)
         .order_by("pk")
-        .values_list("pk", "sport", "player_id")
+        .values_list("pk", "sport", "player_id", "status")
     )
     User.objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
 
@@ -59,7 +60,7 @@ def user_scouting_data_delete(user: User) -> None:
     # takes them out (``bookkeeping``), less what falls on the rows deleted here anyway: the
     # user and their nominations. Voided votes are out of every counter and their points
     # already (project/integrity).
-    own_ids = [nomination_id for nomination_id, _, _ in own]
+    own_ids = [nomination_id for nomination_id, *_ in own]
     ballots = [
         Ballot(
             nomination_id=nomination_id,
@@ -86,7 +87,7 @@ def user_scouting_data_delete(user: User) -> None:
         sent = bookkeeping_send(pending, book)
         counters = sent.counter_rows(pending)
         progress = sent.progress_rows(pending)
-    sports = {sport for _, sport, _ in own}
+    sports = {sport for _, sport, *_ in own}
     for nomination_id, row in counters.items():
         if row is None:
             continue
@@ -97,7 +98,7 @@ def user_scouting_data_delete(user: User) -> None:
         )
     progress_published(progress)
 
-    player_ids = {player_id for _, _, player_id in own}
+    player_ids = {player_id for _, _, player_id, _ in own}
     nominated_by_others = Nomination.objects.filter(player=OuterRef("pk")).exclude(
         nominated_by=user
     )
@@ -106,7 +107,8 @@ def user_scouting_data_delete(user: User) -> None:
     Follow.objects.filter(Q(follower=user) | Q(followed_user=user)).delete()
     Activity.objects.filter(Q(user=user) | Q(related_user=user)).delete()
     Notification.objects.filter(user=user).delete()
-    for nomination_id, sport, _ in own:
-        publish(Event("nomination.removed", {"id": nomination_id}, sport=sport, admins=True))
+    for nomination_id, sport, _, status in own:
+        gone = Nomination(id=nomination_id, sport=sport, status=status, nominated_by_id=user.pk)
+        nomination_publish(nomination_removed(gone, deleted=True))
     for sport in sorted(sports):
         publish_summaries(sport)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import date
+from typing import Literal
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -14,7 +15,7 @@ from project.common.errors import Conflict, NotFound, PermissionDenied, Validati
 from project.common.text import fold
 from project.modlog.models import ModlogAction, ModlogTarget
 from project.modlog.services import field_changes, modlog_record
-from project.scouting import selectors
+from project.scouting import hooks, selectors
 from project.scouting.models import (
     LIVE_STATUSES,
     Activity,
@@ -30,10 +31,11 @@ from project.scouting.services.activity import (
     new_activity,
     summaries_changed,
 )
-from project.scouting.services.audience import nomination_event
-from project.sharing.redraws import card_redraw_request
-from project.sharing.services import share_cards_drop_for_player
-from realtime.publish import Event, publish
+from project.scouting.services.audience import (
+    nomination_event,
+    nomination_publish,
+    nomination_removed,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -123,8 +125,12 @@ def _raise_if_duplicate(*, identity: str, exclude_player_id: int | None = None) 
 # --- Nominations and players --------------------------------------------------------------
 
 
-def _publish_nomination(event_type: str, nomination: Nomination) -> None:
-    publish(nomination_event(event_type, nomination, selectors.nomination_data(nomination)))
+def _publish_nomination(
+    event_type: Literal["nomination.created", "nomination.updated"], nomination: Nomination
+) -> None:
+    nomination_publish(
+        nomination_event(event_type, nomination, selectors.nomination_data(nomination))
+    )
 
 
 @transaction.atomic
@@ -180,8 +186,10 @@ def nomination_create(
     user_progress({user.pk: (NOMINATION_POINTS, today)})
     _publish_nomination("nomination.created", nomination)
     summaries_changed(nomination.sport)
-    # Its share card is drawn by the worker shortly after the commit.
-    card_redraw_request(nomination.pk)
+    # What other apps keep about a player follow it (sharing: its card is drawn).
+    hooks.player_changed(
+        hooks.PlayerChange(player_id=player.pk, nomination_ids=(nomination.pk,), created=True)
+    )
     return nomination
 
 
@@ -240,10 +248,14 @@ def player_update(
         name=name, position=position, nationality=nationality, club=club
     )
     player.save()
-    # Its cards show the old details: dropped now, drawn again by the worker shortly after.
-    share_cards_drop_for_player(player.pk)
-    for nomination_id in player.nominations.values_list("pk", flat=True):
-        card_redraw_request(nomination_id)
+    # What other apps keep about the player follows the edit (sharing: its cards redrawn).
+    hooks.player_changed(
+        hooks.PlayerChange(
+            player_id=player.pk,
+            nomination_ids=tuple(player.nominations.values_list("pk", flat=True)),
+            created=False,
+        )
+    )
     if user.is_admin:
         after = {field: getattr(player, field) for field in PLAYER_EDIT_FIELDS}
         modlog_record(
@@ -258,8 +270,8 @@ def player_update(
         Nomination.objects.filter(player_id=player.pk).update(sport=sport)
         Activity.objects.filter(related_player_id=player.pk).update(sport=sport)
     for nomination in selectors.nomination_queryset().filter(player_id=player.pk):
-        if sport != old_sport and nomination.status in LIVE_STATUSES:
-            publish(Event("nomination.removed", {"id": nomination.pk}, sport=old_sport))
+        if sport != old_sport:
+            nomination_publish(nomination_removed(nomination, sport_was=old_sport))
         _publish_nomination("nomination.updated", nomination)
     summaries_changed(old_sport, sport)
     return player

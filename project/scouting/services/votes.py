@@ -5,7 +5,6 @@ the one rule of a vote's bookkeeping (``bookkeeping``)."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -17,8 +16,8 @@ from project.accounts.models import User, UserSettings
 from project.accounts.progress import progress_published
 from project.common.db import Pending, db_datetime, insert_statement, loaded
 from project.common.errors import Conflict, NotFound, ValidationFailed
-from project.notify.services import email_wanted, outbound_statement
-from project.scouting import selectors
+from project.scouting import hooks, selectors
+from project.scouting.hooks import CastVote
 from project.scouting.models import (
     LIVE_STATUSES,
     Activity,
@@ -38,7 +37,6 @@ from project.scouting.services.activity import (
     summaries_changed,
 )
 from project.scouting.services.bookkeeping import Ballot, bookkeeping, bookkeeping_send
-from project.sharing.redraws import card_redraw_statements
 from realtime.publish import Event, publish, publish_vote_count
 
 logger = logging.getLogger(__name__)
@@ -131,17 +129,6 @@ def _nomination_for_vote(*, user: User, nomination_id: int, lock: bool = True) -
     return nomination
 
 
-@dataclass(frozen=True)
-class CastVote:
-    """A vote just cast: its nomination (new vote_count and version) and what the vote row
-    holds, which the integrity rules read after the commit without reading it back."""
-
-    nomination: Nomination
-    voted_at: datetime
-    counted: bool
-    ip_prefix: str
-
-
 def vote_is_trusted(*, voter: User, voted_at: datetime) -> bool:
     """Whether a vote counts on the ranked boards (trending and weekly) and in its
     nominator's points: its voter's account was at least TRUST_ACCOUNT_AGE_HOURS old (0
@@ -217,14 +204,15 @@ def vote_cast(
     version, and the row's time, trust and IP cluster.
 
     At most 9 statements in three round trips before the commit (with web push on, one more
-    round trip after the notification: ``push_enqueue``'s minute window, and the push's task
+    round trip after the notification: project/push's minute window, and the push's task
     row once a minute), and the nomination's lock held over the last two: the nomination
     read (not locked); then, sent together
-    (``Pending``: psycopg's pipeline mode), the vote row, the activity and the nominator's
-    outbound event (project/notify: the folded emails), the nomination's
-    counters (which take its lock, check again that it is live, and answer the notification
-    to coalesce into), the week's counter, both users' points and streaks, and the share
-    card's redraw (``project/sharing/redraws.py``: enqueued once per burst); then the
+    (``Pending``: psycopg's pipeline mode), the vote row, the activity and what the vote
+    hooks add before the counters (project/scouting/hooks.py: notify's outbound event for the
+    folded emails), the nomination's counters (which take its lock, check again that it is
+    live, and answer the notification to coalesce into), the week's counter, both users'
+    points and streaks, and what the hooks add under the lock (sharing's card redraw,
+    enqueued once per burst); then the
     notification, whose text holds the new count. Every vote on a nomination waits for its
     lock, so the fewer round trips it is held over, the more votes a hot nomination takes
     (docs/decisions.md#late-nomination-lock). The lock order is the services' (the
@@ -236,8 +224,6 @@ def vote_cast(
     own = nomination.nominated_by_id == user.pk
     settings = None if own else _settings_of(nomination.nominated_by)
     notify = not own and notification_wanted(settings, NotificationType.VOTE_RECEIVED)
-    # The email has its own switches (project/notify): on while the bell is off, or off below it.
-    emailed = not own and email_wanted(settings, NotificationType.VOTE_RECEIVED)
     book = bookkeeping(
         [_ballot(nomination, voter_id=user.pk, voted_at=voted_at, counted=counted)],
         entering=True,
@@ -264,21 +250,21 @@ def vote_cast(
             )
         )
         activity_id = pending.add(*insert_statement(Activity, connection, **activity.columns))
-        if emailed:
-            # The outbound event (emails folded by the worker, project/notify): every vote
-            # counts, a coalesced one included; rolled back with the vote.
-            pending.add(
-                *outbound_statement(
-                    user_id=nomination.nominated_by_id,
-                    kind=NotificationType.VOTE_RECEIVED,
-                    nomination_id=nomination.pk,
-                    message=f"{user.name} voted for {nomination.player.name}.",
-                )
-            )
+        # What other apps record about the vote (project/scouting/hooks.py: notify's outbound
+        # event), rolled back with it; then, under the nomination's lock, what they write
+        # about the nomination (sharing's card redraw).
+        write = hooks.VoteWrite(
+            nomination=nomination,
+            voter=user,
+            at=voted_at,
+            cast=True,
+            notifies=notify,
+            settings=settings,
+        )
+        for statement in hooks.vote_statements(write):
+            pending.add(*statement)
         sent = bookkeeping_send(pending, book, unread=notify, live=True)
-        # The card shows the count: its redraw asked for once per burst (after the counters,
-        # under the nomination's lock, so the marker's insert never waits for another vote's).
-        for statement in card_redraw_statements(nomination.pk, now=voted_at):
+        for statement in hooks.vote_statements(write, under_lock=True):
             pending.add(*statement)
         row = sent.counter_rows(pending)[nomination.pk]
         if row is None:
@@ -299,7 +285,7 @@ def vote_cast(
             message=_vote_received_message(voter=user, nomination=nomination),
             related_nomination_id=nomination.pk,
             unread_id=row[3],
-            outbound_recorded=True,
+            in_vote=True,
         )
     _vote_changed(nomination, voter=user, has_voted=True)
     return CastVote(
@@ -320,8 +306,8 @@ def vote_remove(*, user: User, nomination_id: int) -> Nomination:
     back). 404 when there is no such vote.
 
     At most 7 statements: the lock, the vote row, then sent together the nomination's
-    counters, the week's counter, both users' points and the share card's redraw, then the
-    activity."""
+    counters, the week's counter, both users' points and the vote hooks' statements (sharing's
+    card redraw), then the activity."""
     nomination = _nomination_for_vote(user=user, nomination_id=nomination_id)
     removed = _vote_row_delete(nomination_id=nomination.pk, user_id=user.pk)
     if removed is None:
@@ -330,9 +316,19 @@ def vote_remove(*, user: User, nomination_id: int) -> Nomination:
     ballots = [_ballot(nomination, voter_id=user.pk, voted_at=voted_at, counted=counted)]
     book = bookkeeping(ballots if active else [], entering=False)
     book.touch(nomination.pk, nomination.sport)
+    write = hooks.VoteWrite(
+        nomination=nomination,
+        voter=user,
+        at=timezone.now(),
+        cast=False,
+        notifies=False,
+        settings=None,
+    )
     with Pending(connection) as pending:
+        for statement in hooks.vote_statements(write):
+            pending.add(*statement)
         sent = bookkeeping_send(pending, book)
-        for statement in card_redraw_statements(nomination.pk, now=timezone.now()):
+        for statement in hooks.vote_statements(write, under_lock=True):
             pending.add(*statement)
         row = sent.counter_rows(pending)[nomination.pk]
         assert row is not None  # locked above
