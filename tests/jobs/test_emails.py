@@ -22,7 +22,8 @@ from project.accounts.models import User
 from project.jobs.models import Delivery, DeliveryStatus
 from project.jobs.selectors import worker_health
 from project.jobs.services import email_enqueue
-from project.jobs.tasks import delivery_enqueue, retry_delay
+from project.jobs.delivery import retry_delay
+from project.jobs.tasks import delivery_enqueue
 from project.notify.models import NotificationEmail, OutboundEvent
 from project.notify.services import events_dispatch
 from project.scouting.services import votes
