@@ -150,8 +150,10 @@ def test_a_failing_send_is_retried_with_a_doubling_delay_then_parked(channel: Ch
 
 
 def test_a_failed_attempt_is_retried_and_goes_once_the_far_side_answers(
-    channel: Channel,
+    channel: Channel, settings: Any
 ) -> None:
+    # A retry a second later: not due before the first attempt's run is over.
+    settings.JOBS_RETRY_DELAY = 1
     channel.fail()
     _enqueued(channel)
     run_tasks()
@@ -170,7 +172,10 @@ def test_a_failed_attempt_is_retried_and_goes_once_the_far_side_answers(
     assert channel.accepted() == 1
 
 
-def test_an_attempt_under_way_owns_the_delivery_until_its_lease_ends(channel: Channel) -> None:
+def test_an_attempt_under_way_owns_the_delivery_until_its_lease_ends(
+    channel: Channel, settings: Any
+) -> None:
+    settings.JOBS_RETRY_DELAY = 1
     channel.fail()
     _enqueued(channel)
     run_tasks()
