@@ -4,7 +4,6 @@ job, and running one command a domain app enqueued."""
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -15,8 +14,6 @@ from django_tasks import task
 from project.common.text import one_line
 from project.jobs.delivery import Channel, Outcome, Sent, deliver
 from project.jobs.models import Delivery
-
-logger = logging.getLogger(__name__)
 
 # The queues: emails, the domain apps' commands (a share card's redraw), and the periodic
 # jobs (a slow purge never holds an email back when more than one worker runs; the one

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
+from project.jobs.delivery import backoff, retry_delay
 from project.jobs.models import DeliveryBase, DeliveryStatus
 from project.jobs.services import email_enqueue
 from project.push.models import PushDelivery
@@ -108,6 +109,14 @@ def _waiting() -> Any:
     return DBTaskResult.objects.filter(status=TaskResultStatus.READY)
 
 
+def _delay_chosen() -> float:
+    """The wait the last attempt chose: from its task's end to its retry's ``run_after`` (a
+    loaded machine's slow test run does not shorten it)."""
+    done = DBTaskResult.objects.exclude(finished_at=None).latest("finished_at")
+    assert done.finished_at is not None
+    return round((_waiting().get().run_after - done.finished_at).total_seconds(), 1)
+
+
 def test_a_key_is_sent_once_however_often_its_task_runs(channel: Channel) -> None:
     with transaction.atomic():
         channel.enqueue(1)
@@ -132,7 +141,7 @@ def test_a_failing_send_is_retried_with_a_doubling_delay_then_parked(channel: Ch
         if delivery.status == DeliveryStatus.PARKED:
             break
         assert delivery.status == DeliveryStatus.PENDING and delivery.next_attempt_at
-        delays.append(round((_waiting().get().run_after - timezone.now()).total_seconds(), 1))
+        delays.append(_delay_chosen())
         # Not before its time: nothing is ready yet.
         assert run_tasks() == 0
         time.sleep(max((delivery.next_attempt_at - timezone.now()).total_seconds(), 0) + 0.05)
@@ -223,3 +232,10 @@ def test_the_operator_lists_and_sends_parked_deliveries_again(channel: Channel) 
     empty = StringIO()
     call_command(channel.command, stdout=empty)
     assert "No parked deliveries." in empty.getvalue()
+
+
+def test_retry_delays_double_up_to_the_cap(settings: Any) -> None:
+    settings.JOBS_RETRY_DELAY, settings.JOBS_RETRY_MAX_DELAY = 30, 3600
+    assert [retry_delay(n) for n in range(1, 9)] == [30, 60, 120, 240, 480, 960, 1920, 3600]
+    # A Retry-After longer than the doubling delay is waited, at most the cap.
+    assert [backoff(2, asked) for asked in (None, 0, 10, 600, 86400)] == [60, 60, 60, 600, 3600]
