@@ -10,19 +10,14 @@ class DeliveryStatus(models.TextChoices):
     PARKED = "parked", "Parked"
 
 
-class Delivery(models.Model):
-    """One email, made by the worker at its first attempt. ``key`` names what it delivers (a
-    notification, a takedown's confirmation): unique, so whatever runs its task again (a
-    worker killed and its task run once more) the email is sent once, retried while it
-    fails, and parked here for an admin after the last attempt."""
+class DeliveryBase(models.Model):
+    """What every channel's delivery row (an email, a push to one device) keeps for the
+    delivery engine (``project/jobs/delivery.py``): ``key`` names what it delivers and is
+    unique, so whatever runs its task again it is sent once; the status, attempts and lease
+    of the attempt under way; when the next attempt is due; the last error; when it went.
+    Each channel's table adds what its sending needs."""
 
     key = models.CharField(max_length=200, unique=True)
-    recipients = models.JSONField()
-    subject = models.CharField(max_length=300)
-    body = models.TextField()
-    # The HTML alternative (empty: plain text only) and extra headers (List-Unsubscribe).
-    html = models.TextField(blank=True, default="")
-    headers = models.JSONField(blank=True, default=dict)
     status = models.CharField(
         max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
     )
@@ -35,11 +30,28 @@ class Delivery(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        verbose_name_plural = "deliveries"
-        indexes = [models.Index(fields=["status", "created_at"], name="jobs_delivery_status")]
+        abstract = True
 
     def __str__(self) -> str:
         return f"{self.key} ({self.status})"
+
+
+class Delivery(DeliveryBase):
+    """One email, made by the worker at its first attempt. ``key`` names what it delivers (a
+    notification, a takedown's confirmation): unique, so whatever runs its task again (a
+    worker killed and its task run once more) the email is sent once, retried while it
+    fails, and parked here for an admin after the last attempt."""
+
+    recipients = models.JSONField()
+    subject = models.CharField(max_length=300)
+    body = models.TextField()
+    # The HTML alternative (empty: plain text only) and extra headers (List-Unsubscribe).
+    html = models.TextField(blank=True, default="")
+    headers = models.JSONField(blank=True, default=dict)
+
+    class Meta:
+        verbose_name_plural = "deliveries"
+        indexes = [models.Index(fields=["status", "created_at"], name="jobs_delivery_status")]
 
     @property
     def message_id(self) -> str:

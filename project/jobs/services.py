@@ -7,22 +7,23 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connections, models, transaction
+from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks.utils import normalize_json
 from django_tasks_db.models import DBTaskResult
 
-from project.jobs.models import Delivery, DeliveryStatus, PeriodicRun, WorkerHeartbeat
+from project.jobs.delivery import parked_retry
+from project.jobs.models import Delivery, PeriodicRun, WorkerHeartbeat
 from project.jobs.schedule import PERIODIC, Periodic, period_start
 from project.jobs.tasks import (
-    delivery_enqueue,
+    EMAIL,
     header_text,
     header_values,
     run_command,
@@ -31,8 +32,6 @@ from project.jobs.tasks import (
 )
 
 logger = logging.getLogger(__name__)
-
-_P = TypeVar("_P", bound=models.Model)
 
 
 def email_enqueue(
@@ -92,28 +91,9 @@ def task_columns(alias: str) -> tuple[tuple[str, str], ...]:
     )
 
 
-def parked_retry(model: type[_P], deliveries: Iterable[_P], send: Callable[[_P], None]) -> int:
-    """Give parked deliveries of ``model`` (emails' or pushes': the same status, attempts and
-    lease columns) a new round of attempts, each sent at once by ``send`` enqueueing its task
-    in the same transaction; returns how many. A row no longer parked (sent or retried by
-    another operator meanwhile) is left alone."""
-    count = 0
-    with transaction.atomic():
-        for delivery in deliveries:
-            updated = model._default_manager.filter(
-                pk=delivery.pk, status=DeliveryStatus.PARKED
-            ).update(
-                status=DeliveryStatus.PENDING, attempts=0, next_attempt_at=None, lease_until=None
-            )
-            if updated:
-                send(delivery)
-                count += 1
-    return count
-
-
 def deliveries_retry(deliveries: Iterable[Delivery]) -> int:
     """Give parked emails a new round of attempts, sent at once; returns how many."""
-    return parked_retry(Delivery, deliveries, delivery_enqueue)
+    return parked_retry(EMAIL, deliveries)
 
 
 def periodic_enqueue(

@@ -1,22 +1,19 @@
-"""The tasks the worker runs (Django's tasks API, database backend): sending one email, and
-running one periodic job."""
+"""The tasks the worker runs (Django's tasks API, database backend): sending one email (the
+email channel on the delivery engine, ``project/jobs/delivery.py``), running one periodic
+job, and running one command a domain app enqueued."""
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.management import call_command
-from django.db import transaction
-from django.utils import timezone
 from django_tasks import task
 
 from project.common.text import one_line
-from project.jobs.models import Delivery, DeliveryStatus
-
-logger = logging.getLogger(__name__)
+from project.jobs.delivery import Channel, Outcome, Sent, deliver
+from project.jobs.models import Delivery
 
 # The queues: emails, the domain apps' commands (a share card's redraw), and the periodic
 # jobs (a slow purge never holds an email back when more than one worker runs; the one
@@ -26,11 +23,13 @@ PERIODIC_QUEUE = "periodic"
 COMMAND_QUEUE = "default"
 # The worker claims the ready task of the highest priority first, then the earliest
 # ``run_after``, where a task enqueued to run at once sorts after every dated one: without
-# priorities an email waits behind every share card redraw (dated: a vote asks for it
-# SHARE_CARD_REDRAW_DELAY seconds later) that is ready. An email goes first, then the
-# periodic jobs (the minute's notification dispatch makes emails), then the domain apps'
-# commands; at most one periodic run a minute per job keeps the commands from starving.
-EMAIL_PRIORITY = 50
+# priorities an email or a push waits behind every share card redraw (dated: a vote asks
+# for it SHARE_CARD_REDRAW_DELAY seconds later) that is ready. A delivery (an email, a
+# push) goes first, then the periodic jobs (the minute's notification dispatch makes
+# emails), then the domain apps' commands; at most one periodic run a minute per job keeps
+# the commands from starving.
+DELIVERY_PRIORITY = 50
+EMAIL_PRIORITY = DELIVERY_PRIORITY
 PERIODIC_PRIORITY = 10
 COMMAND_PRIORITY = 0
 
@@ -46,62 +45,22 @@ def header_values(headers: dict[str, str]) -> dict[str, str]:
     return {name: header_text(value) for name, value in headers.items()}
 
 
-def retry_delay(attempts: int) -> float:
-    """Seconds before the next attempt after ``attempts`` failed ones: doubling from
-    JOBS_RETRY_DELAY, at most JOBS_RETRY_MAX_DELAY."""
-    delay = settings.JOBS_RETRY_DELAY * 2 ** max(attempts - 1, 0)
-    return float(min(delay, settings.JOBS_RETRY_MAX_DELAY))
+class EmailChannel(Channel[Delivery]):
+    """Email on the delivery engine: a ``Delivery`` row per key, sent over SMTP."""
+
+    model = Delivery
+    label = "Delivery"
+
+    def lease(self) -> timedelta:
+        """How long an attempt owns its delivery: connecting, sending and quitting may each
+        take up to the SMTP timeout."""
+        return timedelta(seconds=settings.EMAIL_TIMEOUT * 3 + 1)
+
+    def enqueue(self, delivery: Delivery, *, run_after: datetime | None = None) -> None:
+        delivery_enqueue(delivery, run_after=run_after)
 
 
-def _lease() -> timedelta:
-    """How long an attempt owns its delivery: connecting, sending and quitting may each take
-    up to the SMTP timeout."""
-    return timedelta(seconds=settings.EMAIL_TIMEOUT * 3 + 1)
-
-
-def _claim(
-    key: str,
-    recipients: list[str],
-    subject: str,
-    body: str,
-    html: str = "",
-    headers: dict[str, str] | None = None,
-) -> Delivery | None:
-    """Take the delivery named ``key`` for one attempt (SENDING, attempts + 1, leased; made on
-    its first), committed before the email goes out; None when it is sent or parked, or
-    another attempt owns it (then this task comes back when that attempt's lease ends)."""
-    now = timezone.now()
-    with transaction.atomic():
-        delivery = Delivery.objects.select_for_update().filter(key=key).first()
-        if delivery is None:
-            return Delivery.objects.create(
-                key=key,
-                recipients=recipients,
-                subject=subject,
-                body=body,
-                html=html,
-                headers=headers or {},
-                status=DeliveryStatus.SENDING,
-                attempts=1,
-                lease_until=now + _lease(),
-            )
-        if delivery.status in (DeliveryStatus.SENT, DeliveryStatus.PARKED):
-            return None
-        if delivery.next_attempt_at is not None and delivery.next_attempt_at > now:
-            # An attempt's task run again after its worker died: the retry it scheduled
-            # comes at its time.
-            return None
-        leased = delivery.lease_until is not None and delivery.lease_until > now
-        if delivery.status == DeliveryStatus.SENDING and leased:
-            delivery_enqueue(delivery, run_after=delivery.lease_until)
-            return None
-        # PENDING (a retry), or SENDING by an attempt whose worker died: this one takes over.
-        delivery.status = DeliveryStatus.SENDING
-        delivery.attempts += 1
-        delivery.lease_until = now + _lease()
-        delivery.next_attempt_at = None
-        delivery.save(update_fields=["status", "attempts", "lease_until", "next_attempt_at"])
-        return delivery
+EMAIL = EmailChannel()
 
 
 def delivery_enqueue(delivery: Delivery, *, run_after: datetime | None = None) -> None:
@@ -117,34 +76,21 @@ def delivery_enqueue(delivery: Delivery, *, run_after: datetime | None = None) -
     )
 
 
-def _failed(delivery: Delivery, error: Exception) -> str:
-    """Schedule the next attempt after a backoff, or park the delivery after the last one."""
-    message = f"{type(error).__name__}: {error}"[:2000]
-    with transaction.atomic():
-        if delivery.attempts >= settings.JOBS_MAX_ATTEMPTS:
-            Delivery.objects.filter(pk=delivery.pk).update(
-                status=DeliveryStatus.PARKED, lease_until=None, last_error=message
-            )
-            logger.error(
-                "Delivery %s parked after %s attempts: %s", delivery.key, delivery.attempts, message
-            )
-            return "parked"
-        next_at = timezone.now() + timedelta(seconds=retry_delay(delivery.attempts))
-        Delivery.objects.filter(pk=delivery.pk).update(
-            status=DeliveryStatus.PENDING,
-            lease_until=None,
-            next_attempt_at=next_at,
-            last_error=message,
-        )
-        delivery_enqueue(delivery, run_after=next_at)
-    logger.warning(
-        "Delivery %s failed (attempt %s), next at %s: %s",
-        delivery.key,
-        delivery.attempts,
-        next_at,
-        message,
+def _email_send(delivery: Delivery) -> Outcome:
+    """One attempt over SMTP. Any failure (the server down, slow or answering an error,
+    permanent or not) raises: the engine retries it, then parks it."""
+    # Made one line here too: a delivery enqueued before ``email_enqueue`` cleaned them.
+    message = EmailMultiAlternatives(
+        subject=header_text(delivery.subject),
+        body=delivery.body,
+        to=list(delivery.recipients),
+        headers={**header_values(delivery.headers), "Message-ID": delivery.message_id},
     )
-    return "retry"
+    if delivery.html:
+        message.attach_alternative(delivery.html, "text/html")
+    with get_connection(timeout=settings.EMAIL_TIMEOUT) as connection:
+        connection.send_messages([message])
+    return Sent()
 
 
 @task(queue_name=EMAIL_QUEUE, priority=EMAIL_PRIORITY)
@@ -157,29 +103,16 @@ def send_email(
     headers: dict[str, str] | None = None,
 ) -> str:
     """Send one email (plain text, and HTML when given), once per ``key`` (its ``Delivery``
-    row). A failure (the SMTP server down, slow or answering an error) is retried with a
-    doubling delay, then parked."""
-    delivery = _claim(key, recipients, subject, body, html, headers)
-    if delivery is None:
-        return "skipped"
-    # Made one line here too: a delivery enqueued before ``email_enqueue`` cleaned them.
-    message = EmailMultiAlternatives(
-        subject=header_text(delivery.subject),
-        body=delivery.body,
-        to=list(delivery.recipients),
-        headers={**header_values(delivery.headers), "Message-ID": delivery.message_id},
-    )
-    if delivery.html:
-        message.attach_alternative(delivery.html, "text/html")
-    try:
-        with get_connection(timeout=settings.EMAIL_TIMEOUT) as connection:
-            connection.send_messages([message])
-    except Exception as error:
-        return _failed(delivery, error)
-    Delivery.objects.filter(pk=delivery.pk).update(
-        status=DeliveryStatus.SENT, sent_at=timezone.now(), lease_until=None, last_error=""
-    )
-    return "sent"
+    row, made from these arguments at the first attempt). A failure (the SMTP server down,
+    slow or answering an error) is retried with a doubling delay, then parked."""
+    fields = {
+        "recipients": recipients,
+        "subject": subject,
+        "body": body,
+        "html": html,
+        "headers": headers or {},
+    }
+    return deliver(EMAIL, key, fields=fields, send=_email_send)
 
 
 @task(queue_name=PERIODIC_QUEUE, priority=PERIODIC_PRIORITY)

@@ -3,6 +3,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from project.jobs.models import DeliveryBase
+
 
 class PushSubscription(models.Model):
     """A member's device: the push service's endpoint the browser gave, and the keys its
@@ -51,31 +53,22 @@ class PushDeliveryStatus(models.TextChoices):
     PARKED = "parked", "Parked"
 
 
-class PushDelivery(models.Model):
+class PushDelivery(DeliveryBase):
     """One push to one device, made by the worker at its first attempt. ``key`` is unique (the
     event's key and the device), so a task run again never sends twice; a push that keeps
     failing is parked here, with its member and message for an operator to send again."""
 
-    key = models.CharField(max_length=200, unique=True)
+    # The base's status, with DROPPED besides.
+    status = models.CharField(
+        max_length=10, choices=PushDeliveryStatus.choices, default=PushDeliveryStatus.PENDING
+    )
     subscription_id = models.BigIntegerField()
     # The member the push is for and its message: what a retry of a parked push sends. None
     # and empty on a row made before they were kept whose task was gone when they were added
     # (migration 0003): it cannot be sent again.
     user_id = models.BigIntegerField(null=True, blank=True)
     payload = models.JSONField(blank=True, default=dict)
-    status = models.CharField(
-        max_length=10, choices=PushDeliveryStatus.choices, default=PushDeliveryStatus.PENDING
-    )
-    attempts = models.PositiveIntegerField(default=0)
-    lease_until = models.DateTimeField(null=True, blank=True)
-    next_attempt_at = models.DateTimeField(null=True, blank=True)
-    last_error = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "push deliveries"
         indexes = [models.Index(fields=["status", "created_at"], name="push_delivery_status")]
-
-    def __str__(self) -> str:
-        return f"{self.key} ({self.status})"

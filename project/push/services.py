@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.db import IntegrityError, connection, transaction
@@ -14,11 +14,11 @@ from django.utils import timezone
 
 from project.accounts.models import User
 from project.common.errors import NotFound, ValidationFailed
-from project.jobs.services import parked_retry
+from project.jobs.delivery import parked_retry
 from project.notify.delivery import Delivery
 from project.push.endpoints import EndpointRefused, endpoint_addresses, endpoint_parse
 from project.push.models import PushDelivery, PushDeliveryStatus, PushSubscription, PushWindow
-from project.push.tasks import send_push
+from project.push.tasks import PUSH, send_push
 from project.push.vapid import b64url_decode, vapid_keys
 
 PUSH_DISABLED = "Push notifications are not enabled on this server"
@@ -195,25 +195,8 @@ def push_export(user: User) -> dict[str, Any]:
     }
 
 
-def _push_send(delivery: PushDelivery) -> None:
-    # The delivery's key is the event's and the device's (``tasks._deliver``).
-    event = delivery.key.removesuffix(f":s{delivery.subscription_id}")
-    # Only rows that kept their member are sent again (``push_deliveries_retry``).
-    user_id = cast(int, delivery.user_id)
-    send_push.enqueue(event, user_id, delivery.payload, delivery.subscription_id)
-
-
 def push_deliveries_retry(deliveries: Iterable[PushDelivery]) -> int:
     """Give parked pushes a new round of attempts, sent at once; returns how many. A push
     whose device is gone or now belongs to another member, or whose row kept no member and
-    message, cannot go again and stays parked."""
-    rows = list(deliveries)
-    devices = set(
-        PushSubscription.objects.filter(pk__in=[row.subscription_id for row in rows]).values_list(
-            "pk", "user_id"
-        )
-    )
-    sendable = [
-        row for row in rows if row.payload and (row.subscription_id, row.user_id) in devices
-    ]
-    return parked_retry(PushDelivery, sendable, _push_send)
+    message, cannot go again and stays parked (``PushChannel.sendable``)."""
+    return parked_retry(PUSH, deliveries)

@@ -1,5 +1,8 @@
 """The push task the worker runs: one event's message to each of a member's devices, once per
-device (``PushDelivery``), retried with a doubling delay, parked after the last attempt."""
+device (``PushDelivery``): the push channel on the delivery engine (``project/jobs/delivery.py``),
+retried with a doubling delay (or the push service's Retry-After), parked after the last
+attempt, dropped when the device is gone. It has an email's priority: a push never waits
+behind the share card redraws."""
 
 from __future__ import annotations
 
@@ -7,18 +10,17 @@ import json
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
-from django.db import transaction
-from django.utils import timezone
 from django_tasks import task
 
-from project.jobs.tasks import retry_delay
+from project.jobs.delivery import Channel, Dropped, Failed, Outcome, Refused, Sent, deliver
+from project.jobs.tasks import DELIVERY_PRIORITY
 from project.push.endpoints import EndpointRefused
-from project.push.models import PushDelivery, PushDeliveryStatus, PushSubscription
+from project.push.models import PushDelivery, PushSubscription
 from project.push.sender import push_send
-from project.push.vapid import vapid_keys
+from project.push.vapid import VapidKeys, vapid_keys
 
 logger = logging.getLogger(__name__)
 
@@ -38,44 +40,41 @@ class _Event:
     payload: dict[str, Any]
 
 
-def _lease() -> timedelta:
-    """How long an attempt owns its delivery: resolving, connecting and the answer."""
-    return timedelta(seconds=settings.PUSH_TIMEOUT * 3 + 1)
+class PushChannel(Channel[PushDelivery]):
+    """Web push on the delivery engine: a ``PushDelivery`` row per event and device."""
+
+    model = PushDelivery
+    label = "Push"
+
+    def lease(self) -> timedelta:
+        """How long an attempt owns its delivery: resolving, connecting and the answer."""
+        return timedelta(seconds=settings.PUSH_TIMEOUT * 3 + 1)
+
+    def enqueue(self, delivery: PushDelivery, *, run_after: datetime | None = None) -> None:
+        """The push's task again for its one device, from its row (a parked push sent again:
+        only rows that kept their member, ``sendable``)."""
+        # The delivery's key is the event's and the device's (``_deliver``).
+        event = delivery.key.removesuffix(f":s{delivery.subscription_id}")
+        user_id = cast(int, delivery.user_id)
+        task = send_push.using(run_after=run_after) if run_after else send_push
+        task.enqueue(event, user_id, delivery.payload, delivery.subscription_id)
+
+    def sendable(self, deliveries: list[PushDelivery]) -> list[PushDelivery]:
+        """A push whose device is gone or now belongs to another member, or whose row kept no
+        member and message, cannot go again."""
+        devices = set(
+            PushSubscription.objects.filter(
+                pk__in=[row.subscription_id for row in deliveries]
+            ).values_list("pk", "user_id")
+        )
+        return [
+            row
+            for row in deliveries
+            if row.payload and (row.subscription_id, row.user_id) in devices
+        ]
 
 
-def _claim(key: str, subscription_id: int, *, event: _Event) -> PushDelivery | None:
-    """Take the delivery named ``key`` for one attempt, committed before the message goes out;
-    None when it is done (sent, dropped, parked) or another attempt owns it."""
-    now = timezone.now()
-    with transaction.atomic():
-        delivery = PushDelivery.objects.select_for_update().filter(key=key).first()
-        if delivery is None:
-            return PushDelivery.objects.create(
-                key=key,
-                subscription_id=subscription_id,
-                user_id=event.user_id,
-                payload=event.payload,
-                status=PushDeliveryStatus.SENDING,
-                attempts=1,
-                lease_until=now + _lease(),
-            )
-        if delivery.status not in (PushDeliveryStatus.PENDING, PushDeliveryStatus.SENDING):
-            return None
-        if delivery.next_attempt_at is not None and delivery.next_attempt_at > now:
-            return None  # its retry comes at its time
-        if (
-            delivery.status == PushDeliveryStatus.SENDING
-            and delivery.lease_until
-            and delivery.lease_until > now
-        ):
-            _enqueue(event, subscription_id, run_after=delivery.lease_until)
-            return None
-        delivery.status = PushDeliveryStatus.SENDING
-        delivery.attempts += 1
-        delivery.lease_until = now + _lease()
-        delivery.next_attempt_at = None
-        delivery.save(update_fields=["status", "attempts", "lease_until", "next_attempt_at"])
-        return delivery
+PUSH = PushChannel()
 
 
 def _enqueue(event: _Event, subscription_id: int, *, run_after: datetime) -> None:
@@ -84,90 +83,55 @@ def _enqueue(event: _Event, subscription_id: int, *, run_after: datetime) -> Non
     )
 
 
-def _finish(delivery: PushDelivery, status: str, error: str = "") -> None:
-    PushDelivery.objects.filter(pk=delivery.pk).update(
-        status=status,
-        lease_until=None,
-        last_error=error[:2000],
-        sent_at=timezone.now() if status == PushDeliveryStatus.SENT else None,
-    )
-
-
-def _failed(
-    delivery: PushDelivery, error: str, *, event: _Event, retry_after: float | None = None
-) -> str:
-    """Schedule the next attempt (the doubling delay, or the push service's Retry-After when
-    longer), or park the delivery after the last one."""
-    with transaction.atomic():
-        if delivery.attempts >= settings.JOBS_MAX_ATTEMPTS:
-            _finish(delivery, PushDeliveryStatus.PARKED, error)
-            logger.error(
-                "Push %s parked after %s attempts: %s", delivery.key, delivery.attempts, error
-            )
-            return "parked"
-        delay = max(
-            retry_delay(delivery.attempts), min(retry_after or 0.0, settings.JOBS_RETRY_MAX_DELAY)
+def _push(subscription: PushSubscription, payload: dict[str, Any], keys: VapidKeys) -> Outcome:
+    """One attempt at the push service, and what its answer means for the delivery. A device
+    the push service no longer knows (404/410), or whose endpoint stopped being a public
+    address, is deleted and the push dropped."""
+    body = json.dumps(payload, separators=(",", ":")).encode()
+    try:
+        answer = push_send(
+            subscription, body, keys=keys, urgency="normal", topic=payload.get("tag")
         )
-        next_at = timezone.now() + timedelta(seconds=delay)
-        PushDelivery.objects.filter(pk=delivery.pk).update(
-            status=PushDeliveryStatus.PENDING,
-            lease_until=None,
-            next_attempt_at=next_at,
-            last_error=error[:2000],
-        )
-        _enqueue(event, delivery.subscription_id, run_after=next_at)
-    logger.warning(
-        "Push %s failed (attempt %s), next at %s: %s",
-        delivery.key,
-        delivery.attempts,
-        next_at,
-        error,
-    )
-    return "retry"
+    except EndpointRefused as refused:
+        # The endpoint's host moved onto an address the server does not post to.
+        PushSubscription.objects.filter(pk=subscription.pk).delete()
+        logger.warning("Push subscription %s deleted: %s", subscription.pk, refused.message)
+        return Dropped(refused.message)
+    if 200 <= answer.status < 300:
+        return Sent()
+    said = f"push service answered {answer.status}"
+    if answer.status in _GONE:
+        PushSubscription.objects.filter(pk=subscription.pk).delete()
+        return Dropped(said)
+    if answer.status in _RETRIED or answer.status >= 500:
+        return Failed(said, retry_after=answer.retry_after)
+    # Any other answer (a redirect, 400, 403: a key the push service refuses, 413) comes
+    # back the same on every attempt.
+    return Refused(said)
 
 
 def _deliver(subscription: PushSubscription, *, event: _Event) -> str:
     keys = vapid_keys()
     if keys is None:
         return "off"
-    delivery = _claim(f"{event.key}:s{subscription.pk}", subscription.pk, event=event)
-    if delivery is None:
-        return "skipped"
-    body = json.dumps(event.payload, separators=(",", ":")).encode()
-    try:
-        answer = push_send(
-            subscription, body, keys=keys, urgency="normal", topic=event.payload.get("tag")
-        )
-    except EndpointRefused as refused:
-        # The endpoint's host moved onto an address the server does not post to.
-        PushSubscription.objects.filter(pk=subscription.pk).delete()
-        _finish(delivery, PushDeliveryStatus.DROPPED, refused.message)
-        logger.warning("Push subscription %s deleted: %s", subscription.pk, refused.message)
-        return "dropped"
-    except Exception as error:
-        return _failed(delivery, f"{type(error).__name__}: {error}", event=event)
-    if 200 <= answer.status < 300:
-        _finish(delivery, PushDeliveryStatus.SENT)
-        return "sent"
-    if answer.status in _GONE:
-        PushSubscription.objects.filter(pk=subscription.pk).delete()
-        _finish(delivery, PushDeliveryStatus.DROPPED, f"push service answered {answer.status}")
-        return "dropped"
-    if answer.status in _RETRIED or answer.status >= 500:
-        return _failed(
-            delivery,
-            f"push service answered {answer.status}",
-            retry_after=answer.retry_after,
-            event=event,
-        )
-    # Any other answer (a redirect, 400, 403: a key the push service refuses, 413) comes
-    # back the same on every attempt.
-    _finish(delivery, PushDeliveryStatus.PARKED, f"push service answered {answer.status}")
-    logger.error("Push %s parked: the push service answered %s", delivery.key, answer.status)
-    return "parked"
+
+    def again(delivery: PushDelivery, run_after: datetime) -> None:
+        _enqueue(event, subscription.pk, run_after=run_after)
+
+    return deliver(
+        PUSH,
+        f"{event.key}:s{subscription.pk}",
+        fields={
+            "subscription_id": subscription.pk,
+            "user_id": event.user_id,
+            "payload": event.payload,
+        },
+        send=lambda delivery: _push(subscription, event.payload, keys),
+        again=again,
+    )
 
 
-@task(queue_name=PUSH_QUEUE)
+@task(queue_name=PUSH_QUEUE, priority=DELIVERY_PRIORITY)
 def send_push(
     event: str, user_id: int, payload: dict[str, Any], subscription_id: int | None = None
 ) -> str:

@@ -76,6 +76,7 @@ def worker_env(smtp: SmtpServer | None = None, **extra: str) -> dict[str, str]:
         env["SQLITE_PATH"] = name
     env.update(
         DJANGO_DEBUG="false",
+        PUBLIC_BASE_URL="http://testserver",
         PYTHONUNBUFFERED="1",
         JOBS_POLL_INTERVAL="0.1",
         JOBS_HEARTBEAT="0.5",

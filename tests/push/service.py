@@ -13,6 +13,8 @@ class Received:
     path: str
     headers: dict[str, str]
     body: bytes
+    # The status the service answered it with.
+    status: int = 201
 
 
 @dataclass
@@ -30,10 +32,13 @@ class PushService:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", "0"))
                 body = self.rfile.read(length)
+                status = service.answers.get(self.path, 201)
                 service.received.append(
-                    Received(path=self.path, headers=dict(self.headers.items()), body=body)
+                    Received(
+                        path=self.path, headers=dict(self.headers.items()), body=body, status=status
+                    )
                 )
-                self.send_response(service.answers.get(self.path, 201))
+                self.send_response(status)
                 for name, value in service.answer_headers.get(self.path, {}).items():
                     self.send_header(name, value)
                 self.send_header("Content-Length", "0")
@@ -49,6 +54,10 @@ class PushService:
     def port(self) -> int:
         assert self.server is not None
         return int(self.server.server_address[1])
+
+    def accepted(self) -> list[Received]:
+        """The messages it answered with a success."""
+        return [message for message in self.received if 200 <= message.status < 300]
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"

@@ -181,6 +181,45 @@ def test_a_busy_push_service_is_tried_again_later(
     assert decrypted(push_service.received[1], device)["title"] == "Your nomination received a vote"
 
 
+@pytest.mark.parametrize(
+    ("retry_after", "max_delay", "waited"),
+    [
+        ("3", 3600, 3.0),
+        ("0", 3600, 0.2),
+        ("600", 2, 2.0),
+        ("Wed, 21 Oct 2037 07:28:00 GMT", 3600, 0.2),
+    ],
+)
+def test_a_push_service_s_retry_after_is_honoured_up_to_the_cap(
+    scout: User,
+    other_scout: User,
+    vapid: VapidKeys,
+    push_service: PushService,
+    settings: Any,
+    retry_after: str,
+    max_delay: int,
+    waited: float,
+) -> None:
+    # Retry-After longer than the doubling delay (0.2 s here) is waited, at most
+    # JOBS_RETRY_MAX_DELAY; a shorter one, or an HTTP date, leaves the doubling delay.
+    settings.JOBS_RETRY_MAX_DELAY = max_delay
+    nomination = make_nomination(other_scout)
+    subscribe(other_scout, push_service, "/slow")
+    push_service.answers["/slow"] = 503
+    push_service.answer_headers["/slow"] = {"Retry-After": retry_after}
+    votes.vote_cast(user=scout, nomination_id=nomination.pk)
+    run_tasks()
+    delivery = PushDelivery.objects.get()
+    assert delivery.status == PushDeliveryStatus.PENDING and delivery.next_attempt_at
+    [waiting] = DBTaskResult.objects.filter(queue_name="push", status=TaskResultStatus.READY)
+    assert waiting.run_after == delivery.next_attempt_at
+    # From the attempt's end (its task's), so a slow test run does not shorten the wait.
+    [attempt] = DBTaskResult.objects.filter(queue_name="push", status=TaskResultStatus.SUCCESSFUL)
+    assert attempt.finished_at is not None
+    waits = (delivery.next_attempt_at - attempt.finished_at).total_seconds()
+    assert waits == pytest.approx(waited, abs=0.1)
+
+
 def test_a_push_service_failing_every_time_is_parked(
     scout: User, other_scout: User, vapid: VapidKeys, push_service: PushService
 ) -> None:
