@@ -332,7 +332,8 @@ REALTIME_REDIS_MAX_CONNECTIONS = int(os.environ.get("REALTIME_REDIS_MAX_CONNECTI
 # them). Unset: the groups live on REDIS_URL. Changing the list moves groups: every client
 # resyncs once (deploy/README.md, "Sharding the live layer").
 REALTIME_REDIS_SHARDS = env_list("REALTIME_REDIS_SHARDS", [])
-# Bytes a socket may fall behind (beyond Twisted's 64 KiB buffer) before it is closed (4008).
+# Bytes a socket may fall behind (beyond its 4 KiB Twisted and 64 KiB kernel buffers) before it is
+# closed (4008).
 REALTIME_SOCKET_MAX_PENDING = int(os.environ.get("REALTIME_SOCKET_MAX_PENDING", "1048576"))
 # permessage-deflate for clients that offer it (browsers do): each event compressed once,
 # without context takeover, for every socket (realtime/connection.py).

@@ -14,7 +14,7 @@ from project.common import metrics
 from project.common.pagination import paginate
 from project.common.router import Router
 from project.common.schemas import ErrorOut
-from project.integrity import selectors, services
+from project.integrity import selectors
 from project.integrity.schemas import (
     AuditVoteOut,
     FlagOut,
@@ -23,6 +23,7 @@ from project.integrity.schemas import (
     VoteSelectionIn,
     VoteSelectionOut,
 )
+from project.integrity.services import audit, voiding
 
 router = Router(tags=["integrity"], auth=admin_auth)
 
@@ -58,7 +59,7 @@ def flag_list(request: HttpRequest, filters: Query[FlagQuery]) -> QuerySet:
     "the flag. Written to the moderation log." + SELECTION,
 )
 def votes_void(request: HttpRequest, payload: VoteSelectionIn) -> dict[str, Any]:
-    result = services.votes_status_set(admin=current_user(request), void=True, **payload.dict())
+    result = voiding.votes_status_set(admin=current_user(request), void=True, **payload.dict())
     metrics.VOTES_VOIDED.inc(result["votes"])
     return result
 
@@ -71,7 +72,7 @@ def votes_void(request: HttpRequest, payload: VoteSelectionIn) -> dict[str, Any]
     "(a vote its voter took back meanwhile is gone). Written to the moderation log." + SELECTION,
 )
 def votes_restore(request: HttpRequest, payload: VoteSelectionIn) -> dict[str, Any]:
-    result = services.votes_status_set(admin=current_user(request), void=False, **payload.dict())
+    result = voiding.votes_status_set(admin=current_user(request), void=False, **payload.dict())
     metrics.VOTES_RESTORED.inc(result["votes"])
     return result
 
@@ -97,7 +98,7 @@ def voter_list_views(request: HttpRequest) -> QuerySet:
 )
 @paginate(ordering=("-created_at", "-id"))
 def nomination_votes(request: HttpRequest, nomination_id: int) -> QuerySet:
-    return services.nomination_votes_open(viewer=current_user(request), nomination_id=nomination_id)
+    return audit.nomination_votes_open(viewer=current_user(request), nomination_id=nomination_id)
 
 
 @router.get(
@@ -109,4 +110,4 @@ def nomination_votes(request: HttpRequest, nomination_id: int) -> QuerySet:
 )
 @paginate(ordering=("-created_at", "-id"))
 def user_votes(request: HttpRequest, user_id: int) -> QuerySet:
-    return services.user_votes_open(viewer=current_user(request), user_id=user_id)
+    return audit.user_votes_open(viewer=current_user(request), user_id=user_id)

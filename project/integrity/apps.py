@@ -10,7 +10,7 @@ class IntegrityConfig(AppConfig):
         from project.accounts.selectors import register_suggestion_filter
         from project.integrity.schemas import FlagOut
         from project.integrity.selectors import not_flagged
-        from project.integrity.services import vote_committed_inspect
+        from project.integrity.services.detection import vote_committed_inspect
         from project.scouting.hooks import register_vote_committed
         from realtime.publish import register_payloads
 

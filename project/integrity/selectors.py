@@ -16,6 +16,7 @@ from project.scouting.models import Nomination, Vote
 
 FLAG_NOT_FOUND = "Flag not found"
 NOMINATION_NOT_FOUND = "Nomination not found"
+USER_NOT_FOUND = "User not found"
 
 
 def flagged_accounts() -> set[int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from project.accounts.models import User
 from project.common.addresses import prefix_key
-from project.integrity.services import vote_inspect
+from project.integrity.services.detection import vote_inspect
 from project.scouting.models import Nomination
 from project.scouting.services.votes import vote_cast
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from project.accounts.models import User
 from project.common.addresses import prefix_key
 from project.integrity.models import FlagRule, IntegrityFlag
-from project.integrity.services import vote_inspect
+from project.integrity.services.detection import vote_inspect
 from project.scouting.models import Nomination, NominationStatus, Player, Vote
 from tests.builders import aged_user, make_nomination, make_user
 from tests.helpers import ApiClient, EventRecorder

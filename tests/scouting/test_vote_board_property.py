@@ -37,7 +37,7 @@ from project.accounts.models import Role, User
 from project.accounts.services import user_delete
 from project.common.errors import Conflict, NotFound, ValidationFailed
 from project.integrity.models import FlagRule, IntegrityFlag
-from project.integrity.services import votes_status_set
+from project.integrity.services.voiding import votes_status_set
 from project.scouting.boards.maths import trend_lambda, week_of
 from project.scouting.models import Nomination, NominationWeek, Vote, VoteStatus
 from project.scouting.points import VOTE_POINTS, VOTE_RECEIVED_POINTS

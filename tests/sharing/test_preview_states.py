@@ -24,7 +24,7 @@ from tests.sharing.conftest import nominate
 pytestmark = pytest.mark.django_db(transaction=True)
 
 INDEX = "<!doctype html><html><head><title>ScoutVote</title></head><body></body></html>"
-# What the player's preview would tell: name, position, age and club (tests/sharing/conftest).
+# What the player's preview would tell: name, position, age and club (tests/sharing/conftest.py).
 PLAYER = ("Pia Pending", "Winger", "age 16", "FC Example")
 
 

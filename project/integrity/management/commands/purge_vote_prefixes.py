@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from project.integrity.services import vote_prefixes_purge
+from project.integrity.services.retention import vote_prefixes_purge
 
 
 class Command(BaseCommand):

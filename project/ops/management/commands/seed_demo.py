@@ -23,7 +23,7 @@ from project.accounts.services import user_create
 from project.common.addresses import prefix_key
 from project.common.choices import SELECTABLE_SPORTS
 from project.common.errors import ApplicationError
-from project.integrity.services import vote_inspect
+from project.integrity.services.detection import vote_inspect
 from project.moderation.services.decisions import nomination_approve, nomination_reject
 from project.scouting.models import (
     LIVE_STATUSES,
