@@ -36,8 +36,8 @@ export const adminLiveWrites = {
     if (event.group === ADMINS_GROUP) applyNominationRemoved(queryClient, event.data.id);
   },
   'vote.changed': (queryClient, event) => {
-    for (const { nominationId, voteCount } of currentVoteCounts(queryClient, event.data.votes)) {
-      applyVoteChanged(queryClient, nominationId, voteCount);
+    for (const count of currentVoteCounts(queryClient, event.data.votes)) {
+      applyVoteChanged(queryClient, count);
     }
   },
   'report.created': (queryClient) => refreshReports(queryClient),
