@@ -57,3 +57,23 @@ export function updateLive<T>(
   queryClient.setQueryData<T>(queryKey, after);
   if (stale) void queryClient.invalidateQueries({ queryKey, exact: true, refetchType: 'none' });
 }
+
+/** A live group's kind: a sport's (`sport.<sport>`), a user's own (`user.<id>`), the admins'. */
+export type LiveGroupKind = 'sport' | 'user' | 'admins';
+
+export function liveGroupKind(group: string): LiveGroupKind | undefined {
+  if (group.startsWith('sport.')) return 'sport';
+  if (group.startsWith('user.')) return 'user';
+  if (group === 'admins') return 'admins';
+  return undefined;
+}
+
+/**
+ * What a feature reads again, per kind of group, when the group is joined without its events
+ * (its first subscription, a sequence that started over, a resync, a 4001 close): the reads the
+ * group's events write (declare with `satisfies`).
+ */
+export type LiveRereads = { readonly [K in LiveGroupKind]?: readonly QueryKey[] };
+
+/** The app's table of rereads: every kind of group with the reads of every feature. */
+export type LiveRereadTable = { readonly [K in LiveGroupKind]: readonly QueryKey[] };
