@@ -1,10 +1,16 @@
-import { adminLiveWrites } from '@/features/admin/api/live-writes';
-import { nominationLiveWrites } from '@/features/nominations/api/live-writes';
-import { notificationLiveWrites } from '@/features/notifications/api/live-writes';
-import { profileLiveWrites } from '@/features/profile/api/live-writes';
-import { socialLiveWrites } from '@/features/social/api/live-writes';
-import { wallLiveWrites } from '@/features/wall/api/live-writes';
-import type { LiveReducerTable } from '@/lib/live/reducers';
+import { adminLiveRereads, adminLiveWrites } from '@/features/admin/api/live-writes';
+import {
+  nominationLiveRereads,
+  nominationLiveWrites,
+} from '@/features/nominations/api/live-writes';
+import {
+  notificationLiveRereads,
+  notificationLiveWrites,
+} from '@/features/notifications/api/live-writes';
+import { profileLiveRereads, profileLiveWrites } from '@/features/profile/api/live-writes';
+import { socialLiveRereads, socialLiveWrites } from '@/features/social/api/live-writes';
+import { wallLiveRereads, wallLiveWrites } from '@/features/wall/api/live-writes';
+import type { LiveReducerTable, LiveRereadTable } from '@/lib/live/reducers';
 
 /**
  * Every live event type with the cache writes of each feature that handles it, in the order
@@ -48,3 +54,24 @@ export const liveReducers = {
   'modlog.created': [adminLiveWrites['modlog.created']],
   'integrity.flagged': [adminLiveWrites['integrity.flagged']],
 } satisfies LiveReducerTable;
+
+/**
+ * What is read again when a group is joined without its events (its first subscription, a
+ * sequence that started over, the server's resync, a 4001 close), per kind of group: the reads
+ * of every feature its events write.
+ */
+export const liveRereads = {
+  sport: [
+    ...nominationLiveRereads.sport,
+    ...socialLiveRereads.sport,
+    ...wallLiveRereads.sport,
+    ...adminLiveRereads.sport,
+  ],
+  user: [
+    ...nominationLiveRereads.user,
+    ...socialLiveRereads.user,
+    ...profileLiveRereads.user,
+    ...notificationLiveRereads.user,
+  ],
+  admins: [...adminLiveRereads.admins],
+} satisfies LiveRereadTable;

@@ -3,12 +3,15 @@ import { act } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type { LiveEvent, LiveEventMap, LiveEventType } from '@/lib/live/protocol';
+import { adminKeys } from '@/features/admin/api/admin-keys';
 import { useIncomingStore } from '@/features/nominations/api/incoming';
 import { nominationKeys, voteMutationKey } from '@/features/nominations/api/nomination-keys';
 import { flattenPages, type PagedData } from '@/features/nominations/api/paged';
 import type { Nomination, ScoutRank, Stats } from '@/features/nominations/api/types';
+import { notificationKeys } from '@/features/notifications/api/notification-keys';
 import { profileKeys } from '@/features/profile/api/keys';
 import { feedKeys, followKeys } from '@/features/social/api/keys';
+import { wallKeys } from '@/features/wall/api/wall-keys';
 import { queryConfig } from '@/lib/query-client';
 import { makeNomination } from '@/testing/nomination-factory';
 import { paged } from '@/testing/paged';
@@ -343,6 +346,27 @@ describe('resyncLiveGroups', () => {
     resyncLiveGroups(fresh, ['user.90']);
     expect(fresh.getQueryState(mineKey)!.isInvalidated).toBe(true);
     expect(fresh.getQueryState(listKey)!.isInvalidated).toBe(false);
+  });
+
+  it("reads again, from the table, what each kind of group's events write", () => {
+    const reads = {
+      admin: adminKeys.pending(),
+      bell: notificationKeys.list(),
+      ticker: wallKeys.activity('football'),
+      follows: followKeys.userStatus(55),
+    };
+    const stale = (groups: string[]) => {
+      const fresh = new QueryClient({ defaultOptions: queryConfig });
+      for (const key of Object.values(reads)) fresh.setQueryData(key, {});
+      resyncLiveGroups(fresh, groups);
+      return Object.entries(reads)
+        .filter(([, key]) => fresh.getQueryState(key)!.isInvalidated)
+        .map(([name]) => name);
+    };
+    expect(stale(['sport.football'])).toEqual(['admin', 'ticker']);
+    expect(stale(['user.1'])).toEqual(['bell', 'follows']);
+    expect(stale(['admins'])).toEqual(['admin']);
+    expect(stale(['nomination.7'])).toEqual([]);
   });
 });
 

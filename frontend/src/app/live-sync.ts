@@ -1,12 +1,9 @@
-import type { QueryClient } from '@tanstack/react-query';
+import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query';
 
-import { nominationKeys } from '@/features/nominations/api/nomination-keys';
-import { profileKeys } from '@/features/profile/api/keys';
-import { feedKeys } from '@/features/social/api/keys';
 import type { LiveEvent, LiveEventType } from '@/lib/live/protocol';
-import type { LiveContext, LiveReducer } from '@/lib/live/reducers';
+import { liveGroupKind, type LiveContext, type LiveReducer } from '@/lib/live/reducers';
 
-import { liveReducers } from './live-reducers';
+import { liveReducers, liveRereads } from './live-reducers';
 
 /**
  * Takes one live event into the query cache, where the screens read it: each write the table
@@ -24,20 +21,15 @@ export function applyLiveEvent(
 }
 
 /**
- * Reads again what a group's events feed, after some of them may have been missed: a sport's
- * nominations, leaderboards, stats and feed; a user's own nominations and profile (the bell
- * reads its notifications again itself).
+ * Reads again what the events of `groups` write, after some of them may have been missed: the
+ * reads the table lists for each group's kind (live-reducers.ts).
  */
 export function resyncLiveGroups(queryClient: QueryClient, groups: string[]) {
-  const stale = new Set<readonly unknown[]>();
+  const stale = new Map<string, QueryKey>();
   for (const group of groups) {
-    if (group.startsWith('sport.')) {
-      stale.add(nominationKeys.all);
-      stale.add(feedKeys.all);
-    } else if (group.startsWith('user.')) {
-      stale.add(nominationKeys.byUsers());
-      stale.add(profileKeys.all);
-    }
+    const kind = liveGroupKind(group);
+    if (!kind) continue;
+    for (const queryKey of liveRereads[kind]) stale.set(hashKey(queryKey), queryKey);
   }
-  for (const queryKey of stale) void queryClient.invalidateQueries({ queryKey });
+  for (const queryKey of stale.values()) void queryClient.invalidateQueries({ queryKey });
 }

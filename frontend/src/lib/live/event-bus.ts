@@ -1,10 +1,8 @@
 import type { LiveEvent, LiveEventType } from './protocol';
 
 type Handler<T extends LiveEventType> = (event: LiveEvent<T>) => void;
-type ResyncHandler = (groups: string[]) => void;
 
 const handlers = new Map<LiveEventType, Set<Handler<LiveEventType>>>();
-const resyncHandlers = new Set<ResyncHandler>();
 
 /**
  * Calls `handler` with every live event of `type`, after the query cache has taken it in.
@@ -27,18 +25,6 @@ export function subscribeLiveEvents<T extends LiveEventType>(
   };
 }
 
-/**
- * Calls `handler` with the groups whose events were lost (the server's resync, a sequence that
- * started over, a 4001 close): what they feed must be read again. Not called for a group's first
- * subscription; a screen that reads on its own can watch the connection store turn open.
- */
-export function subscribeLiveResync(handler: ResyncHandler): () => void {
-  resyncHandlers.add(handler);
-  return () => {
-    resyncHandlers.delete(handler);
-  };
-}
-
 export function publishLiveEvent(event: LiveEvent) {
   for (const handler of handlers.get(event.type) ?? []) {
     try {
@@ -48,8 +34,4 @@ export function publishLiveEvent(event: LiveEvent) {
       console.error(`A ${event.type} handler failed`, error);
     }
   }
-}
-
-export function publishLiveResync(groups: string[]) {
-  for (const handler of resyncHandlers) handler(groups);
 }

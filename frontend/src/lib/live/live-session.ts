@@ -180,14 +180,7 @@ export class LiveSession {
    * events to every screen).
    */
   private apply(event: LiveEvent) {
-    if (event.type !== 'activity.batch') {
-      this.callbacks.onEvent(event);
-      return;
-    }
-    const { group, seq, sport } = event;
-    for (const item of event.data.items) {
-      this.callbacks.onEvent({ type: 'activity.created', group, seq, sport, data: item });
-    }
+    for (const one of liveEventsOf(event)) this.callbacks.onEvent(one);
   }
 
   /**
@@ -236,4 +229,20 @@ export class LiveSession {
     }
     this.callbacks.onResync(groups, 'lost');
   }
+}
+
+/**
+ * The events one frame hands to the screens: itself, or for a merge window's `activity.batch`
+ * the `activity.created` of each of its items, oldest first.
+ */
+export function liveEventsOf(event: LiveEvent): LiveEvent[] {
+  if (event.type !== 'activity.batch') return [event];
+  const { group, seq, sport } = event;
+  return event.data.items.map((item): LiveEvent => ({
+    type: 'activity.created',
+    group,
+    seq,
+    sport,
+    data: item,
+  }));
 }

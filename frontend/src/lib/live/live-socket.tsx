@@ -5,7 +5,7 @@ import { useWebSocket } from '@/lib/websocket';
 import { useConnectionStore } from '@/stores/connection';
 import { useSportStore } from '@/stores/sport';
 
-import { publishLiveEvent, publishLiveResync } from './event-bus';
+import { publishLiveEvent } from './event-bus';
 import { LiveSession, type LiveSessionCallbacks } from './live-session';
 import { usePresenceStore } from './presence';
 import {
@@ -169,12 +169,7 @@ export function LiveSocket({
         onEvent(event);
         publishLiveEvent(event);
       },
-      onResync: (groups, cause) => {
-        onResync(groups);
-        // Other screens hear of lost events; a first subscription they handle when the
-        // connection store turns open, as they read what they show.
-        if (cause === 'lost') publishLiveResync(groups);
-      },
+      onResync: (groups) => onResync(groups),
       onReady: () => {
         attempts.current = 0;
         clearPlannedReconnect();

@@ -35,3 +35,45 @@ export function setLive<T>(queryClient: QueryClient, queryKey: QueryKey, data: T
   void queryClient.cancelQueries({ queryKey, exact: true });
   queryClient.setQueryData<T>(queryKey, data);
 }
+
+/**
+ * Updates a cached read with `update` where it changes it, and leaves a read marked stale
+ * (to be read again: an earlier write of the same event, or of one before it, asked for that)
+ * still marked. `setQueryData` alone would mark it fresh, and what the update adds is not all
+ * that read lacks: an admin's decided list, marked stale by a decision, would otherwise keep
+ * its old items when the decided nomination's update is written into it.
+ */
+export function updateLive<T>(
+  queryClient: QueryClient,
+  queryKey: QueryKey,
+  update: (data: T | undefined) => T | undefined,
+) {
+  const query = queryClient.getQueryCache().find({ queryKey, exact: true });
+  if (!query) return;
+  const before = query.state.data as T | undefined;
+  const after = update(before);
+  if (after === undefined || after === before) return;
+  const stale = query.state.isInvalidated;
+  queryClient.setQueryData<T>(queryKey, after);
+  if (stale) void queryClient.invalidateQueries({ queryKey, exact: true, refetchType: 'none' });
+}
+
+/** A live group's kind: a sport's (`sport.<sport>`), a user's own (`user.<id>`), the admins'. */
+export type LiveGroupKind = 'sport' | 'user' | 'admins';
+
+export function liveGroupKind(group: string): LiveGroupKind | undefined {
+  if (group.startsWith('sport.')) return 'sport';
+  if (group.startsWith('user.')) return 'user';
+  if (group === 'admins') return 'admins';
+  return undefined;
+}
+
+/**
+ * What a feature reads again, per kind of group, when the group is joined without its events
+ * (its first subscription, a sequence that started over, a resync, a 4001 close): the reads the
+ * group's events write (declare with `satisfies`).
+ */
+export type LiveRereads = { readonly [K in LiveGroupKind]?: readonly QueryKey[] };
+
+/** The app's table of rereads: every kind of group with the reads of every feature. */
+export type LiveRereadTable = { readonly [K in LiveGroupKind]: readonly QueryKey[] };

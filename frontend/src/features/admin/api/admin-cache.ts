@@ -1,5 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 
+import { updateLive } from '@/lib/live/reducers';
+
 import { adminKeys } from './admin-keys';
 import {
   addToQueue,
@@ -36,7 +38,7 @@ function setQueue(
   queryClient: QueryClient,
   update: (queue: PendingQueue | undefined) => PendingQueue | undefined,
 ) {
-  queryClient.setQueryData<PendingQueue>(adminKeys.pending(), update);
+  updateLive<PendingQueue>(queryClient, adminKeys.pending(), update);
 }
 
 function setDecidedLists(
@@ -44,7 +46,7 @@ function setDecidedLists(
   change: (item: AdminNomination) => AdminNomination | null,
 ) {
   for (const status of DECISIONS) {
-    queryClient.setQueryData<AdminNomination[]>(adminKeys.decided(status), (items) =>
+    updateLive<AdminNomination[]>(queryClient, adminKeys.decided(status), (items) =>
       mapNominations(items, change),
     );
   }
@@ -138,11 +140,15 @@ export function applyNominationRemoved(queryClient: QueryClient, id: number) {
 /** `vote.changed`: the count on the item, wherever it is shown. */
 export function applyVoteChanged(
   queryClient: QueryClient,
-  nominationId: number,
-  voteCount: number,
+  {
+    nominationId,
+    voteCount,
+    version,
+  }: { nominationId: number; voteCount: number; version: number },
 ) {
-  setQueue(queryClient, (queue) => mapQueue(queue, withVoteCount(nominationId, voteCount)));
-  setDecidedLists(queryClient, withVoteCount(nominationId, voteCount));
+  const change = withVoteCount(nominationId, voteCount, version);
+  setQueue(queryClient, (queue) => mapQueue(queue, change));
+  setDecidedLists(queryClient, change);
 }
 
 /** A player changed (verified or edited): every nomination of it shows the change. */

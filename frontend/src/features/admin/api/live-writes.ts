@@ -1,4 +1,4 @@
-import type { LiveWrites } from '@/lib/live/reducers';
+import type { LiveRereads, LiveWrites } from '@/lib/live/reducers';
 import { currentVoteCounts } from '@/lib/live/vote-versions';
 
 import {
@@ -9,6 +9,7 @@ import {
   applyVoteChanged,
   refreshStats,
 } from './admin-cache';
+import { adminKeys } from './admin-keys';
 import { applyIntegrityFlag } from './integrity';
 import { prependModlogEntry, refreshReports } from './safety';
 import type { ModerationChanged } from './types';
@@ -36,8 +37,8 @@ export const adminLiveWrites = {
     if (event.group === ADMINS_GROUP) applyNominationRemoved(queryClient, event.data.id);
   },
   'vote.changed': (queryClient, event) => {
-    for (const { nominationId, voteCount } of currentVoteCounts(queryClient, event.data.votes)) {
-      applyVoteChanged(queryClient, nominationId, voteCount);
+    for (const count of currentVoteCounts(queryClient, event.data.votes)) {
+      applyVoteChanged(queryClient, count);
     }
   },
   'report.created': (queryClient) => refreshReports(queryClient),
@@ -54,3 +55,12 @@ export const adminLiveWrites = {
   },
   'integrity.flagged': (queryClient, event) => applyIntegrityFlag(queryClient, event.data),
 } satisfies LiveWrites;
+
+/**
+ * Every admin read, read again when the admins group's events were missed, or a sport's (its
+ * votes move the counts in the queue and the lists). Only an admin's cache holds them.
+ */
+export const adminLiveRereads = {
+  sport: [adminKeys.all],
+  admins: [adminKeys.all],
+} satisfies LiveRereads;

@@ -138,9 +138,16 @@ export function decideInQueue(
   return markInQueue(queue, event.item.id, { action: event.action, by: event.by });
 }
 
-export function withVoteCount<T extends AdminNomination>(nominationId: number, voteCount: number) {
+/** A nomination's count and the version it is of (which later counts are checked against). */
+export function withVoteCount<T extends AdminNomination>(
+  nominationId: number,
+  voteCount: number,
+  version: number,
+) {
   return (item: T): T =>
-    item.id === nominationId && item.voteCount !== voteCount ? { ...item, voteCount } : item;
+    item.id === nominationId && (item.voteCount !== voteCount || item.version !== version)
+      ? { ...item, voteCount, version }
+      : item;
 }
 
 export function withPlayer<T extends AdminNomination>(player: Player) {

@@ -1,15 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 
-import { subscribeLiveEvents, subscribeLiveResync } from '@/lib/live/event-bus';
+import { subscribeLiveEvents } from '@/lib/live/event-bus';
 
-import {
-  isMarkedDecided,
-  refreshAdmin,
-  refreshStats,
-  removeAllDecided,
-  removeDecided,
-} from '../api/admin-cache';
+import { isMarkedDecided, refreshStats, removeAllDecided, removeDecided } from '../api/admin-cache';
 
 /** How long an item another admin decided stays in the queue, greyed, with its mark. */
 export const DECIDED_MARK_MS = 4000;
@@ -23,7 +17,8 @@ const VOTE_STATS_REFRESH_MS = 2000;
 /**
  * What the open dashboard adds to the live writes (features/admin/api/live-writes.ts), which
  * keep its reads current: an item another admin decided stays greyed for a moment and then
- * goes, the stats are read again while votes come in, and a resync reads everything again.
+ * goes, and the stats are read again while votes come in. What a resync reads again is the
+ * app's table (src/app/live-reducers.ts).
  */
 export function useAdminLive() {
   const queryClient = useQueryClient();
@@ -59,7 +54,6 @@ export function useAdminLive() {
         if (isMarkedDecided(queryClient, data.item.id)) removeLater(data.item.id);
       }),
       subscribeLiveEvents('vote.changed', refreshStatsSoon),
-      subscribeLiveResync(() => refreshAdmin(queryClient)),
     ];
 
     return () => {

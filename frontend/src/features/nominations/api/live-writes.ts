@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 
 import { currentVoteCounts, isCurrentVoteCount } from '@/lib/live/vote-versions';
-import { setLive, type LiveWrites } from '@/lib/live/reducers';
+import { setLive, type LiveRereads, type LiveWrites } from '@/lib/live/reducers';
 import { boardKeys, followKeys } from '@/lib/query-keys';
 import { applyVote } from '@/lib/ranks';
 import { isSport } from '@/stores/sport';
@@ -116,3 +116,13 @@ function readAgainInFlight(queryClient: QueryClient, id: number) {
     }
   }
 }
+
+/**
+ * What the nomination reads need again when a group's events were missed: everything a sport's
+ * events write (the lists, details, boards, stats); the reader's own nominations for their
+ * user group (a rejection told to its nominator there).
+ */
+export const nominationLiveRereads = {
+  sport: [nominationKeys.all],
+  user: [nominationKeys.byUsers()],
+} satisfies LiveRereads;

@@ -1,4 +1,4 @@
-import type { LiveWrites } from '@/lib/live/reducers';
+import type { LiveRereads, LiveWrites } from '@/lib/live/reducers';
 
 import { receiveNotification } from './notification-cache';
 import { notificationKeys } from './notification-keys';
@@ -12,3 +12,6 @@ export const notificationLiveWrites = {
     );
   },
 } satisfies LiveWrites;
+
+/** The bell's list, read again when the reader's user group's events were missed. */
+export const notificationLiveRereads = { user: [notificationKeys.list()] } satisfies LiveRereads;

@@ -1,4 +1,4 @@
-import type { LiveWrites } from '@/lib/live/reducers';
+import type { LiveRereads, LiveWrites } from '@/lib/live/reducers';
 
 import { profileKeys } from './keys';
 
@@ -12,3 +12,6 @@ export const profileLiveWrites = {
     );
   },
 } satisfies LiveWrites;
+
+/** The reader's profile, read again when their user group's events were missed. */
+export const profileLiveRereads = { user: [profileKeys.all] } satisfies LiveRereads;

@@ -1,4 +1,4 @@
-import { setLive, type LiveWrites } from '@/lib/live/reducers';
+import { setLive, type LiveRereads, type LiveWrites } from '@/lib/live/reducers';
 
 import { removeNominationActivities } from './get-feed';
 import { feedKeys, followKeys, scoutKeys } from './keys';
@@ -27,3 +27,12 @@ export const socialLiveWrites = {
     void queryClient.invalidateQueries({ queryKey: feedKeys.all, refetchType: 'none' });
   },
 } satisfies LiveWrites;
+
+/**
+ * What the social reads need again when a group's events were missed: the feeds (a sport's
+ * activity), and what the reader follows (their follow.own from other tabs).
+ */
+export const socialLiveRereads = {
+  sport: [feedKeys.all],
+  user: [followKeys.all, scoutKeys.all],
+} satisfies LiveRereads;

@@ -1,4 +1,4 @@
-import type { LiveWrites } from '@/lib/live/reducers';
+import type { LiveRereads, LiveWrites } from '@/lib/live/reducers';
 import { isSport } from '@/stores/sport';
 
 import { pushActivity } from './ticker';
@@ -35,3 +35,9 @@ export const wallLiveWrites = {
     );
   },
 } satisfies LiveWrites;
+
+/**
+ * The wall's ticker and countdown, read again when a sport's events were missed (its first
+ * subscription after the wall was read included). Its boards are the nominations' reads.
+ */
+export const wallLiveRereads = { sport: [wallKeys.all] } satisfies LiveRereads;

@@ -13,7 +13,6 @@ import { byNominations, byVotes, rank, topOf, WALL_SIZE } from '../api/ranking';
 import type { WallEntry } from '../api/types';
 import { useHeld } from '../hooks/use-held';
 import { useRotation } from '../hooks/use-rotation';
-import { useWallLive } from '../hooks/use-wall-live';
 
 import { AnimatedNumber } from './animated-number';
 import { Board, type BoardRow } from './board';
@@ -70,7 +69,6 @@ export function WallScreen({
   boards: readonly BoardKind[];
   rotateSeconds: number;
 }) {
-  useWallLive(sport);
   const { label, icon: SportIcon } = sportOption(sport);
   const boardReads = useWallBoards(sport, boards);
   const shownIndex = useRotation(boards.length, rotateSeconds);
