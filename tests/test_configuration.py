@@ -69,7 +69,7 @@ def _read_in_code() -> set[str]:
             ):
                 key = node.slice
             if isinstance(key, ast.Constant) and re.fullmatch(r"[A-Z][A-Z0-9_]*", str(key.value)):
-                names.add(key.value)
+                names.add(str(key.value))
     # The server's own WSGI/ASGI environ keys are not deployment knobs.
     return names - {"PATH_INFO", "REQUEST_METHOD", "REMOTE_ADDR"}
 
