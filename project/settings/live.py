@@ -157,8 +157,8 @@ REALTIME_REDIS_SHARDS: list[str] = setting(
 REALTIME_SOCKET_MAX_PENDING = setting(
     "REALTIME_SOCKET_MAX_PENDING",
     1048576,
-    "Bytes a socket may fall behind (beyond Twisted's 64 KiB buffer) before it is closed "
-    "with 4008 and resumes.",
+    "Bytes a socket may fall behind (beyond its 4 KiB Twisted and 64 KiB kernel buffers) "
+    "before it is closed with 4008 and resumes.",
 )
 REALTIME_COMPRESSION = setting(
     "REALTIME_COMPRESSION",
