@@ -8,7 +8,7 @@ PROD_PORT := $(if $(filter undefined default,$(origin PORT)),8080,$(PORT))
 PORT ?= 8000
 FRONTEND := frontend
 
-.PHONY: run test install install-dev frontend migrate seed serve lint typecheck test-backend \
+.PHONY: docs run test install install-dev frontend migrate seed serve lint typecheck test-backend \
         test-frontend test-e2e browser bench openapi types clean lock serve-prod nginx pgbackrest \
         pgbouncer test-pgbouncer prometheus systemd-analyze fonts
 
@@ -166,6 +166,10 @@ openapi: install
 
 types: openapi $(FRONTEND)/node_modules/.package-lock.json
 	cd $(FRONTEND) && npm run gen:types
+
+# docs/configuration.md from the settings' declarations (project/settings/).
+docs: install
+	$(PY) -m project.settings.document
 
 BENCHES := ws_fanout ws_chaos ws_slow ws_soak reads replica_reads votes capacity tiers notify restarts previews drills
 

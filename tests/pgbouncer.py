@@ -5,7 +5,7 @@ pytest-django creates and drops the test database directly on PostgreSQL (PgBoun
 server connections would keep it from being dropped); in between, the default database's
 settings point at PgBouncer and the connection pool starts again, so every test of the run (and
 every thread a test starts) goes through it. The app's side is what ``DB_POOLER=transaction``
-sets up (project/settings.py); without it the run shows what breaks behind such a pooler.
+sets up (project/settings/database.py); without it the run shows what breaks behind such a pooler.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ from project.common.errors import ValidationFailed
 from project.common.schemas import (
     CamelSchema,
     InputSchema,
-    min_length,
+    max_chars,
+    min_chars,
     one_of,
     single_line,
     spec_error,
@@ -46,18 +47,18 @@ class RegisterIn(InputSchema):
     username: Annotated[
         str,
         Field(max_length=150),
-        AfterValidator(min_length(3, "Username must be at least 3 characters")),
+        min_chars(3, "Username must be at least 3 characters"),
         AfterValidator(_username_chars),
     ]
     password: Annotated[
         str,
         Field(max_length=256),
-        AfterValidator(min_length(6, "Password must be at least 6 characters")),
+        min_chars(6, "Password must be at least 6 characters"),
     ]
     name: Annotated[
         str,
         Field(max_length=150),
-        AfterValidator(min_length(1, "Name is required")),
+        min_chars(1, "Name is required"),
         AfterValidator(single_line("Name")),
     ]
     email: Annotated[str, Field(max_length=254), AfterValidator(_email)]
@@ -69,12 +70,8 @@ class RegisterIn(InputSchema):
 
 
 class LoginIn(InputSchema):
-    username: Annotated[
-        str, Field(max_length=150), AfterValidator(min_length(1, "Username is required"))
-    ]
-    password: Annotated[
-        str, Field(max_length=256), AfterValidator(min_length(1, "Password is required"))
-    ]
+    username: Annotated[str, Field(max_length=150), min_chars(1, "Username is required")]
+    password: Annotated[str, Field(max_length=256), min_chars(1, "Password is required")]
     # The authenticator's current code or a recovery code, when the account asks for one.
     code: Annotated[str, Field(max_length=32)] = ""
 
@@ -86,7 +83,7 @@ class TwoFactorSetupOut(CamelSchema):
 
 
 class TwoFactorCodeIn(InputSchema):
-    code: Annotated[str, Field(max_length=32), AfterValidator(min_length(1, "Code is required"))]
+    code: Annotated[str, Field(max_length=32), min_chars(1, "Code is required")]
 
 
 class RecoveryCodesOut(CamelSchema):
@@ -97,9 +94,9 @@ class TwoFactorDisableIn(InputSchema):
     current_password: Annotated[
         str,
         Field(max_length=256),
-        AfterValidator(min_length(1, "Current password is required")),
+        min_chars(1, "Current password is required"),
     ]
-    code: Annotated[str, Field(max_length=32), AfterValidator(min_length(1, "Code is required"))]
+    code: Annotated[str, Field(max_length=32), min_chars(1, "Code is required")]
 
 
 class TwoFactorStatusOut(CamelSchema):
@@ -143,16 +140,6 @@ class SessionOut(CamelSchema):
 
 class CsrfOut(CamelSchema):
     csrf_token: str
-
-
-def _max_length(length: int, message: str) -> Callable[[str], str]:
-    def check(value: str) -> str:
-        value = value.strip()
-        if len(value) > length:
-            raise spec_error(message)
-        return value
-
-    return check
 
 
 def _strict_bool(name: str) -> Callable[[Any], Any]:
@@ -224,26 +211,19 @@ class ProfileIn(InputSchema):
     name: (
         Annotated[
             str,
-            AfterValidator(min_length(1, "Name is required")),
-            AfterValidator(_max_length(150, "Name must be at most 150 characters")),
+            min_chars(1, "Name is required"),
+            max_chars(150, "Name must be at most 150 characters"),
             AfterValidator(single_line("Name")),
         ]
         | None
     ) = None
-    bio: (
-        Annotated[str, AfterValidator(_max_length(1000, "Bio must be at most 1000 characters"))]
-        | None
-    ) = None
-    location: (
-        Annotated[str, AfterValidator(_max_length(200, "Location must be at most 200 characters"))]
-        | None
-    ) = None
+    bio: Annotated[str, max_chars(1000, "Bio must be at most 1000 characters")] | None = None
+    location: Annotated[str, max_chars(200, "Location must be at most 200 characters")] | None = (
+        None
+    )
     favorite_sport: Annotated[str, AfterValidator(_profile_sport)] | None = None
     phone_number: (
-        Annotated[
-            str, AfterValidator(_max_length(40, "Phone number must be at most 40 characters"))
-        ]
-        | None
+        Annotated[str, max_chars(40, "Phone number must be at most 40 characters")] | None
     ) = None
 
 
@@ -265,7 +245,7 @@ class PasswordChangeIn(InputSchema):
     new_password: Annotated[
         str,
         Field(max_length=256),
-        AfterValidator(min_length(6, "Password must be at least 6 characters")),
+        min_chars(6, "Password must be at least 6 characters"),
     ]
 
 

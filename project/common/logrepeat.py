@@ -1,11 +1,11 @@
 """Repeated log records, counted instead of written: during an outage (Redis, PostgreSQL) every
 request, socket and tick logs the same failure, and the log itself becomes the load.
 
-``RepeatFilter`` sits on the log handlers (project/settings.py's LOGGING): the first record
-of a kind (its logger, level and message template) is written; the same kind again within
-``LOG_REPEAT_INTERVAL`` seconds is counted, not written; the first one after the interval is
-written with a summary of how many were left out ("repeated N times in the last S s"), and
-opens the next interval. 0 writes every record."""
+``RepeatFilter`` sits on the log handlers (LOGGING in project/settings/operations.py): the
+first record of a kind (its logger, level and message template) is written; the same kind
+again within ``LOG_REPEAT_INTERVAL`` seconds is counted, not written; the first one after the
+interval is written with a summary of how many were left out ("repeated N times in the last
+S s"), and opens the next interval. 0 writes every record."""
 
 from __future__ import annotations
 

@@ -5,13 +5,21 @@ from __future__ import annotations
 import json
 import types
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Union, get_args, get_origin
 
 from ninja import Schema
 from ninja.responses import NinjaJSONEncoder
-from pydantic import ConfigDict, ValidationInfo, field_validator
+from pydantic import (
+    ConfigDict,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic.alias_generators import to_camel
-from pydantic_core import PydanticCustomError
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from project.common.forms import one_line_message
 from project.common.text import has_control_characters
@@ -104,6 +112,51 @@ def min_length(length: int, message: str) -> Callable[[str], str]:
         return value.strip()
 
     return check
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A field's own validator (its message the specification's words) and the bounds it
+    checks, shown in the OpenAPI schema (``minLength``, ``maxLength``, ``minimum``,
+    ``maximum``): the SPA's forms read them from there (frontend/src/lib/api/limits.ts).
+
+        name: Annotated[str, min_chars(2, "Name must be at least 2 characters")]
+    """
+
+    check: Callable[[Any], Any]
+    bounds: tuple[tuple[str, int], ...] = ()  # a tuple: Annotated's metadata is hashed
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return core_schema.no_info_after_validator_function(self.check, handler(source))
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {**handler(schema), **dict(self.bounds)}
+
+
+def checked(check: Callable[[Any], Any], **bounds: int) -> Checked:
+    """``check`` as a field's validator, the OpenAPI schema showing ``bounds``."""
+    return Checked(check, tuple(bounds.items()))
+
+
+def min_chars(length: int, message: str) -> Checked:
+    """At least ``length`` characters once trimmed (the value is trimmed)."""
+    return checked(min_length(length, message), minLength=length)
+
+
+def max_chars(length: int, message: str) -> Checked:
+    """At most ``length`` characters once trimmed (the value is trimmed)."""
+
+    def check(value: str) -> str:
+        value = value.strip()
+        if len(value) > length:
+            raise spec_error(message)
+        return value
+
+    return checked(check, maxLength=length)
 
 
 def single_line(label: str) -> Callable[[str], str]:

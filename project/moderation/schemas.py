@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from project.common.schemas import CamelSchema, InputSchema, one_of, spec_error
+from project.common.schemas import CamelSchema, InputSchema, checked, one_of, spec_error
 from project.scouting.schemas import NominationEventOut, PlayerOut, UserRefOut
 
 ASSIGNABLE_ROLES = ("scout", "admin")
@@ -138,9 +138,10 @@ class ReportIn(InputSchema):
     nomination_id: int | None = Field(None, description="Report a nomination ...")
     user_id: int | None = Field(None, description="... or a scout profile (exactly one)")
     reason: Literal["not_real", "wrong_information", "inappropriate", "privacy", "other"]
-    text: Annotated[str | None, AfterValidator(_optional_text(REPORT_TEXT_MAX, "Details"))] = Field(
-        None, description="Optional details"
-    )
+    text: Annotated[
+        str | None,
+        checked(_optional_text(REPORT_TEXT_MAX, "Details"), maxLength=REPORT_TEXT_MAX),
+    ] = Field(None, description="Optional details")
 
 
 class ReportCreatedOut(CamelSchema):
@@ -188,7 +189,8 @@ class TakedownIn(InputSchema):
     kind: Literal["remove", "correct"] = Field(description="Remove the profile or correct it")
     contact_email: Annotated[str, Field(max_length=254), AfterValidator(_email)]
     details: Annotated[
-        str | None, AfterValidator(_optional_text(TAKEDOWN_DETAILS_MAX, "Details"))
+        str | None,
+        checked(_optional_text(TAKEDOWN_DETAILS_MAX, "Details"), maxLength=TAKEDOWN_DETAILS_MAX),
     ] = Field(None, description="What to change, or anything the moderators should know")
 
 

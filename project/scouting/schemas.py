@@ -12,7 +12,8 @@ from project.common.choices import SELECTABLE_SPORTS, Sport
 from project.common.schemas import (
     CamelSchema,
     InputSchema,
-    min_length,
+    checked,
+    min_chars,
     one_of,
     single_line,
     spec_error,
@@ -67,38 +68,38 @@ def _video_link(value: str | None) -> str | None:
 Age = Annotated[
     int | None,
     BeforeValidator(_blank_to_none),
-    AfterValidator(_age),
+    checked(_age, minimum=AGE_MIN, maximum=AGE_MAX),
     Field(description="9 to 50; blank means not given"),
 ]
 GraduationYear = Annotated[
     int | None,
     BeforeValidator(_blank_to_none),
-    AfterValidator(_graduation_year),
+    checked(_graduation_year, minimum=GRADUATION_YEAR_MIN, maximum=GRADUATION_YEAR_MAX),
     Field(description="2024 to 2040; blank means not given"),
 ]
 # One-line values: each reaches a share card, and the name an email's subject.
 Name = Annotated[
     str,
     Field(max_length=200),
-    AfterValidator(min_length(2, "Name must be at least 2 characters")),
+    min_chars(2, "Name must be at least 2 characters"),
     AfterValidator(single_line("Name")),
 ]
 Position = Annotated[
     str,
     Field(max_length=100),
-    AfterValidator(min_length(2, "Position is required")),
+    min_chars(2, "Position is required"),
     AfterValidator(single_line("Position")),
 ]
 Nationality = Annotated[
     str,
     Field(max_length=100),
-    AfterValidator(min_length(2, "Nationality is required")),
+    min_chars(2, "Nationality is required"),
     AfterValidator(single_line("Nationality")),
 ]
 Club = Annotated[
     str,
     Field(max_length=200),
-    AfterValidator(min_length(2, "Club is required")),
+    min_chars(2, "Club is required"),
     AfterValidator(single_line("Club")),
 ]
 SelectableSport = Annotated[
@@ -129,7 +130,7 @@ class NominationIn(PlayerFieldsIn):
     skills: Annotated[
         str,
         Field(max_length=5000, validate_default=True),
-        AfterValidator(min_length(1, SKILLS_REQUIRED)),
+        min_chars(1, SKILLS_REQUIRED),
     ] = ""
 
 

@@ -21,6 +21,7 @@ FRONTEND = ROOT / "frontend"
 GENERATOR = FRONTEND / "node_modules" / ".bin" / "openapi-typescript"
 COMMITTED = FRONTEND / "src" / "lib" / "api" / "schema.d.ts"
 REGENERATE = "Run `make types` and commit frontend/openapi.json and src/lib/api/schema.d.ts."
+LIMITS = FRONTEND / "src" / "lib" / "api" / "limits.ts"
 REF = "#/components/schemas/"
 
 
@@ -97,3 +98,25 @@ def test_the_schema_describes_every_live_event_and_server_message(tmp_path: Path
     }
     assert mapping("LiveServerMessage") == {**events, **controls}
     assert set(mapping("LiveClientMessage")) == {"subscribe", "resume", "watch", "ping"}
+
+
+def test_committed_field_limits_match_the_live_schema(tmp_path: Path) -> None:
+    """frontend/src/lib/api/limits.ts (the bounds the SPA's forms check) is what
+    scripts/gen-limits.mjs makes of the live schema: a limit changed on the server reaches the
+    forms through `make types`, never by hand."""
+    schema = tmp_path / "openapi.json"
+    call_command("export_openapi", output=str(schema))
+    result = subprocess.run(
+        ["node", "scripts/gen-limits.mjs", str(schema), str(LIMITS), "--check"],
+        cwd=FRONTEND,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, f"{result.stderr}{REGENERATE} (and src/lib/api/limits.ts)"
+    live = json.loads(schema.read_text())["components"]["schemas"]
+    # The bounds the server's own validators check are in the schema, so they reach the forms.
+    assert live["ProfileIn"]["properties"]["bio"]["anyOf"][0]["maxLength"] == 1000
+    assert live["RegisterIn"]["properties"]["username"]["minLength"] == 3
+    assert live["NominationIn"]["properties"]["age"]["minimum"] == 9

@@ -139,7 +139,7 @@ def test_no_code_keeps_state_in_the_database_session() -> None:
 
 
 def database_settings(**env: str) -> dict[str, Any]:
-    """The default database's settings as project/settings.py makes them from ``env``."""
+    """The default database's settings as project/settings/database.py makes them from ``env``."""
     script = (
         "import json, project.settings as s; d = s.DATABASES['default']; "
         "print(json.dumps([s.DB_POOLER, d['OPTIONS'], d['DISABLE_SERVER_SIDE_CURSORS']]))"

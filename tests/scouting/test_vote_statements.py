@@ -137,8 +137,8 @@ def test_a_refused_vote_changes_no_counter(scout: User, other_scout: User) -> No
 @unless_available(connection.vendor != "postgresql", reason="prepared statements are PostgreSQL's")
 def test_a_connection_runs_the_votes_statements_prepared(scout: User, other_scout: User) -> None:
     """On PostgreSQL a connection prepares a statement once it has run it
-    DB_PREPARE_THRESHOLD times (project/settings.py), so a pooled connection parses and plans
-    a vote's statements once rather than on every vote; the votes still count as before.
+    DB_PREPARE_THRESHOLD times (project/settings/database.py), so a pooled connection parses
+    and plans a vote's statements once rather than on every vote; the votes still count as before.
     Behind a pooler in transaction mode (DB_POOLER) it prepares none."""
     nomination = make_nomination(other_scout)
     pooled = settings.DB_POOLER == "transaction"

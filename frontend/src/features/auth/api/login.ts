@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
+import { LIMITS } from '@/lib/api/limits';
 import { api, unwrap } from '@/lib/api-client';
 import { tooLong } from '@/lib/limits';
 import { storeFavoriteSportIfNone } from '@/stores/sport';
@@ -8,11 +9,19 @@ import { storeFavoriteSportIfNone } from '@/stores/sport';
 import { setSessionUser } from './session-cache';
 import type { AuthUser } from './types';
 
+const { username, password, code } = LIMITS.LoginIn;
+
 export const loginInputSchema = z.object({
-  username: z.string().min(1, 'Username is required').max(150, tooLong('Username', 150)),
-  password: z.string().min(1, 'Password is required').max(256, tooLong('Password', 256)),
+  username: z
+    .string()
+    .min(username.minLength, 'Username is required')
+    .max(username.maxLength, tooLong('Username', username.maxLength)),
+  password: z
+    .string()
+    .min(password.minLength, 'Password is required')
+    .max(password.maxLength, tooLong('Password', password.maxLength)),
   /** The authenticator's code or a recovery code, once the server asked for one. */
-  code: z.string().max(32, tooLong('Code', 32)).optional(),
+  code: z.string().max(code.maxLength, tooLong('Code', code.maxLength)).optional(),
 });
 
 /** The server's answer to a password of an account with two-factor sign-in and no code yet. */

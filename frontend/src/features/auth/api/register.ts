@@ -1,23 +1,32 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
+import { LIMITS } from '@/lib/api/limits';
 import { api, unwrap } from '@/lib/api-client';
 import { tooLong } from '@/lib/limits';
 import { SPORT_VALUES } from '@/stores/sport';
 
 import { setSessionUser } from './session-cache';
 
+const { username, name, email, password } = LIMITS.RegisterIn;
+
 export const registerInputSchema = z.object({
   username: z
     .string()
-    .min(3, 'Username must be at least 3 characters')
-    .max(150, tooLong('Username', 150)),
-  name: z.string().min(1, 'Name is required').max(150, tooLong('Name', 150)),
-  email: z.string().max(254, tooLong('Email', 254)).pipe(z.email('Invalid email address')),
+    .min(username.minLength, `Username must be at least ${username.minLength} characters`)
+    .max(username.maxLength, tooLong('Username', username.maxLength)),
+  name: z
+    .string()
+    .min(name.minLength, 'Name is required')
+    .max(name.maxLength, tooLong('Name', name.maxLength)),
+  email: z
+    .string()
+    .max(email.maxLength, tooLong('Email', email.maxLength))
+    .pipe(z.email('Invalid email address')),
   password: z
     .string()
-    .min(6, 'Password must be at least 6 characters')
-    .max(256, tooLong('Password', 256)),
+    .min(password.minLength, `Password must be at least ${password.minLength} characters`)
+    .max(password.maxLength, tooLong('Password', password.maxLength)),
   favoriteSport: z.enum(SPORT_VALUES),
   // Collected on the form but not sent: the backend has no referral flow yet.
   referralCode: z.string().optional(),

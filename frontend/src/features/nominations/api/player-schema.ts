@@ -1,13 +1,16 @@
 import { z } from 'zod';
 
+import { LIMITS } from '@/lib/api/limits';
 import { ApiError } from '@/lib/api-client';
 import { tooLong } from '@/lib/limits';
 import { SPORT_VALUES } from '@/stores/sport';
 
-export const AGE_MIN = 9;
-export const AGE_MAX = 50;
-export const GRADUATION_YEAR_MIN = 2024;
-export const GRADUATION_YEAR_MAX = 2040;
+const player = LIMITS.NominationIn;
+
+export const AGE_MIN = player.age.minimum;
+export const AGE_MAX = player.age.maximum;
+export const GRADUATION_YEAR_MIN = player.graduationYear.minimum;
+export const GRADUATION_YEAR_MAX = player.graduationYear.maximum;
 
 const GRADUATION_YEAR_RANGE = `Graduation year must be between ${GRADUATION_YEAR_MIN} and ${GRADUATION_YEAR_MAX}`;
 
@@ -20,12 +23,12 @@ const blankToUndefined = (value: unknown) => {
 
 /** The server's limits of the player fields (project/scouting/schemas.py). */
 export const PLAYER_FIELD_LIMITS = {
-  name: 200,
-  position: 100,
-  nationality: 100,
-  club: 200,
-  skills: 5000,
-  videoLink: 500,
+  name: player.name.maxLength,
+  position: player.position.maxLength,
+  nationality: player.nationality.maxLength,
+  club: player.club.maxLength,
+  skills: player.skills.maxLength,
+  videoLink: player.videoLink.maxLength,
 } as const;
 
 const requiredText = (min: number, message: string, label: string, limit: number) =>
@@ -36,13 +39,18 @@ const optionalText = (label: string, limit: number) =>
 
 /** The fields the nomination form and the player edit form share, with the spec's messages. */
 const playerFields = {
-  name: requiredText(2, 'Name must be at least 2 characters', 'Name', PLAYER_FIELD_LIMITS.name),
+  name: requiredText(
+    player.name.minLength,
+    `Name must be at least ${player.name.minLength} characters`,
+    'Name',
+    PLAYER_FIELD_LIMITS.name,
+  ),
   age: z.preprocess(
     blankToUndefined,
     z
       .number({ error: 'Invalid age' })
       .int('Invalid age')
-      .min(AGE_MIN, 'Player must be at least 9 years old')
+      .min(AGE_MIN, `Player must be at least ${AGE_MIN} years old`)
       .max(AGE_MAX, 'Invalid age')
       .optional(),
   ),
@@ -55,14 +63,19 @@ const playerFields = {
       .max(GRADUATION_YEAR_MAX, GRADUATION_YEAR_RANGE)
       .optional(),
   ),
-  position: requiredText(2, 'Position is required', 'Position', PLAYER_FIELD_LIMITS.position),
+  position: requiredText(
+    player.position.minLength,
+    'Position is required',
+    'Position',
+    PLAYER_FIELD_LIMITS.position,
+  ),
   nationality: requiredText(
-    2,
+    player.nationality.minLength,
     'Nationality is required',
     'Nationality',
     PLAYER_FIELD_LIMITS.nationality,
   ),
-  club: requiredText(2, 'Club is required', 'Club', PLAYER_FIELD_LIMITS.club),
+  club: requiredText(player.club.minLength, 'Club is required', 'Club', PLAYER_FIELD_LIMITS.club),
   // A string on the form (blank until chosen), one of the five sports once valid.
   sport: z.string().pipe(z.enum(SPORT_VALUES, { error: 'Please select a sport' })),
   videoLink: optionalText('Video link', PLAYER_FIELD_LIMITS.videoLink),
@@ -90,7 +103,12 @@ const hasAgeOrGraduationYear = (value: { age?: number; graduationYear?: number }
 export const nominationInputSchema = z
   .object({
     ...playerFields,
-    skills: requiredText(1, 'Skills are required', 'Skills', PLAYER_FIELD_LIMITS.skills),
+    skills: requiredText(
+      player.skills.minLength,
+      'Skills are required',
+      'Skills',
+      PLAYER_FIELD_LIMITS.skills,
+    ),
   })
   .refine(hasAgeOrGraduationYear, ageOrGraduationYear);
 

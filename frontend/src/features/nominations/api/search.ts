@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
+import { QUERY_LIMITS } from '@/lib/api/limits';
 import { tooLong } from '@/lib/limits';
 
 /** The server's limit of `q` on GET /api/nominations. */
-export const SEARCH_MAX_LENGTH = 200;
+export const SEARCH_MAX_LENGTH = QUERY_LIMITS['GET /api/nominations'].q.maxLength;
 
 /** The search box's text as it is sent: trimmed, and no longer than the server takes. */
 export const nominationSearchSchema = z

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
+import { LIMITS } from '@/lib/api/limits';
 import { api, errorMessage, unwrap } from '@/lib/api-client';
 import { tooLong } from '@/lib/limits';
 import { toast } from '@/stores/toast';
@@ -27,11 +28,13 @@ const text = (label: string, limit: number) =>
     .string({ error: (issue) => (issue.input === undefined ? 'Required' : 'Invalid input') })
     .refine((value) => value.trim().length <= limit, tooLong(label, limit));
 
+const limits = LIMITS.ProfileIn;
+
 export const profileInputSchema = z.object({
-  name: text('Name', 150),
-  bio: text('Bio', 1000),
-  location: text('Location', 200),
-  phoneNumber: text('Phone number', 40),
+  name: text('Name', limits.name.maxLength),
+  bio: text('Bio', limits.bio.maxLength),
+  location: text('Location', limits.location.maxLength),
+  phoneNumber: text('Phone number', limits.phoneNumber.maxLength),
   favoriteSport: z.union([z.enum(PROFILE_SPORTS), z.literal('')], { error: 'Invalid input' }),
 });
 

@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 
+import { LIMITS } from '@/lib/api/limits';
 import { api, unwrap } from '@/lib/api-client';
 import { tooLong } from '@/lib/limits';
 
@@ -21,9 +22,17 @@ export const takedownFormSchema = z.object({
   contactEmail: z
     .string()
     .trim()
-    .max(254, tooLong('Contact email', 254))
+    .max(
+      LIMITS.TakedownIn.contactEmail.maxLength,
+      tooLong('Contact email', LIMITS.TakedownIn.contactEmail.maxLength),
+    )
     .pipe(z.email('Invalid email address')),
-  details: z.string().refine((value) => value.trim().length <= 4000, tooLong('Details', 4000)),
+  details: z
+    .string()
+    .refine(
+      (value) => value.trim().length <= LIMITS.TakedownIn.details.maxLength,
+      tooLong('Details', LIMITS.TakedownIn.details.maxLength),
+    ),
 });
 
 export type TakedownForm = z.infer<typeof takedownFormSchema>;

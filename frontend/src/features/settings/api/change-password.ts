@@ -1,13 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
+import { LIMITS } from '@/lib/api/limits';
 import { api, errorMessage, unwrap } from '@/lib/api-client';
 import { tooLong } from '@/lib/limits';
 import { toast } from '@/stores/toast';
 
 import { settingsKeys } from './keys';
 
-export const PASSWORD_MIN_LENGTH = 6;
+export const PASSWORD_MIN_LENGTH = LIMITS.PasswordChangeIn.newPassword.minLength;
 
 /**
  * The current password is sent as typed and checked by the server only. The new one is checked
@@ -15,8 +16,18 @@ export const PASSWORD_MIN_LENGTH = 6;
  */
 export const changePasswordInputSchema = z
   .object({
-    currentPassword: z.string().max(256, tooLong('Current password', 256)),
-    newPassword: z.string().max(256, tooLong('New password', 256)),
+    currentPassword: z
+      .string()
+      .max(
+        LIMITS.PasswordChangeIn.currentPassword.maxLength,
+        tooLong('Current password', LIMITS.PasswordChangeIn.currentPassword.maxLength),
+      ),
+    newPassword: z
+      .string()
+      .max(
+        LIMITS.PasswordChangeIn.newPassword.maxLength,
+        tooLong('New password', LIMITS.PasswordChangeIn.newPassword.maxLength),
+      ),
     confirmPassword: z.string(),
   })
   .superRefine(({ newPassword, confirmPassword }, context) => {

@@ -1,13 +1,21 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
+import { LIMITS } from '@/lib/api/limits';
 import { api, errorMessage, unwrap } from '@/lib/api-client';
+import { tooLong } from '@/lib/limits';
 import { toast } from '@/stores/toast';
 
 import { settingsKeys } from './keys';
 
+const { code } = LIMITS.TwoFactorCodeIn;
+
 export const twoFactorCodeSchema = z.object({
-  code: z.string().trim().min(1, 'Code is required').max(32, 'Code must be at most 32 characters'),
+  code: z
+    .string()
+    .trim()
+    .min(code.minLength, 'Code is required')
+    .max(code.maxLength, tooLong('Code', code.maxLength)),
 });
 
 export type TwoFactorCodeInput = z.infer<typeof twoFactorCodeSchema>;
