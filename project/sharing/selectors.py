@@ -1,14 +1,15 @@
 """Reads of what is public to share: a nomination the community sees whose player is neither
-taken down nor under review after a takedown request, a scout whose profile is public. Judged
-for an anonymous visitor, whoever asks: the link preview of an address is the same for every
-client."""
+taken down nor under review after a takedown request, a scout the public may see
+(``public_members``: a public profile, never a teen account). Judged for an anonymous visitor,
+whoever asks: the link preview of an address is the same for every client."""
 
 from __future__ import annotations
 
 from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from project.accounts.models import ProfileVisibility, User
+from project.accounts.models import User
+from project.accounts.selectors import public_members
 from project.scouting.models import LIVE_STATUSES, Nomination
 from project.sharing.models import ShareCard
 
@@ -39,10 +40,9 @@ def public_nominations() -> QuerySet[Nomination]:
 
 
 def public_scouts() -> QuerySet[User]:
-    # A scout without a settings row has the default visibility: public.
-    return User.objects.filter(is_active=True).exclude(
-        settings__profile_visibility__in=(ProfileVisibility.PRIVATE, ProfileVisibility.FOLLOWERS)
-    )
+    # The accounts' one rule of which members the public sees (no teen account, no private
+    # or followers-only profile).
+    return public_members()
 
 
 def public_nomination(nomination_id: int) -> Nomination | None:
