@@ -67,9 +67,7 @@ def test_an_adult_and_an_unknown_age_have_no_quiet_hours() -> None:
 def test_without_a_time_zone_the_boards_is_used(settings: Any) -> None:
     settings.BOARD_WEEK_TIME_ZONE = "Asia/Tokyo"
     member = teen()
-    assert quiet_until(member, at("2026-06-15T22:00:00", TOKYO)) == at(
-        "2026-06-16T08:00:00", TOKYO
-    )
+    assert quiet_until(member, at("2026-06-15T22:00:00", TOKYO)) == at("2026-06-16T08:00:00", TOKYO)
     assert quiet_until(member, at("2026-06-15T12:00:00", TOKYO)) is None
 
 
