@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import { api, unwrap } from '@/lib/api-client';
 import { tooLong } from '@/lib/limits';
+import { browserTimeZone } from '@/lib/time-zone';
 import { storeFavoriteSportIfNone } from '@/stores/sport';
 
 import { setSessionUser } from './session-cache';
@@ -21,7 +22,11 @@ export const TWO_FACTOR_REQUIRED = 'two_factor_required';
 export type LoginInput = z.infer<typeof loginInputSchema>;
 
 export function login({ code, ...input }: LoginInput): Promise<AuthUser> {
-  return unwrap(api.POST('/api/auth/login', { body: { ...input, code: code ?? '' } }));
+  return unwrap(
+    api.POST('/api/auth/login', {
+      body: { ...input, code: code ?? '', timeZone: browserTimeZone() },
+    }),
+  );
 }
 
 export function useLogin() {

@@ -3,9 +3,14 @@ import { z } from 'zod';
 
 import { api, unwrap } from '@/lib/api-client';
 import { tooLong } from '@/lib/limits';
+import { browserTimeZone } from '@/lib/time-zone';
 import { SPORT_VALUES } from '@/stores/sport';
 
 import { setSessionUser } from './session-cache';
+
+export const YEAR_OF_BIRTH_REQUIRED = 'Year of birth is required';
+/** The server's answer to a year of birth under 13 (nothing is stored). */
+export const UNDER_MINIMUM_AGE = 'under_minimum_age';
 
 export const registerInputSchema = z.object({
   username: z
@@ -19,16 +24,33 @@ export const registerInputSchema = z.object({
     .min(6, 'Password must be at least 6 characters')
     .max(256, tooLong('Password', 256)),
   favoriteSport: z.enum(SPORT_VALUES),
+  /** The select's value: '' until the member picks a year. */
+  birthYear: z.string().regex(/^[0-9]{4}$/, YEAR_OF_BIRTH_REQUIRED),
   // Collected on the form but not sent: the backend has no referral flow yet.
   referralCode: z.string().optional(),
 });
 
 export type RegisterInput = z.infer<typeof registerInputSchema>;
 
-export function register({ username, password, name, email, favoriteSport }: RegisterInput) {
+export function register({
+  username,
+  password,
+  name,
+  email,
+  favoriteSport,
+  birthYear,
+}: RegisterInput) {
   return unwrap(
     api.POST('/api/auth/register', {
-      body: { username, password, name, email, favoriteSport },
+      body: {
+        username,
+        password,
+        name,
+        email,
+        favoriteSport,
+        birthYear: Number(birthYear),
+        timeZone: browserTimeZone(),
+      },
     }),
   );
 }
