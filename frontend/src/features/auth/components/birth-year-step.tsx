@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 
@@ -10,6 +9,7 @@ import { ApiError, errorMessage } from '@/lib/api-client';
 import { useDeleteClosedAccount, useGiveBirthYear } from '../api/birth-year';
 import { UNDER_MINIMUM_AGE, YEAR_OF_BIRTH_REQUIRED } from '../api/register';
 import { setSessionUser } from '../api/session-cache';
+import { useClosedAccount } from '../closed-account';
 
 import { applyFieldErrors } from './apply-field-errors';
 import { BirthYearField } from './birth-year-field';
@@ -18,8 +18,6 @@ const birthYearSchema = z.object({
   birthYear: z.string().regex(/^[0-9]{4}$/, YEAR_OF_BIRTH_REQUIRED),
 });
 type BirthYearInput = z.infer<typeof birthYearSchema>;
-
-type Closed = { message: string; token: string | null; deleted: boolean };
 
 /**
  * The one question an account from before years of birth were asked answers after signing in.
@@ -30,7 +28,7 @@ export function BirthYearStep() {
   const queryClient = useQueryClient();
   const give = useGiveBirthYear();
   const deletion = useDeleteClosedAccount();
-  const [closed, setClosed] = useState<Closed | null>(null);
+  const { closed, setClosed } = useClosedAccount();
   const {
     register,
     handleSubmit,
@@ -64,7 +62,10 @@ export function BirthYearStep() {
   );
 
   // Leaving the closed account's page: the session is already gone on the server.
-  const leave = () => setSessionUser(queryClient, null);
+  const leave = () => {
+    setClosed(null);
+    setSessionUser(queryClient, null);
+  };
 
   if (closed) {
     return (
