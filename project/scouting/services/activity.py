@@ -154,6 +154,7 @@ def notification_put(
         body=message,
         nomination_id=related_nomination_id,
         notification_id=notification.pk,
+        member=user,
     )
     publish(
         Event(
