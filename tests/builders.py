@@ -22,9 +22,14 @@ PASSWORD = "secret-pass-1"
 _counter = itertools.count(1)
 
 
+# The year of birth of the tests' members unless told: adults (``birth_year=None`` makes an
+# account from before the year was asked).
+ADULT_BIRTH_YEAR = 1990
+
+
 def make_user(*, role: str = Role.SCOUT, password: str = PASSWORD, **fields: Any) -> User:
-    """A member made through the accounts service (settings row and all); ``fields`` set any
-    other column after creation."""
+    """A member made through the accounts service (settings row and all, a teen's defaults
+    for a teen's ``birth_year``); ``fields`` set any other column after creation."""
     n = next(_counter)
     username = fields.pop("username", f"user{n}")
     user = user_create(
@@ -34,6 +39,8 @@ def make_user(*, role: str = Role.SCOUT, password: str = PASSWORD, **fields: Any
         name=fields.pop("name", f"User {n}"),
         favorite_sport=fields.pop("favorite_sport", "football"),
         role=role,
+        birth_year=fields.pop("birth_year", ADULT_BIRTH_YEAR),
+        time_zone=fields.pop("time_zone", ""),
     )
     for key, value in fields.items():
         setattr(user, key, value)

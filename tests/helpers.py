@@ -71,8 +71,17 @@ class ApiClient:
 
 
 # Every non-2xx body is exactly these keys (fields only for validation errors); a 409 for a
-# duplicate nomination adds its id, a lost moderation race the status and who decided.
-ERROR_BODY_KEYS = {"message", "code", "fields", "nominationId", "decidedBy", "status"}
+# duplicate nomination adds its id, a lost moderation race the status and who decided, an
+# account closed for being under 13 the token that deletes it.
+ERROR_BODY_KEYS = {
+    "message",
+    "code",
+    "fields",
+    "nominationId",
+    "decidedBy",
+    "status",
+    "deletionToken",
+}
 
 
 def assert_error(response: Response, status: int, message: str | None = None) -> dict[str, Any]:

@@ -8,6 +8,8 @@ from ninja.responses import codes_4xx
 from project.accounts import export, selectors, services, two_factor
 from project.accounts.auth import csrf_only, current_user
 from project.accounts.schemas import (
+    BirthYearIn,
+    ClosedAccountDeleteIn,
     CsrfOut,
     LoginIn,
     MeOut,
@@ -23,6 +25,7 @@ from project.accounts.schemas import (
     ScoutOut,
     SessionOut,
     SettingsOut,
+    TimeZoneIn,
     TwoFactorCodeIn,
     TwoFactorDisableIn,
     TwoFactorSetupOut,
@@ -48,10 +51,16 @@ def csrf(request: HttpRequest) -> dict[str, str]:
     response={201: MeOut, codes_4xx: ErrorOut},
     auth=csrf_only,
     summary="Create an account",
-    description="429 `throttled` with `Retry-After` when too many accounts were created from "
-    "the caller's address (an IPv6 /64 counts as one) in the last hour "
-    "(`BUDGET_REGISTRATIONS_PER_HOUR`); nothing is written. 503 `service_unavailable` with "
-    "`Retry-After` while the shared counters (Redis) cannot be reached.",
+    description='`birthYear` is required (400 "Year of birth is required", or "Please '
+    'enter a valid year of birth" for a year not between 1900 and this year). Under 13 the '
+    'answer is 403 `under_minimum_age` "ScoutVote accounts are for people aged 13 and over." '
+    "with no field named, and nothing is stored. From 13 to 17 the account is a teen account: "
+    "its profile starts visible to followers only and not discoverable, it appears on no "
+    "public surface, and it gets no email or push from 21:00 to 08:00 in its `timeZone` (the "
+    "browser's IANA zone; the board's when not sent). 429 `throttled` with `Retry-After` when "
+    "too many accounts were created from the caller's address (an IPv6 /64 counts as one) in "
+    "the last hour (`BUDGET_REGISTRATIONS_PER_HOUR`); nothing is written. 503 "
+    "`service_unavailable` with `Retry-After` while the shared counters (Redis) cannot be reached.",
 )
 def register(request: HttpRequest, payload: RegisterIn) -> Status[object]:
     with budget_for("REGISTRATIONS", address_key(client_ip(request)), "HOUR"):
@@ -69,12 +78,32 @@ def register(request: HttpRequest, payload: RegisterIn) -> Status[object]:
     "right, an account with two-factor sign-in answers 401 `two_factor_required` without a "
     "`code`, and 401 `invalid_code` with `fields.code` for a wrong or spent one. Every attempt "
     "counts against the login throttle (429). `actsAsAdmin`: whether this session may use the "
-    "admin tools.",
+    "admin tools. `timeZone` (the browser's IANA zone) is saved when the account has none. "
+    "`ageBand` `unknown`: the account has no year of birth yet; the SPA asks it once "
+    "(`PUT /api/settings/birth-year`).",
 )
 def login(request: HttpRequest, payload: LoginIn) -> object:
     return services.user_login(
-        request=request, username=payload.username, password=payload.password, code=payload.code
+        request=request,
+        username=payload.username,
+        password=payload.password,
+        code=payload.code,
+        time_zone=payload.time_zone,
     )
+
+
+@router.post(
+    "/closed-account/delete",
+    response={204: None, codes_4xx: ErrorOut},
+    auth=csrf_only,
+    summary="Delete an account closed for being under 13",
+    description="With the `deletionToken` that closing it answered (valid a week): deletes the "
+    'account and everything it holds. 400 `deletion_token_invalid` "This deletion link is no '
+    'longer valid" otherwise.',
+)
+def closed_account_delete(request: HttpRequest, payload: ClosedAccountDeleteIn) -> Status[None]:
+    services.closed_account_delete(token=payload.deletion_token)
+    return Status(204, None)
 
 
 @router.post(
@@ -301,6 +330,33 @@ def notifications_update(request: HttpRequest, payload: NotificationSettingsIn) 
 def privacy_update(request: HttpRequest, payload: PrivacySettingsIn) -> object:
     field, value = payload.single_change()
     return services.user_settings_update(user=current_user(request), field=field, value=value)
+
+
+@settings_router.put(
+    "/birth-year",
+    response={200: MeOut, codes_4xx: ErrorOut},
+    summary="Give my year of birth (accounts from before it was asked)",
+    description="Asked once: 409 `birth_year_already_given` when the account has one. A teen "
+    "account (13 to 17) gets a profile visible to followers only and not discoverable. Under "
+    '13: 403 `under_minimum_age` "ScoutVote accounts are for people aged 13 and over.": the '
+    "account is deactivated at once and signed out everywhere, and the answer carries a "
+    "`deletionToken` for `POST /api/auth/closed-account/delete`.",
+)
+def birth_year_give(request: HttpRequest, payload: BirthYearIn) -> object:
+    return services.birth_year_give(
+        request=request, user=current_user(request), birth_year=payload.birth_year
+    )
+
+
+@settings_router.put(
+    "/time-zone",
+    response={200: MeOut, codes_4xx: ErrorOut},
+    summary="Set my time zone",
+    description='An IANA time zone ("Europe/Paris"), or "" for the board\'s. A teen account\'s '
+    "quiet hours (no email or push from 21:00 to 08:00) are kept in it.",
+)
+def time_zone_set(request: HttpRequest, payload: TimeZoneIn) -> object:
+    return services.time_zone_set(user=current_user(request), time_zone=payload.time_zone)
 
 
 @settings_router.delete(

@@ -35,6 +35,8 @@ _ACCOUNT_FIELDS = (
     "location",
     "favorite_sport",
     "phone_number",
+    "birth_year",
+    "time_zone",
     "created_at",
     "last_login",
 )

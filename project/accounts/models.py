@@ -124,6 +124,13 @@ class User(AbstractUser):
         max_length=32, choices=Sport.choices, blank=True, default=Sport.FOOTBALL
     )
     phone_number = models.CharField(max_length=40, blank=True, default="")
+    # The year of birth the member gave (at registration, or asked once at sign-in for an
+    # account from before): it decides the age band (project/accounts/ages.py). NULL: not
+    # asked yet.
+    birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The member's IANA time zone ("Europe/Paris"), from their browser or Settings; "" reads
+    # the board's (BOARD_WEEK_TIME_ZONE). A teen account's quiet hours are kept in it.
+    time_zone = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     # username_key(username), kept by save(): unique, so confusable names are refused.
     # NULL, not "": rows written by bulk_create before it sets keys, and pre-key duplicates.

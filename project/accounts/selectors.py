@@ -15,6 +15,7 @@ from django.db.models import (
 )
 from django.http import HttpRequest
 
+from project.accounts.ages import teen_birth_years
 from project.accounts.models import ProfileVisibility, User, UserSettings
 from project.common.errors import NotFound
 from project.common.pagination import Page, PageQuery, keyset_paginate
@@ -44,6 +45,24 @@ def session_user(request: HttpRequest) -> User | None:
     if isinstance(user, User) and user.is_authenticated and user.is_active:
         return user
     return None
+
+
+def public_members() -> QuerySet[User]:
+    """The members the public may see (signed-out visitors, crawlers, link previews and share
+    cards): active, with a public profile (no settings row reads as the default, public), and
+    known to be adults. A teen account never appears there, whatever its settings; nor does
+    an account whose year of birth is not known yet. Every surface a signed-out audience
+    reads members from filters through this."""
+    return (
+        User.objects.filter(is_active=True, birth_year__isnull=False)
+        .exclude(
+            settings__profile_visibility__in=(
+                ProfileVisibility.PRIVATE,
+                ProfileVisibility.FOLLOWERS,
+            )
+        )
+        .exclude(teen_birth_years())
+    )
 
 
 def _discoverable() -> QuerySet[User]:

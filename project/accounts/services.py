@@ -3,12 +3,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
+from django.core import signing
 from django.db import IntegrityError, connection, transaction
 from django.http import HttpRequest
 from django.middleware.csrf import rotate_token
 from django.utils import timezone
 
-from project.accounts.models import Role, User, UserSession, UserSettings
+from project.accounts.ages import UNDER_MINIMUM_AGE, AgeBand, age_band_of
+from project.accounts.models import ProfileVisibility, Role, User, UserSession, UserSettings
 from project.accounts.throttle import forget_login_attempts, register_login_attempt
 from project.accounts.two_factor import INVALID_CODE, second_factor_check, two_factor_enabled
 from project.common.errors import Conflict, NotAuthenticated, PermissionDenied, ValidationFailed
@@ -45,8 +47,11 @@ def user_create(
     name: str,
     favorite_sport: str = "football",
     role: str = Role.SCOUT,
+    birth_year: int | None = None,
+    time_zone: str = "",
 ) -> User:
-    """Create a user together with its settings row."""
+    """Create a user together with its settings row. A teen account starts with a profile
+    visible to followers only and not discoverable (the member may change both)."""
     _raise_if_taken(username=username, email=email)
     try:
         with transaction.atomic():
@@ -57,15 +62,31 @@ def user_create(
                 favorite_sport=favorite_sport,
                 role=role,
                 is_staff=role == Role.ADMIN,
+                birth_year=birth_year,
+                time_zone=time_zone,
             )
             user.set_password(password)
             user.save()
-            UserSettings.objects.create(user=user)
+            UserSettings.objects.create(user=user, **_settings_defaults(user))
     except IntegrityError:
         # Lost a race with a concurrent registration of the same name or email.
         _raise_if_taken(username=username, email=email)
         raise
     return user
+
+
+def _settings_defaults(user: User) -> dict[str, object]:
+    if age_band_of(user.birth_year) == AgeBand.TEEN:
+        return {
+            "profile_visibility": ProfileVisibility.FOLLOWERS,
+            "allow_discoverability": False,
+        }
+    return {}
+
+
+def _refuse_under_minimum_age() -> PermissionDenied:
+    # No field named: the answer is about the product, not about the year typed.
+    return PermissionDenied(UNDER_MINIMUM_AGE, code="under_minimum_age")
 
 
 def user_register(
@@ -76,15 +97,98 @@ def user_register(
     password: str,
     name: str,
     favorite_sport: str,
+    birth_year: int,
+    time_zone: str = "",
 ) -> User:
+    """Create an account and sign it in. Under 13 the account is refused before anything is
+    read or written: no row, no session, and the answer the same whatever else was sent."""
+    if age_band_of(birth_year) == AgeBand.UNDER_13:
+        raise _refuse_under_minimum_age()
     user = user_create(
-        username=username, email=email, password=password, name=name, favorite_sport=favorite_sport
+        username=username,
+        email=email,
+        password=password,
+        name=name,
+        favorite_sport=favorite_sport,
+        birth_year=birth_year,
+        time_zone=time_zone,
     )
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return user
 
 
-def user_login(*, request: HttpRequest, username: str, password: str, code: str = "") -> User:
+BIRTH_YEAR_ALREADY_GIVEN = "Your year of birth is already saved"
+
+
+def birth_year_give(*, request: HttpRequest, user: User, birth_year: int) -> User:
+    """Save the year of birth of an account from before it was asked (asked once: a year
+    already saved answers 409, so it cannot be changed to pass). A teen account gets the teen
+    defaults for its profile's privacy. Under 13 the account is deactivated at once (signed
+    out everywhere, its sockets closed, seen by no one) and the answer is 403 with a
+    ``deletionToken`` that deletes it and everything it holds (``closed_account_delete``)."""
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        if locked.birth_year is not None:
+            raise Conflict(BIRTH_YEAR_ALREADY_GIVEN, code="birth_year_already_given")
+        locked.birth_year = birth_year
+        band = age_band_of(birth_year)
+        if band == AgeBand.UNDER_13:
+            locked.is_active = False
+            locked.save(update_fields=["birth_year", "is_active"])
+            UserSession.objects.filter(user_id=locked.pk).delete()
+        else:
+            locked.save(update_fields=["birth_year"])
+            if band == AgeBand.TEEN:
+                settings = _settings_for_update(locked)
+                for field, value in _settings_defaults(locked).items():
+                    setattr(settings, field, value)
+                settings.save()
+    if band == AgeBand.UNDER_13:
+        logout(request)
+        rotate_token(request)
+        close_user_sockets(locked.pk, reason="account_closed")
+        error = _refuse_under_minimum_age()
+        error.extra = {"deletionToken": closed_account_token(locked)}
+        raise error
+    user.birth_year = birth_year
+    return user
+
+
+_CLOSED_ACCOUNT_SALT = "accounts.closed-account-deletion"
+CLOSED_ACCOUNT_TOKEN_SECONDS = 7 * 24 * 3600
+DELETION_LINK_INVALID = "This deletion link is no longer valid"
+
+
+def closed_account_token(user: User) -> str:
+    return signing.dumps(user.pk, salt=_CLOSED_ACCOUNT_SALT)
+
+
+def closed_account_delete(*, token: str) -> None:
+    """Delete an account closed for being under 13, with the token its closing answered (valid
+    a week). Any other account, or a spent or stale token, answers 400."""
+    try:
+        user_id = signing.loads(
+            token, salt=_CLOSED_ACCOUNT_SALT, max_age=CLOSED_ACCOUNT_TOKEN_SECONDS
+        )
+    except signing.BadSignature:
+        raise ValidationFailed(DELETION_LINK_INVALID, code="deletion_token_invalid") from None
+    with transaction.atomic():
+        user = User.objects.select_for_update().filter(pk=user_id, is_active=False).first()
+        if user is None or age_band_of(user.birth_year) != AgeBand.UNDER_13:
+            raise ValidationFailed(DELETION_LINK_INVALID, code="deletion_token_invalid")
+        user_delete(user=user)
+
+
+def time_zone_set(*, user: User, time_zone: str) -> User:
+    """Save the member's time zone ("" goes back to the board's)."""
+    user.time_zone = time_zone
+    user.save(update_fields=["time_zone"])
+    return user
+
+
+def user_login(
+    *, request: HttpRequest, username: str, password: str, code: str = "", time_zone: str = ""
+) -> User:
     """Sign in with the password and, when the account has two-factor sign-in on, a current
     authenticator or recovery code. The code is asked for only once the password is right: a
     wrong password answers ``invalid_credentials`` whether or not the account has two-factor
@@ -115,6 +219,9 @@ def user_login(*, request: HttpRequest, username: str, password: str, code: str 
         second_factor_passed(request.session, user.pk)
     # What the middleware marks on a request's user, for the answer (MeOut.actsAsAdmin).
     user.acting_admin = acts_as_admin(user, request.session)
+    if time_zone and not user.time_zone:
+        # The browser's zone, until the member picks one in Settings.
+        time_zone_set(user=user, time_zone=time_zone)
     return user
 
 

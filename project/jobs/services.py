@@ -42,6 +42,7 @@ def email_enqueue(
     body: str,
     html: str = "",
     headers: dict[str, str] | None = None,
+    run_after: datetime | None = None,
 ) -> None:
     """Enqueue an email in the current transaction (one row: its task): a rolled-back write
     sends nothing, a committed one is sent by the worker (``tasks.send_email``). ``key`` names
@@ -49,11 +50,11 @@ def email_enqueue(
     email per key, whatever runs its task again (``Delivery``). ``html`` is the HTML part
     (empty: plain text only), ``headers`` extra headers (List-Unsubscribe). The subject and
     the headers are made one line (``header_text``): a name written with a line break
-    before names refused them never makes the email unsendable."""
+    before names refused them never makes the email unsendable. ``run_after``: not before
+    then (a teen account's quiet hours, ``project.accounts.ages.quiet_until``)."""
     recipients = [to] if isinstance(to, str) else list(to)
-    send_email.enqueue(
-        key, recipients, header_text(subject), body, html, header_values(headers or {})
-    )
+    task = send_email.using(run_after=run_after) if run_after else send_email
+    task.enqueue(key, recipients, header_text(subject), body, html, header_values(headers or {}))
 
 
 def command_task_row(

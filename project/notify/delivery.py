@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from project.accounts.models import User
 from project.notify.services import EMAIL_SUBJECTS, email_wanted, outbound, outbound_statement
 from project.scouting.hooks import NewNotification, Statement, VoteWrite
 from project.scouting.models import NotificationType
@@ -24,6 +25,8 @@ class Delivery:
     body: str
     nomination_id: int | None
     notification_id: int
+    # The member as the notification's writer holds it: what a channel's quiet hours read.
+    member: User
 
 
 DeliveryChannel = Callable[[Delivery], object]
@@ -64,7 +67,7 @@ def notification_delivered(new: NewNotification) -> None:
     notification = new.notification
     if not new.in_vote and (notification is not None or email_wanted(new.settings, new.type)):
         outbound(
-            user_id=new.user_id,
+            user_id=new.user.pk,
             kind=new.type,
             nomination_id=new.related_nomination_id,
             message=new.message,
@@ -77,6 +80,7 @@ def notification_delivered(new: NewNotification) -> None:
         body=notification.message,
         nomination_id=notification.related_nomination_id,
         notification_id=notification.pk,
+        member=new.user,
     )
     for channel in _channels:
         channel(delivery)

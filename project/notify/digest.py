@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
+from project.accounts.ages import quiet_until
 from project.accounts.models import User, UserSettings
 from project.common.choices import Sport
 from project.jobs.services import email_enqueue
@@ -181,6 +182,7 @@ def digests_send(now: datetime | None = None) -> int:
             body=rendered.text,
             html=rendered.html,
             headers=rendered.headers,
+            run_after=quiet_until(user, now),
         )
         count += 1
     return count

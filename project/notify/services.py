@@ -16,6 +16,7 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from project.accounts.ages import quiet_until
 from project.accounts.models import User, UserSettings
 from project.common.db import insert_statement
 from project.jobs.services import email_enqueue
@@ -230,6 +231,7 @@ def _group_dispatch(
             body=rendered.text,
             html=rendered.html,
             headers=rendered.headers,
+            run_after=quiet_until(user, now),
         )
     return "sent"
 

@@ -12,6 +12,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from project.accounts.ages import quiet_until
 from project.accounts.models import User
 from project.common.errors import NotFound, ValidationFailed
 from project.jobs.delivery import parked_retry
@@ -138,6 +139,7 @@ def push_delivered(delivery: Delivery) -> None:
         body=delivery.body,
         nomination_id=delivery.nomination_id,
         notification_id=delivery.notification_id,
+        member=delivery.member,
     )
 
 
@@ -161,12 +163,15 @@ def push_enqueue(
     body: str,
     nomination_id: int | None,
     notification_id: int,
+    member: User | None = None,
 ) -> bool:
     """Enqueue, in the caller's transaction, a push of a notification to the member's devices
     (sent by the worker after the commit; nothing if it rolls back). One statement when push
     is on, none when it is off; nothing for a member without devices. About a nomination: at
     most one a minute per member (a vote in that minute is in the in-app notification, not
-    pushed). Returns whether one was enqueued."""
+    pushed). A teen account's push waits for the end of its quiet hours (``quiet_until``:
+    ``member``, the recipient as the caller holds it, is read for it, else looked up).
+    Returns whether one was enqueued."""
     if vapid_keys() is None:
         return False
     now = timezone.now()
@@ -181,7 +186,11 @@ def push_enqueue(
         event = f"push:{user_id}:notification{notification_id}"
         url, tag = "/", f"notification-{notification_id}"
     payload = {"title": title, "body": body, "url": url, "tag": tag}
-    send_push.enqueue(event, user_id, payload)
+    if member is None:
+        member = User.objects.only("birth_year", "time_zone").filter(pk=user_id).first()
+    run_after = quiet_until(member, now) if member is not None else None
+    task = send_push.using(run_after=run_after) if run_after else send_push
+    task.enqueue(event, user_id, payload)
     return True
 
 

@@ -64,11 +64,12 @@ class NewNotification:
     """A notification made for a member in the current transaction: ``notification`` is the
     row written (a new one, or an unread one a vote coalesced into), or None when the
     member's settings turn the type off in the app (its email has switches of its own).
-    ``settings`` are the member's, as read (None: no row, every default). ``in_vote``: a vote
-    made it, and that vote's round trip already carried the statements its vote hooks add for
-    it (``register_vote_statements``)."""
+    ``user`` is the member as the caller holds it (a vote's nominator comes with what the
+    quiet hours read), ``settings`` theirs as read (None: no row, every default). ``in_vote``: a
+    vote made it, and that vote's round trip already carried the statements its vote hooks add
+    for it (``register_vote_statements``)."""
 
-    user_id: int
+    user: User
     type: str
     message: str
     related_nomination_id: int | None

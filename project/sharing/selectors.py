@@ -1,15 +1,17 @@
 """Reads of what is public to share: an approved nomination whose player is neither taken
-down nor under review after a takedown request, a scout whose profile is public. Judged for an
-anonymous visitor, whoever asks: the link preview of an address is the same for every client.
-A pending nomination is not shared (no admin has looked at it yet: its player, most often a
-child, is named nowhere outside the site before that), nor a rejected, removed or hidden one."""
+down nor under review after a takedown request, a scout the public may see (``public_members``:
+a public profile, never a teen account). Judged for an anonymous visitor, whoever asks: the link
+preview of an address is the same for every client. A pending nomination is not shared (no
+admin has looked at it yet: its player, most often a child, is named nowhere outside the site
+before that), nor a rejected, removed or hidden one."""
 
 from __future__ import annotations
 
 from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from project.accounts.models import ProfileVisibility, User
+from project.accounts.models import User
+from project.accounts.selectors import public_members
 from project.scouting.models import LIVE_STATUSES, Nomination, NominationStatus
 from project.sharing.models import ShareCard
 
@@ -42,10 +44,9 @@ def public_nominations() -> QuerySet[Nomination]:
 
 
 def public_scouts() -> QuerySet[User]:
-    # A scout without a settings row has the default visibility: public.
-    return User.objects.filter(is_active=True).exclude(
-        settings__profile_visibility__in=(ProfileVisibility.PRIVATE, ProfileVisibility.FOLLOWERS)
-    )
+    # The accounts' one rule of which members the public sees (no teen account, no private
+    # or followers-only profile).
+    return public_members()
 
 
 def public_nomination(nomination_id: int) -> Nomination | None:

@@ -25,6 +25,7 @@ REGISTRATION = {
     "password": "s3cret-pass",
     "name": "New Scout",
     "email": "New.Scout@Example.com",
+    "birthYear": 1990,
 }
 
 
@@ -46,6 +47,8 @@ def test_register_creates_a_signed_in_scout_with_settings(api: ApiClient) -> Non
         "favoriteSport": "hockey",
         "actsAsAdmin": False,
         "avatarUrl": None,
+        "ageBand": "adult",
+        "timeZone": "",
     }
     assert user.favorite_sport == "hockey"
     assert UserSettings.objects.filter(user=user).exists()
@@ -117,6 +120,8 @@ def test_login_me_logout(api: ApiClient, scout: User) -> None:
         "favoriteSport": scout.favorite_sport,
         "actsAsAdmin": False,
         "avatarUrl": None,
+        "ageBand": "adult",
+        "timeZone": "",
     }
     assert api.get("/api/auth/me").json()["id"] == scout.pk
     assert api.post("/api/auth/logout").status_code == 204

@@ -178,7 +178,13 @@ def test_a_client_behind_the_proxy_cannot_escape_the_per_ip_limit(settings: Any)
 
 
 def register(api: ApiClient, username: str) -> Any:
-    body = {"username": username, "password": "secret-pass", "name": "N", "email": None}
+    body = {
+        "username": username,
+        "password": "secret-pass",
+        "name": "N",
+        "email": None,
+        "birthYear": 1990,
+    }
     body["email"] = f"u{abs(hash(username))}@example.com"
     return api.post("/api/auth/register", body)
 

@@ -22,6 +22,7 @@ def register(username: str, name: str = "N") -> Any:
         "password": "secret-pass",
         "name": name,
         "email": f"u{abs(hash(username))}@example.com",
+        "birthYear": 1990,
     }
     return ApiClient().post("/api/auth/register", body)
 

@@ -308,7 +308,13 @@ CALLS: list[Call] = [
         "POST",
         "/api/auth/register",
         (201, 201, 201, 201, 201),
-        {"username": "newcomer", "password": "new-pass", "name": "New", "email": "n@example.com"},
+        {
+            "username": "newcomer",
+            "password": "new-pass",
+            "name": "New",
+            "email": "n@example.com",
+            "birthYear": 1990,
+        },
     ),
     Call(
         "login as the owner",
@@ -432,6 +438,23 @@ CALLS: list[Call] = [
         EVERYONE_200,
         {"profileVisibility": "private"},
         check=_owner_untouched_unless_owner("profile_visibility", "private"),
+    ),
+    # The world's members gave their year of birth at sign-up: it is asked once (409).
+    Call(
+        "give my year of birth",
+        "PUT",
+        "/api/settings/birth-year",
+        (401, 409, 409, 409, 409),
+        {"birthYear": 1990},
+    ),
+    Call("set my time zone", "PUT", "/api/settings/time-zone", EVERYONE_200, {"timeZone": "UTC"}),
+    # Only the token a closing answered deletes a closed account, whoever sends it.
+    Call(
+        "delete a closed account",
+        "POST",
+        "/api/auth/closed-account/delete",
+        (400, 400, 400, 400, 400),
+        {"deletionToken": "not-a-token"},
     ),
     Call(
         "delete my account",

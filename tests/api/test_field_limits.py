@@ -64,7 +64,13 @@ def test_a_pasted_sign_up_names_its_limit(api: ApiClient) -> None:
     answer = assert_error(
         api.post(
             "/api/auth/register",
-            {"username": PASTED, "email": "a@example.com", "password": "long-enough", "name": "A"},
+            {
+                "username": PASTED,
+                "email": "a@example.com",
+                "password": "long-enough",
+                "name": "A",
+                "birthYear": 1990,
+            },
         ),
         400,
         "Username must be at most 150 characters",

@@ -76,6 +76,7 @@ VALID_BODIES: dict[tuple[str, str], st.SearchStrategy[Any]] = {
             "name": name.title(),
             "email": f"{name}@example.com",
             "favoriteSport": "hockey",
+            "birthYear": 1990,
         }
     ),
     # The username becomes a user of the world (see Fuzz.point_at_known_rows).

@@ -38,6 +38,7 @@ def test_register_nominate_search_vote_and_unvote(page: Page) -> None:
     page.get_by_label("Full name").fill("Riley Scout")
     page.get_by_label("Email").fill("riley@example.com")
     page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_label("Year of birth").select_option("1990")
     page.get_by_role("button", name="Create account").click()
     expect(page).to_have_url(re.compile(r"/$"))
     expect(page.get_by_role("heading", name="Recent Nominations")).to_be_visible()

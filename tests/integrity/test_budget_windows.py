@@ -50,6 +50,7 @@ def register(username: str, address: str) -> Any:
             "email": f"{username}@example.com",
             "password": "a-long-password-1",
             "name": username.title(),
+            "birthYear": 1990,
         },
         REMOTE_ADDR=address,
     )

@@ -107,6 +107,7 @@ def test_registrations_per_address(budgets: dict[str, int]) -> None:
                 "email": f"{username}@example.com",
                 "password": "a-long-password-1",
                 "name": username.title(),
+                "birthYear": 1990,
             },
             REMOTE_ADDR="203.0.113.9",
         )

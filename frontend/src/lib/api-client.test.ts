@@ -144,7 +144,15 @@ describe('api client', () => {
     document.cookie = 'csrftoken=t; path=/';
     const error = await unwrap(
       api.POST('/api/auth/register', {
-        body: { username: 'a', password: 'b', name: 'c', email: 'd', favoriteSport: 'soccer' },
+        body: {
+          username: 'a',
+          password: 'b',
+          name: 'c',
+          email: 'd',
+          favoriteSport: 'soccer',
+          birthYear: 1990,
+          timeZone: '',
+        },
       }),
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);

@@ -19,6 +19,8 @@ export const scout: AuthUser = {
   favoriteSport: '',
   actsAsAdmin: false,
   avatarUrl: null,
+  ageBand: 'adult',
+  timeZone: '',
 };
 export const admin: AuthUser = {
   id: 2,
@@ -29,6 +31,8 @@ export const admin: AuthUser = {
   favoriteSport: '',
   actsAsAdmin: true,
   avatarUrl: null,
+  ageBand: 'adult',
+  timeZone: '',
 };
 
 export type RenderOptions = {

@@ -525,6 +525,7 @@ def hashing_memory_drill(*, parallel: int = 100, concurrency: int = 4) -> dict[s
                                 "email": f"mem{n}@drill.example",
                                 "password": PASSWORD,
                                 "name": f"Mem {n}",
+                                "birthYear": 1990,
                             }
                             response = client.post("/api/auth/register", json=body)
                         else:

@@ -143,7 +143,7 @@ def notification_put(
         notification = insert_row(Notification, connection, **values)
     hooks.notification_created(
         hooks.NewNotification(
-            user_id=user.pk,
+            user=user,
             type=type,
             message=message,
             related_nomination_id=related_nomination_id,
@@ -185,7 +185,7 @@ def notification_create(
         # own, which the notification hooks read (project/notify).
         hooks.notification_created(
             hooks.NewNotification(
-                user_id=user.pk,
+                user=user,
                 type=type,
                 message=message,
                 related_nomination_id=None if related_nomination is None else related_nomination.pk,

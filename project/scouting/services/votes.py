@@ -51,7 +51,7 @@ VOTING_CLOSED = "Voting is closed for this nomination"
 # player, its nominator and the nominator's notification settings (none: no settings row).
 _NOMINATION_FOR_VOTE = (
     "SELECT n.id, n.status, n.sport, n.player_id, n.nominated_by_id, p.name, u.name, u.email, "
-    "s.id, s.vote_notifications, s.email_notifications, s.vote_emails "
+    "u.birth_year, u.time_zone, s.id, s.vote_notifications, s.email_notifications, s.vote_emails "
     "FROM {nominations} n JOIN {players} p ON p.id = n.player_id "
     "JOIN {users} u ON u.id = n.nominated_by_id "
     "LEFT JOIN {settings} s ON s.user_id = n.nominated_by_id "
@@ -78,7 +78,8 @@ def _nomination_locked(nomination_id: int, *, lock: bool = True) -> Nomination |
         row = cursor.fetchone()
     if row is None:
         return None
-    pk, status, sport, player_id, nominator_id, player_name, name, email, *settings = row
+    pk, status, sport, player_id, nominator_id, player_name, name, email, *rest = row
+    birth_year, time_zone, *settings = rest
     nomination = loaded(
         Nomination,
         id=pk,
@@ -88,7 +89,10 @@ def _nomination_locked(nomination_id: int, *, lock: bool = True) -> Nomination |
         nominated_by_id=nominator_id,
     )
     nomination.player = loaded(Player, id=player_id, name=player_name)
-    nominator = loaded(User, id=nominator_id, name=name, email=email)
+    # With what a push's quiet hours read (``quiet_until``: the age band and time zone).
+    nominator = loaded(
+        User, id=nominator_id, name=name, email=email, birth_year=birth_year, time_zone=time_zone
+    )
     # Held as select_related holds it, a missing row included (then reading it raises
     # DoesNotExist without a query).
     User.settings.related.set_cached_value(

@@ -2,12 +2,16 @@ import { Suspense } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 
 import { PageSpinner } from '@/components/ui/spinner';
+import { BirthYearStep } from '@/features/auth/components/birth-year-step';
+import { useBirthYearNeeded } from '@/features/auth/hooks/use-birth-year-needed';
 
 import { Footer } from './footer';
 import { Header } from './header';
 import { OfflineBanner } from './offline-banner';
 
 export function RootLayout() {
+  // An account from before years of birth were asked answers that one question first.
+  const birthYearNeeded = useBirthYearNeeded();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -19,9 +23,13 @@ export function RootLayout() {
       <Header />
       <OfflineBanner />
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 lg:px-8">
-        <Suspense fallback={<PageSpinner />}>
-          <Outlet />
-        </Suspense>
+        {birthYearNeeded ? (
+          <BirthYearStep />
+        ) : (
+          <Suspense fallback={<PageSpinner />}>
+            <Outlet />
+          </Suspense>
+        )}
       </main>
       <Footer />
       <ScrollRestoration />

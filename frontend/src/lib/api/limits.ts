@@ -4,9 +4,13 @@ export const LIMITS = {
   AvatarIn: {
     avatarURL: { maxLength: 2000 },
   },
+  ClosedAccountDeleteIn: {
+    deletionToken: { maxLength: 500 },
+  },
   LoginIn: {
     code: { maxLength: 32 },
     password: { minLength: 1, maxLength: 256 },
+    timeZone: { maxLength: 64 },
     username: { minLength: 1, maxLength: 150 },
   },
   NominationIn: {
@@ -43,6 +47,7 @@ export const LIMITS = {
     email: { maxLength: 254 },
     name: { minLength: 1, maxLength: 150 },
     password: { minLength: 6, maxLength: 256 },
+    timeZone: { maxLength: 64 },
     username: { minLength: 3, maxLength: 150 },
   },
   ReportIn: {
@@ -57,6 +62,9 @@ export const LIMITS = {
   },
   TakedownStopIn: {
     token: { minLength: 1, maxLength: 200 },
+  },
+  TimeZoneIn: {
+    timeZone: { maxLength: 64 },
   },
   TwoFactorCodeIn: {
     code: { minLength: 1, maxLength: 32 },

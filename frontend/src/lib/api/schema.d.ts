@@ -532,6 +532,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/closed-account/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete an account closed for being under 13
+         * @description With the `deletionToken` that closing it answered (valid a week): deletes the account and everything it holds. 400 `deletion_token_invalid` "This deletion link is no longer valid" otherwise.
+         */
+        post: operations["project_accounts_api_closed_account_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/csrf": {
         parameters: {
             query?: never;
@@ -560,7 +580,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description 401 `invalid_credentials` "Invalid username or password" for a wrong password (the same answer whether or not the account has two-factor sign-in). Once the password is right, an account with two-factor sign-in answers 401 `two_factor_required` without a `code`, and 401 `invalid_code` with `fields.code` for a wrong or spent one. Every attempt counts against the login throttle (429). `actsAsAdmin`: whether this session may use the admin tools.
+         * @description 401 `invalid_credentials` "Invalid username or password" for a wrong password (the same answer whether or not the account has two-factor sign-in). Once the password is right, an account with two-factor sign-in answers 401 `two_factor_required` without a `code`, and 401 `invalid_code` with `fields.code` for a wrong or spent one. Every attempt counts against the login throttle (429). `actsAsAdmin`: whether this session may use the admin tools. `timeZone` (the browser's IANA zone) is saved when the account has none. `ageBand` `unknown`: the account has no year of birth yet; the SPA asks it once (`PUT /api/settings/birth-year`).
          */
         post: operations["project_accounts_api_login"];
         delete?: never;
@@ -614,7 +634,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description 429 `throttled` with `Retry-After` when too many accounts were created from the caller's address (an IPv6 /64 counts as one) in the last hour (`BUDGET_REGISTRATIONS_PER_HOUR`); nothing is written. 503 `service_unavailable` with `Retry-After` while the shared counters (Redis) cannot be reached.
+         * @description `birthYear` is required (400 "Year of birth is required", or "Please enter a valid year of birth" for a year not between 1900 and this year). Under 13 the answer is 403 `under_minimum_age` "ScoutVote accounts are for people aged 13 and over." with no field named, and nothing is stored. From 13 to 17 the account is a teen account: its profile starts visible to followers only and not discoverable, it appears on no public surface, and it gets no email or push from 21:00 to 08:00 in its `timeZone` (the browser's IANA zone; the board's when not sent). 429 `throttled` with `Retry-After` when too many accounts were created from the caller's address (an IPv6 /64 counts as one) in the last hour (`BUDGET_REGISTRATIONS_PER_HOUR`); nothing is written. 503 `service_unavailable` with `Retry-After` while the shared counters (Redis) cannot be reached.
          */
         post: operations["project_accounts_api_register"];
         delete?: never;
@@ -1187,6 +1207,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings/birth-year": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Give my year of birth (accounts from before it was asked)
+         * @description Asked once: 409 `birth_year_already_given` when the account has one. A teen account (13 to 17) gets a profile visible to followers only and not discoverable. Under 13: 403 `under_minimum_age` "ScoutVote accounts are for people aged 13 and over.": the account is deactivated at once and signed out everywhere, and the answer carries a `deletionToken` for `POST /api/auth/closed-account/delete`.
+         */
+        put: operations["project_accounts_api_birth_year_give"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings/notifications": {
         parameters: {
             query?: never;
@@ -1240,6 +1280,26 @@ export interface paths {
          * @description Exactly one of profileVisibility (public | followers | private) or allowDiscoverability (a boolean); anything else is a 400. Answers the whole settings shape.
          */
         put: operations["project_accounts_api_privacy_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/time-zone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set my time zone
+         * @description An IANA time zone ("Europe/Paris"), or "" for the board's. A teen account's quiet hours (no email or push from 21:00 to 08:00) are kept in it.
+         */
+        put: operations["project_accounts_api_time_zone_set"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1653,6 +1713,11 @@ export interface components {
             /** Avatarurl */
             avatarUrl: string;
         };
+        /** BirthYearIn */
+        BirthYearIn: {
+            /** Birthyear */
+            birthYear: number;
+        };
         /**
          * BoardEntryEventOut
          * @description A board entry as pushed live (no hasVoted: it depends on the reader).
@@ -1738,6 +1803,11 @@ export interface components {
             board: "all" | "trending" | "weekly";
             /** @description One sport's board; every sport without it */
             sport?: components["schemas"]["Sport"] | null;
+        };
+        /** ClosedAccountDeleteIn */
+        ClosedAccountDeleteIn: {
+            /** Deletiontoken */
+            deletionToken: string;
         };
         /** CountOut */
         CountOut: {
@@ -2023,6 +2093,11 @@ export interface components {
             code: string;
             /** Password */
             password: string;
+            /**
+             * Timezone
+             * @default
+             */
+            timeZone: string;
             /** Username */
             username: string;
         };
@@ -2030,6 +2105,11 @@ export interface components {
         MeOut: {
             /** Actsasadmin */
             actsAsAdmin: boolean;
+            /**
+             * Ageband
+             * @enum {string}
+             */
+            ageBand: "teen" | "adult" | "unknown";
             /** Avatarurl */
             avatarUrl: string | null;
             /** Email */
@@ -2042,6 +2122,8 @@ export interface components {
             name: string;
             /** Role */
             role: string;
+            /** Timezone */
+            timeZone: string;
             /** Username */
             username: string;
         };
@@ -2652,6 +2734,8 @@ export interface components {
         };
         /** RegisterIn */
         RegisterIn: {
+            /** Birthyear */
+            birthYear: number;
             /** Email */
             email: string;
             /**
@@ -2663,6 +2747,11 @@ export interface components {
             name: string;
             /** Password */
             password: string;
+            /**
+             * Timezone
+             * @default
+             */
+            timeZone: string;
             /** Username */
             username: string;
         };
@@ -3244,6 +3333,11 @@ export interface components {
              * @description The token of the emailed link (/takedown/stop-emails?token=...)
              */
             token: string;
+        };
+        /** TimeZoneIn */
+        TimeZoneIn: {
+            /** Timezone */
+            timeZone: string;
         };
         /**
          * TrendingBoardEventOut
@@ -8453,6 +8547,190 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["TwoFactorSetupOut"];
                 };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_closed_account_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClosedAccountDeleteIn"];
+            };
+        };
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {
@@ -14652,6 +14930,192 @@ export interface operations {
             };
         };
     };
+    project_accounts_api_birth_year_give: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BirthYearIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     project_accounts_api_notifications_update: {
         parameters: {
             query?: never;
@@ -15044,6 +15508,192 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SettingsOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_accounts_api_time_zone_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TimeZoneIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeOut"];
                 };
             };
             /** @description Bad Request */

@@ -265,6 +265,8 @@ class Command(BaseCommand):
             name=name,
             favorite_sport=sport,
             role=role,
+            # Adults: the demo's scouts show on the public previews and boards.
+            birth_year=rng.randint(1965, 2000),
         )
         user.bio = (
             f"Scouting {sport} talent for {rng.randint(3, 20)} years. Always at the touchline."
@@ -295,6 +297,7 @@ class Command(BaseCommand):
                 name=f"Fan Account {number}",
                 favorite_sport=target.sport,
                 role=Role.SCOUT,
+                birth_year=1995,
             )
             cast = vote_cast(
                 user=member, nomination_id=target.pk, ip_prefix=prefix_key(f"203.0.113.{number}")

@@ -27,6 +27,8 @@ async function submit(username: string, password: string) {
   await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
+const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 beforeEach(() => {
   document.cookie = 'csrftoken=t; path=/';
 });
@@ -81,7 +83,13 @@ describe('LoginPage', () => {
     expect(await screen.findByTestId('location')).toHaveTextContent(/^\/vote$/);
     expect(screen.getByText('Welcome back, Jane Doe!')).toBeInTheDocument();
     expect(queryClient.getQueryData(authKeys.me())).toEqual(scout);
-    expect(requests[0].body).toEqual({ username: 'jdoe', password: 'secret1', code: '' });
+    // The browser's time zone goes along (a teen account's quiet hours are kept in it).
+    expect(requests[0].body).toEqual({
+      username: 'jdoe',
+      password: 'secret1',
+      code: '',
+      timeZone: zone,
+    });
     expect(useSportStore.getState().sport).toBe('hockey');
   });
 
@@ -138,8 +146,8 @@ describe('LoginPage', () => {
 
     expect(await screen.findByTestId('location')).toHaveTextContent(/^\/vote$/);
     expect(requests.map((request) => request.body)).toEqual([
-      { username: 'jdoe', password: 'secret1', code: '' },
-      { username: 'jdoe', password: 'secret1', code: '123456' },
+      { username: 'jdoe', password: 'secret1', code: '', timeZone: zone },
+      { username: 'jdoe', password: 'secret1', code: '123456', timeZone: zone },
     ]);
   });
 

@@ -30,6 +30,8 @@ async function fill(values: Partial<Record<string, string>>) {
   for (const [field, value] of Object.entries(values)) {
     if (field === 'favoriteSport') {
       await userEvent.selectOptions(screen.getByLabelText('Favorite sport'), value!);
+    } else if (field === 'birthYear') {
+      await userEvent.selectOptions(screen.getByLabelText('Year of birth'), value!);
     } else {
       await userEvent.type(screen.getByLabelText(labels[field]), value!);
     }
@@ -50,7 +52,52 @@ describe('RegisterPage', () => {
     expect(screen.getByText('Name is required')).toBeInTheDocument();
     expect(screen.getByText('Invalid email address')).toBeInTheDocument();
     expect(screen.getByText('Password must be at least 6 characters')).toBeInTheDocument();
+    expect(screen.getByText('Year of birth is required')).toBeInTheDocument();
     expect(requests).toHaveLength(0);
+  });
+
+  it('asks the year of birth with no year selected and nothing said of which years pass', () => {
+    mockFetch({});
+    renderRegister();
+    const select = screen.getByLabelText<HTMLSelectElement>('Year of birth');
+    expect(select.value).toBe('');
+    const options = within(select).getAllByRole<HTMLOptionElement>('option');
+    expect(options[0].textContent).toBe('Select a year');
+    expect(options.filter((option) => option.selected)).toEqual([options[0]]);
+    // Every year down to 1900, this one first: the list itself hints at no limit.
+    expect(options[1].textContent).toBe(String(new Date().getFullYear()));
+    expect(options.at(-1)!.textContent).toBe('1900');
+    // Nothing around the question speaks of an age.
+    const around = document.body.textContent!.replace(select.textContent!, '');
+    expect(around).not.toMatch(/\b(13|ages?|aged|old|older|over)\b/i);
+  });
+
+  it('gives way to the refusal under 13, naming no field', async () => {
+    const { requests } = mockFetch({
+      'POST /api/auth/register': {
+        status: 403,
+        body: {
+          message: 'ScoutVote accounts are for people aged 13 and over.',
+          code: 'under_minimum_age',
+        },
+      },
+    });
+    renderRegister();
+    await fill({
+      username: 'kiddo',
+      name: 'K',
+      email: 'k@example.com',
+      password: 'secret1',
+      birthYear: '2016',
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      /^ScoutVote accounts are for people aged 13 and over\.$/,
+    );
+    // The form is gone: no year to try again in it.
+    expect(screen.queryByLabelText('Year of birth')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create account' })).not.toBeInTheDocument();
+    expect(requests).toHaveLength(1);
+    expect(requests[0].body).toMatchObject({ birthYear: 2016 });
   });
 
   it('offers the five sports, preselecting the current one', () => {
@@ -75,6 +122,7 @@ describe('RegisterPage', () => {
       email: 'jane@example.com',
       password: 'secret1',
       favoriteSport: 'soccer',
+      birthYear: '1990',
       referralCode: 'FRIEND',
     });
 
@@ -85,6 +133,8 @@ describe('RegisterPage', () => {
       name: 'Jane Doe',
       email: 'jane@example.com',
       favoriteSport: 'soccer',
+      birthYear: 1990,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     });
     expect(screen.getByText('Welcome to ScoutVote, Jane Doe!')).toBeInTheDocument();
     expect(queryClient.getQueryData(authKeys.me())).toEqual(scout);
@@ -104,7 +154,13 @@ describe('RegisterPage', () => {
       },
     });
     renderRegister();
-    await fill({ username: 'jdoe', name: 'J', email: 'j@example.com', password: 'secret1' });
+    await fill({
+      username: 'jdoe',
+      name: 'J',
+      email: 'j@example.com',
+      password: 'secret1',
+      birthYear: '1990',
+    });
 
     await waitFor(() =>
       expect(screen.getByLabelText('Username')).toHaveAttribute('aria-invalid', 'true'),
@@ -117,7 +173,13 @@ describe('RegisterPage', () => {
   it('falls back to "Could not create account"', async () => {
     mockFetch({ 'POST /api/auth/register': { status: 502 } });
     renderRegister();
-    await fill({ username: 'jdoe', name: 'J', email: 'j@example.com', password: 'secret1' });
+    await fill({
+      username: 'jdoe',
+      name: 'J',
+      email: 'j@example.com',
+      password: 'secret1',
+      birthYear: '1990',
+    });
     expect(await screen.findByText('Could not create account')).toBeInTheDocument();
   });
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { LIMITS } from '@/lib/api/limits';
 import { api, unwrap } from '@/lib/api-client';
 import { tooLong } from '@/lib/limits';
+import { browserTimeZone } from '@/lib/time-zone';
 import { storeFavoriteSportIfNone } from '@/stores/sport';
 
 import { setSessionUser } from './session-cache';
@@ -30,7 +31,11 @@ export const TWO_FACTOR_REQUIRED = 'two_factor_required';
 export type LoginInput = z.infer<typeof loginInputSchema>;
 
 export function login({ code, ...input }: LoginInput): Promise<AuthUser> {
-  return unwrap(api.POST('/api/auth/login', { body: { ...input, code: code ?? '' } }));
+  return unwrap(
+    api.POST('/api/auth/login', {
+      body: { ...input, code: code ?? '', timeZone: browserTimeZone() },
+    }),
+  );
 }
 
 export function useLogin() {

@@ -4,11 +4,16 @@ import { z } from 'zod';
 import { LIMITS } from '@/lib/api/limits';
 import { api, unwrap } from '@/lib/api-client';
 import { tooLong } from '@/lib/limits';
+import { browserTimeZone } from '@/lib/time-zone';
 import { SPORT_VALUES } from '@/stores/sport';
 
 import { setSessionUser } from './session-cache';
 
 const { username, name, email, password } = LIMITS.RegisterIn;
+
+export const YEAR_OF_BIRTH_REQUIRED = 'Year of birth is required';
+/** The server's answer to a year of birth under 13 (nothing is stored). */
+export const UNDER_MINIMUM_AGE = 'under_minimum_age';
 
 export const registerInputSchema = z.object({
   username: z
@@ -28,16 +33,33 @@ export const registerInputSchema = z.object({
     .min(password.minLength, `Password must be at least ${password.minLength} characters`)
     .max(password.maxLength, tooLong('Password', password.maxLength)),
   favoriteSport: z.enum(SPORT_VALUES),
+  /** The select's value: '' until the member picks a year. */
+  birthYear: z.string().regex(/^[0-9]{4}$/, YEAR_OF_BIRTH_REQUIRED),
   // Collected on the form but not sent: the backend has no referral flow yet.
   referralCode: z.string().optional(),
 });
 
 export type RegisterInput = z.infer<typeof registerInputSchema>;
 
-export function register({ username, password, name, email, favoriteSport }: RegisterInput) {
+export function register({
+  username,
+  password,
+  name,
+  email,
+  favoriteSport,
+  birthYear,
+}: RegisterInput) {
   return unwrap(
     api.POST('/api/auth/register', {
-      body: { username, password, name, email, favoriteSport },
+      body: {
+        username,
+        password,
+        name,
+        email,
+        favoriteSport,
+        birthYear: Number(birthYear),
+        timeZone: browserTimeZone(),
+      },
     }),
   );
 }

@@ -1,18 +1,33 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 
 import { Field } from '@/components/ui/field';
 import { Input, NativeSelect } from '@/components/ui/input';
+import { ApiError } from '@/lib/api-client';
 import { APP_NAME } from '@/lib/site';
 import { SPORTS, useSport } from '@/stores/sport';
 import { toast } from '@/stores/toast';
 
-import { registerInputSchema, useRegister, type RegisterInput } from '../api/register';
+import {
+  registerInputSchema,
+  UNDER_MINIMUM_AGE,
+  useRegister,
+  type RegisterInput,
+} from '../api/register';
 
 import { AccountFormEnd, PasswordField, UsernameField } from './account-fields';
 import { reportFailure } from './apply-field-errors';
+import { BirthYearField } from './birth-year-field';
 
-const SERVER_FIELDS = ['username', 'name', 'email', 'password', 'favoriteSport'] as const;
+const SERVER_FIELDS = [
+  'username',
+  'name',
+  'email',
+  'password',
+  'favoriteSport',
+  'birthYear',
+] as const;
 
 type RegisterFormProps = {
   returnTo: string;
@@ -22,6 +37,9 @@ type RegisterFormProps = {
 export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
   const { sport, setSport } = useSport();
   const registration = useRegister();
+  // The server's refusal under 13: the form gives way to it, so the year is not tried again
+  // in the same form.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -35,6 +53,7 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
       email: '',
       password: '',
       favoriteSport: sport,
+      birthYear: '',
       referralCode: '',
     },
   });
@@ -48,6 +67,10 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
         onSuccess();
       },
       onError: (error) => {
+        if (error instanceof ApiError && error.code === UNDER_MINIMUM_AGE) {
+          setRefusal(error.message);
+          return;
+        }
         reportFailure(error, SERVER_FIELDS, setError, {
           title: 'Registration failed',
           fallback: 'Could not create account',
@@ -55,6 +78,14 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
       },
     }),
   );
+
+  if (refusal) {
+    return (
+      <p role="alert" className="text-sm">
+        {refusal}
+      </p>
+    );
+  }
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
@@ -88,6 +119,11 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
           </NativeSelect>
         )}
       </Field>
+      <BirthYearField
+        id="register-birth-year"
+        error={errors.birthYear?.message}
+        registration={register('birthYear')}
+      />
       <Field
         id="register-referral"
         label="Referral code (optional)"
