@@ -70,16 +70,16 @@ async def test_reports_takedowns_and_log_rows_reach_admins_only(
     assert takedown["reference"] == requested.json()["reference"]
     assert takedown["player"]["name"] == "Live Minor"
     assert takedown["status"] == "unconfirmed"
-    # Confirmed from its email's link: the sport's sockets drop the nomination at once.
+    # Confirmed from its email's link: hidden from the public at once, under review for
+    # members (docs/privacy.md, "The takedown rule").
     request = await TakedownRequest.objects.aget(pk=takedown["id"])
     confirmed = await sync_to_async(anonymous.post)(
         "/api/takedown-requests/confirm", {"token": takedown_confirm_token(request)}
     )
     assert confirmed.status_code == 200, confirmed.content
     assert (await next_of(admin_socket, "takedown.confirmed"))["status"] == "pending"
-    removed = await next_of(scout_socket, "nomination.removed")
-    assert removed == {"id": nomination.pk}
 
+    # An admin's decision takes it down: the sport's sockets drop the nomination at once.
     decided = await sync_to_async(admin_api.post)(
         f"/api/admin/takedown-requests/{takedown['id']}/decide",
         {"decision": "remove", "reason": "A parent asked"},
@@ -87,6 +87,8 @@ async def test_reports_takedowns_and_log_rows_reach_admins_only(
     assert decided.status_code == 200, decided.content
     row = await next_of(admin_socket, "modlog.created")
     assert (row["action"], row["reason"]) == ("takedown_decide", "A parent asked")
+    removed = await next_of(scout_socket, "nomination.removed")
+    assert removed == {"id": nomination.pk}
 
     assert not {"report.created", "takedown.created", "takedown.confirmed", "modlog.created"} & (
         await types_until_quiet(scout_socket)
