@@ -110,6 +110,8 @@ INSTALLED_APPS = [
     "project.accounts",
     "project.scouting",
     "project.moderation",
+    "project.privacy",
+    "project.claims",
     "project.modlog",
     "project.integrity",
     "project.media",
@@ -421,6 +423,8 @@ BUDGET_DEFAULTS = {
     # Reports per member, and per client address (several members may share one).
     "REPORTS_PER_HOUR": 20,
     "IP_REPORTS_PER_HOUR": 60,
+    # Claims of a player's profile per member.
+    "CLAIMS_PER_DAY": 5,
 }
 BUDGETS = {
     name: int(os.environ.get(f"BUDGET_{name}", str(default)))
