@@ -99,7 +99,7 @@ class ClaimsChangedOut(CamelSchema):
 
     pending: int
     item: AdminClaimOut
-    action: Literal["created", "approved", "rejected"]
+    action: Literal["created", "approved", "rejected", "removed", "restored"]
 
 
 class ControlsIn(InputSchema):

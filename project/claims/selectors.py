@@ -7,8 +7,9 @@ from typing import Any
 from django.db.models import QuerySet
 
 from project.claims.models import Claim, ClaimStatus
+from project.moderation.models import TakedownRequest
 from project.privacy.models import PlayerControls
-from project.scouting.models import Nomination
+from project.scouting.models import Activity, Follow, Nomination, Player
 
 CLAIM_NOT_FOUND = "Claim not found"
 
@@ -75,3 +76,87 @@ def claim_list(*, status: str) -> list[dict[str, Any]]:
 
 def controls_for(player_id: int) -> PlayerControls | None:
     return PlayerControls.objects.filter(player_id=player_id).first()
+
+
+def player_export(*, player: Player, claimant_id: int) -> dict[str, Any]:
+    """Everything the product holds about a player, for its claimant: the profile, its
+    controls, the claimant's claims, its nominations with their counts, the takedown
+    requests about it (without other people's addresses), what the feed says of it and how
+    many follow it. Other members' votes and claims are counted, never named."""
+    controls = PlayerControls.objects.filter(player=player).first()
+    nominations = Nomination.objects.filter(player=player).select_related("nominated_by")
+    return {
+        "player": {
+            field: getattr(player, field)
+            for field in (
+                "id",
+                "name",
+                "age",
+                "graduation_year",
+                "position",
+                "nationality",
+                "club",
+                "sport",
+                "skills",
+                "video_link",
+                "verified",
+                "created_at",
+                "hidden_at",
+                "under_review_at",
+            )
+        },
+        "controls": None
+        if controls is None
+        else {
+            field: getattr(controls, field)
+            for field in (
+                "relationship",
+                "birth_year",
+                "hide_club",
+                "hide_nationality",
+                "share_card",
+                "voting_open",
+                "indexable",
+                "removed_at",
+            )
+        },
+        "claims": list(
+            Claim.objects.filter(player=player, claimant_id=claimant_id)
+            .order_by("created_at")
+            .values(
+                "id",
+                "relationship",
+                "birth_year",
+                "evidence",
+                "contact_phone",
+                "status",
+                "decision_reason",
+                "created_at",
+                "decided_at",
+            )
+        ),
+        "nominations": [
+            {
+                "id": nomination.pk,
+                "status": nomination.status,
+                "sport": nomination.sport,
+                "vote_count": nomination.vote_count,
+                "nominated_by": nomination.nominated_by.name,
+                "created_at": nomination.created_at,
+                "rejection_reason": nomination.rejection_reason,
+                "removal_reason": nomination.removal_reason,
+            }
+            for nomination in nominations.order_by("created_at", "pk")
+        ],
+        "takedown_requests": list(
+            TakedownRequest.objects.filter(player=player)
+            .order_by("created_at")
+            .values("reference", "kind", "status", "created_at", "confirmed_at", "decided_at")
+        ),
+        "activity": list(
+            Activity.objects.filter(related_player=player)
+            .order_by("created_at")
+            .values("activity_type", "sport", "metadata", "created_at")
+        ),
+        "followers": Follow.objects.filter(followed_player=player).count(),
+    }

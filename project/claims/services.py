@@ -4,6 +4,7 @@ the controls a verified claimant holds."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -11,6 +12,7 @@ from django.utils import timezone
 from ninja.responses import NinjaJSONEncoder
 
 from project.accounts.models import User
+from project.claims import selectors
 from project.claims.models import Claim, ClaimRelationship, ClaimStatus
 from project.claims.schemas import ClaimsChangedOut
 from project.claims.selectors import (
@@ -19,17 +21,26 @@ from project.claims.selectors import (
     claim_queryset,
     claims_pending_count,
 )
-from project.common.errors import Conflict, NotFound, ValidationFailed
+from project.common.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from project.moderation.models import TakedownRequest, TakedownStatus
-from project.moderation.services.takedowns import takedown_family_verified
+from project.moderation.services.takedowns import (
+    takedown_family_verified,
+    takedown_family_withdrawn,
+)
 from project.modlog.models import ModlogAction, ModlogTarget
 from project.modlog.services import modlog_record
 from project.privacy.models import PlayerControls
 from project.privacy.players import ADULT_FROM, SELF_CLAIM_FROM, age_from
 from project.scouting.models import ActivityType, Nomination, NotificationType, Player
-from project.scouting.selectors import nomination_data, nomination_queryset, player_get_visible
+from project.scouting.selectors import (
+    PLAYER_NOT_FOUND,
+    nomination_data,
+    nomination_queryset,
+    player_get_visible,
+)
 from project.scouting.services.activity import activity_create, new_activity, notification_create
 from project.scouting.services.audience import nomination_event
+from project.sharing.redraws import card_redraw_request
 from project.sharing.services import share_cards_drop_for_player
 from realtime.publish import Event, publish
 
@@ -41,6 +52,12 @@ CLAIM_ALREADY_DECIDED = "This claim was already decided"
 APPROVED_MESSAGE = "Your claim of {player}'s profile was approved: you manage it now."
 REJECTED_MESSAGE = "Your claim of {player}'s profile was not approved."
 NOMINATOR_MESSAGE = "{player}'s profile is now managed by {who}."
+NOT_CLAIMANT = "Only the athlete or the family who manages this profile can change its controls"
+ALREADY_REMOVED = "This profile is already removed"
+NOT_REMOVED = "This profile is not removed"
+RESTORE_TOO_LATE = "A removed profile can be brought back within 30 days only"
+# Days a claimant may bring back a page they removed.
+PROFILE_RESTORE_DAYS = 30
 MANAGED_BY_WORDS = {
     ClaimRelationship.SELF: "the athlete",
     ClaimRelationship.PARENT_OR_GUARDIAN: "the athlete's family",
@@ -238,3 +255,87 @@ def claim_reject(*, admin: User, claim_id: int, reason: str = "") -> Claim:
     notification_create(user=claim.claimant, type=NotificationType.PLAYER_UPDATE, message=message)
     _publish_changed(claim, "rejected")
     return claim_queryset().get(pk=claim.pk)
+
+
+# --- The claimant's controls ----------------------------------------------------------------
+
+
+def _controls_locked(*, user: User, player_id: int) -> tuple[Player, PlayerControls]:
+    """The player and its controls, locked, for its claimant: 404 for a player the caller
+    cannot see, 403 for anyone else (admins included: they have their own tools)."""
+    player = Player.objects.select_for_update().filter(pk=player_id).first()
+    if player is None:
+        raise NotFound(PLAYER_NOT_FOUND)
+    if player.claimed_by_id != user.pk:
+        player_get_visible(user=user, player_id=player_id)
+        raise PermissionDenied(NOT_CLAIMANT, code="not_claimant")
+    controls = PlayerControls.objects.select_for_update().get(player=player)
+    return player, controls
+
+
+def controls_get(*, user: User, player_id: int) -> PlayerControls:
+    """The controls, for the claimant (403 for others)."""
+    with transaction.atomic():
+        return _controls_locked(user=user, player_id=player_id)[1]
+
+
+def player_export(*, user: User, player_id: int) -> dict[str, Any]:
+    """Everything held about the player, for its claimant (403 for others)."""
+    with transaction.atomic():
+        player, _ = _controls_locked(user=user, player_id=player_id)
+        return selectors.player_export(player=player, claimant_id=user.pk)
+
+
+CONTROL_FIELDS = ("hide_club", "hide_nationality", "share_card", "voting_open", "indexable")
+
+
+@transaction.atomic
+def controls_update(*, user: User, player_id: int, changes: dict[str, bool]) -> PlayerControls:
+    """The claimant changes what members and the public see, and whether voting is open;
+    in effect at once: the cards are drawn again under the new rules and every open page
+    of the player gets its new read."""
+    player, controls = _controls_locked(user=user, player_id=player_id)
+    changed = [field for field in CONTROL_FIELDS if field in changes]
+    for field in changed:
+        setattr(controls, field, bool(changes[field]))
+    controls.save(update_fields=changed or None)
+    share_cards_drop_for_player(player.pk)
+    for nomination_id in Nomination.objects.filter(player=player).values_list("pk", flat=True):
+        card_redraw_request(nomination_id)
+    if player.hidden_at is None:
+        _publish_player(player.pk)
+    return controls
+
+
+@transaction.atomic
+def profile_remove(*, user: User, player_id: int) -> PlayerControls:
+    """The claimant removes the page at once: hidden from everyone but admins like a
+    confirmed takedown (``takedown_family_verified``); admins see it in the Claims tab. The
+    claimant may bring it back within ``PROFILE_RESTORE_DAYS``."""
+    player, controls = _controls_locked(user=user, player_id=player_id)
+    if controls.removed_at is not None:
+        raise Conflict(ALREADY_REMOVED, code="already_removed")
+    controls.removed_at = timezone.now()
+    controls.save(update_fields=["removed_at"])
+    takedown_family_verified(player_id=player.pk)
+    approved = claim_queryset().filter(player=player, status=ClaimStatus.APPROVED).first()
+    if approved is not None:
+        _publish_changed(approved, "removed")
+    return controls
+
+
+@transaction.atomic
+def profile_restore(*, user: User, player_id: int) -> PlayerControls:
+    """The claimant brings a page they removed back, within ``PROFILE_RESTORE_DAYS``."""
+    player, controls = _controls_locked(user=user, player_id=player_id)
+    if controls.removed_at is None:
+        raise Conflict(NOT_REMOVED, code="not_removed")
+    if timezone.now() - controls.removed_at > timedelta(days=PROFILE_RESTORE_DAYS):
+        raise ValidationFailed(RESTORE_TOO_LATE, code="restore_too_late")
+    controls.removed_at = None
+    controls.save(update_fields=["removed_at"])
+    takedown_family_withdrawn(player_id=player.pk)
+    approved = claim_queryset().filter(player=player, status=ClaimStatus.APPROVED).first()
+    if approved is not None:
+        _publish_changed(approved, "restored")
+    return controls
