@@ -26,7 +26,8 @@ class PlayerControls(models.Model):
     birth_year = models.PositiveSmallIntegerField()
     hide_club = models.BooleanField(default=False)
     hide_nationality = models.BooleanField(default=False)
-    share_card = models.BooleanField(default=True)
+    # Off until the claimant turns it on: the public gets the generic preview and card.
+    share_card = models.BooleanField(default=False)
     voting_open = models.BooleanField(default=True)
     indexable = models.BooleanField(default=False)
     # Set while the claimant has removed the page (hidden like a confirmed takedown); the

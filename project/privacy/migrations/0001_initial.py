@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
                 ('birth_year', models.PositiveSmallIntegerField()),
                 ('hide_club', models.BooleanField(default=False)),
                 ('hide_nationality', models.BooleanField(default=False)),
-                ('share_card', models.BooleanField(default=True)),
+                ('share_card', models.BooleanField(default=False)),
                 ('voting_open', models.BooleanField(default=True)),
                 ('indexable', models.BooleanField(default=False)),
                 ('removed_at', models.DateTimeField(blank=True, null=True)),
