@@ -106,6 +106,7 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent) {
     case 'takedown.created':
     case 'takedown.confirmed':
     case 'modlog.created':
+    case 'claims.changed':
       // Only the admin dashboard shows them; it listens on the live bus.
       break;
   }

@@ -15,6 +15,7 @@ import {
   removeAllDecided,
   removeDecided,
 } from '../api/admin-cache';
+import { applyClaimsChanged, type ClaimsChanged } from '../api/claims';
 import { applyIntegrityFlag } from '../api/integrity';
 import { prependModlogEntry, refreshReports } from '../api/safety';
 import type { ModerationChanged } from '../api/types';
@@ -92,6 +93,9 @@ export function useAdminLive(viewerId: number | undefined) {
         refreshReports(queryClient);
       }),
       subscribeLiveEvents('integrity.flagged', ({ data }) => applyIntegrityFlag(queryClient, data)),
+      subscribeLiveEvents('claims.changed', ({ data }) =>
+        applyClaimsChanged(queryClient, data as ClaimsChanged),
+      ),
       subscribeLiveResync(() => refreshAdmin(queryClient)),
     ];
 
