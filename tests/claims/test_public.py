@@ -66,7 +66,11 @@ def crawl(nomination: Nomination) -> tuple[Head, Any]:
 
 
 def live(**fields: Any) -> Nomination:
-    values = {"name": "Mia Jones", "club": "Lisbon Juniors", "nationality": "Portugal"}
+    values: dict[str, Any] = {
+        "name": "Mia Jones",
+        "club": "Lisbon Juniors",
+        "nationality": "Portugal",
+    }
     values.update(fields)
     return make_nomination(status=NominationStatus.APPROVED, **values)
 
