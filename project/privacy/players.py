@@ -100,14 +100,9 @@ def managed_by_of(relationship: str | None) -> str | None:
 
 
 def controls_of(player: Any) -> PlayerControls | None:
-    """The player's claimant controls, None while it is not claimed. Read from the join
-    when the query made one (``select_related("controls")``); else looked up only for a
-    claimed player, so lists of unclaimed players cost no query each."""
-    relation = type(player).controls.related
-    if not relation.is_cached(player):
-        deferred = "claimed_by_id" in player.get_deferred_fields()
-        if not deferred and player.claimed_by_id is None:
-            return None
+    """The player's claimant controls, None while it is not claimed: read from the join when
+    the query made one (``select_related("controls")``, as every list of players does), else
+    looked up. They outlive a claimant's deleted account: what the family decided stays."""
     try:
         controls: PlayerControls | None = player.controls
     except PlayerControls.DoesNotExist:

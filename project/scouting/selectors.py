@@ -388,7 +388,7 @@ def following_list(*, user: User, sport: str | None) -> QuerySet[Follow]:
     """What the user follows: players of the sport and every followed user.
     Unordered: paginate it in ``NEWEST_FIRST``."""
     queryset = Follow.objects.filter(follower_id=user.pk).select_related(
-        "followed_player", "followed_user"
+        "followed_player", "followed_player__controls", "followed_user"
     )
     players = Q(followed_player__isnull=False, followed_player__hidden_at__isnull=True)
     if sport:

@@ -190,3 +190,16 @@ def test_export_holds_everything_about_the_player(
         "nomination_created",
         "player_claimed",
     }
+
+
+def test_what_the_family_decided_outlives_its_account(
+    nomination: Nomination, admin_api: ApiClient, other_api: ApiClient
+) -> None:
+    claimant, family = claimed(nomination, admin_api)
+    controls(family, nomination, hideClub=True)
+
+    claimant.delete()
+
+    member = other_api.get(f"/api/nominations/{nomination.pk}").json()["player"]
+    assert member["club"] == ""
+    assert member["managedBy"] == "family"
