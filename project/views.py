@@ -43,9 +43,12 @@ def read_index_html() -> str:
 def spa_index(request: HttpRequest) -> HttpResponse:
     """The SPA's page, with the link preview tags of its address (the same for every client)."""
     base_url = settings.PUBLIC_BASE_URL or f"{request.scheme}://{request.get_host()}"
-    html = page_with_preview(read_index_html(), preview_for(request.path), base_url=base_url)
+    preview = preview_for(request.path)
+    html = page_with_preview(read_index_html(), preview, base_url=base_url)
     response = HttpResponse(html, content_type="text/html; charset=utf-8")
     response["Cache-Control"] = "no-cache"
+    if not preview.indexable:
+        response["X-Robots-Tag"] = "noindex"
     return response
 
 

@@ -36,6 +36,8 @@ CATALOGUE: dict[str, frozenset[Audience]] = {
     "takedown.created": frozenset({"admins"}),
     "takedown.confirmed": frozenset({"admins"}),
     "modlog.created": frozenset({"admins"}),
+    # The Claims tab: a claim made or decided, with the pending count.
+    "claims.changed": frozenset({"admins"}),
     # The Integrity tab: a vote-ring flag raised or grown by live detection (project/integrity).
     "integrity.flagged": frozenset({"admins"}),
 }

@@ -65,6 +65,7 @@ MESSAGES = {
     "Our moderators will review yours.",
     "REPORTS": "You have sent as many reports as we allow for now. You can report again in {wait}.",
     "IP_REPORTS": "Too many reports come from your network. You can report again in {wait}.",
+    "CLAIMS": "You have sent as many claims as we allow for now. You can claim again in {wait}.",
 }
 # A budget spent over a long window is not a matter of speed.
 WINDOW_MESSAGES = {

@@ -156,7 +156,7 @@ def report_group_data(*, nomination_id: int | None, user_id: int | None) -> dict
 
 
 def takedown_queryset() -> QuerySet[TakedownRequest]:
-    return TakedownRequest.objects.select_related("player", "decided_by")
+    return TakedownRequest.objects.select_related("player", "player__controls", "decided_by")
 
 
 def takedown_list(*, status: str) -> QuerySet[TakedownRequest]:
@@ -180,7 +180,7 @@ def takedown_refusals() -> QuerySet[TakedownRefusal]:
     since = timezone.now().date() - timedelta(days=REFUSALS_DAYS - 1)
     return (
         TakedownRefusal.objects.filter(day__gte=since)
-        .select_related("player")
+        .select_related("player", "player__controls")
         .order_by("-last_at", "-pk")[:REFUSALS_MAX]
     )
 

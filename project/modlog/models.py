@@ -24,6 +24,8 @@ class ModlogAction(models.TextChoices):
     TAKEDOWN_DECIDE = "takedown_decide"
     VOTES_VOID = "votes_void"
     VOTES_RESTORE = "votes_restore"
+    CLAIM_APPROVE = "claim_approve"
+    CLAIM_REJECT = "claim_reject"
 
 
 class ModlogTarget(models.TextChoices):

@@ -18,6 +18,7 @@ from project.common.schemas import (
     single_line,
     spec_error,
 )
+from project.privacy.players import Audience, player_view
 
 AGE_MIN, AGE_MAX = 9, 50
 GRADUATION_YEAR_MIN, GRADUATION_YEAR_MAX = 2024, 2040
@@ -139,6 +140,16 @@ class PlayerUpdateIn(PlayerFieldsIn):
     skills: Annotated[str | None, Field(max_length=5000, description="Omitted: unchanged")] = None
 
 
+def _sees_hidden(player: Any, context: Any) -> bool:
+    """Whether the reader of a response sees what a claimant hid: an admin, or the
+    claimant (a live event, read by no one in particular, does not)."""
+    request = (context or {}).get("request")
+    viewer = getattr(request, "auth", None)
+    if viewer is None:
+        return False
+    return bool(viewer.is_admin) or viewer.pk == getattr(player, "claimed_by_id", None)
+
+
 class PlayerOut(CamelSchema):
     id: int
     name: str
@@ -151,6 +162,35 @@ class PlayerOut(CamelSchema):
     skills: str
     video_link: str
     verified: bool
+    managed_by: Literal["family", "athlete"] | None = Field(
+        None,
+        description="Who manages the profile since a verified claim: its family or the athlete",
+    )
+
+    # A player row is read through the privacy rules (project/privacy); a dict (an event's
+    # data read back) is already what its readers see.
+    @staticmethod
+    def resolve_managed_by(obj: Any) -> str | None:
+        if isinstance(obj, dict):
+            return obj.get("managedBy", obj.get("managed_by"))
+        view = player_view(obj, Audience.MEMBER)
+        return None if view.managed_by is None else str(view.managed_by)
+
+    @staticmethod
+    def resolve_club(obj: Any, context: Any) -> str:
+        if isinstance(obj, dict):
+            return str(obj["club"])
+        if _sees_hidden(obj, context):
+            return str(obj.club)
+        return player_view(obj, Audience.MEMBER).club
+
+    @staticmethod
+    def resolve_nationality(obj: Any, context: Any) -> str:
+        if isinstance(obj, dict):
+            return str(obj["nationality"])
+        if _sees_hidden(obj, context):
+            return str(obj.nationality)
+        return player_view(obj, Audience.MEMBER).nationality
 
 
 class UserRefOut(CamelSchema):

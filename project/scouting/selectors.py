@@ -63,6 +63,17 @@ _NOMINATION_FIELDS = (
     "player__skills",
     "player__video_link",
     "player__verified",
+    "player__claimed_by",
+    # The claimant's controls (project/claims): who manages the page, what it hides.
+    "player__controls__id",
+    "player__controls__player",
+    "player__controls__relationship",
+    "player__controls__birth_year",
+    "player__controls__hide_club",
+    "player__controls__hide_nationality",
+    "player__controls__share_card",
+    "player__controls__voting_open",
+    "player__controls__indexable",
     "nominated_by__id",
     "nominated_by__name",
     "nominated_by__username",
@@ -94,7 +105,9 @@ def nomination_visibility(user: User) -> Q:
 
 def nomination_queryset(*, user: User | None = None) -> QuerySet[Nomination]:
     """Nominations with their player and nominator joined and, for ``user``, ``has_voted``."""
-    queryset = Nomination.objects.select_related("player", "nominated_by").only(*_NOMINATION_FIELDS)
+    queryset = Nomination.objects.select_related("player", "player__controls", "nominated_by").only(
+        *_NOMINATION_FIELDS
+    )
     if user is not None:
         queryset = queryset.annotate(
             has_voted=Exists(Vote.objects.filter(nomination_id=OuterRef("pk"), user_id=user.pk))
@@ -376,7 +389,7 @@ def following_list(*, user: User, sport: str | None) -> QuerySet[Follow]:
     """What the user follows: players of the sport and every followed user.
     Unordered: paginate it in ``NEWEST_FIRST``."""
     queryset = Follow.objects.filter(follower_id=user.pk).select_related(
-        "followed_player", "followed_user"
+        "followed_player", "followed_player__controls", "followed_user"
     )
     players = Q(followed_player__isnull=False, followed_player__hidden_at__isnull=True)
     if sport:

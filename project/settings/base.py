@@ -94,6 +94,8 @@ INSTALLED_APPS = [
     "project.accounts",
     "project.scouting",
     "project.moderation",
+    "project.privacy",
+    "project.claims",
     "project.modlog",
     "project.integrity",
     "project.media",

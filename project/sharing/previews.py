@@ -14,6 +14,7 @@ from functools import lru_cache
 from django.utils.html import escape
 
 from project.common.choices import Sport
+from project.privacy.players import Audience, player_view
 from project.sharing import cards
 from project.sharing.cache import NOMINATION, SCOUT, preview_cached
 from project.sharing.selectors import public_nomination, public_scout
@@ -51,6 +52,9 @@ class Preview:
     image_width: int = cards.WIDTH
     image_height: int = cards.HEIGHT
     type: str = "website"
+    # Whether search engines may index the page: a player's page only when its claimant
+    # allows it (``robots`` below and the X-Robots-Tag header of the page).
+    indexable: bool = True
 
 
 GENERIC = Preview(
@@ -71,8 +75,18 @@ def _votes(count: int) -> str:
     return f"{count:,} community vote" + ("" if count == 1 else "s")
 
 
+# A player's page the public does not see: the generic tags, and not to be indexed.
+GENERIC_PLAYER = Preview(
+    title=GENERIC_TITLE,
+    description=GENERIC_DESCRIPTION,
+    path="/",
+    image_path=SITE_CARD_PATH,
+    indexable=False,
+)
+
+
 def _nomination_preview(nomination_id: int) -> Preview:
-    return preview_cached(NOMINATION, nomination_id, _nomination_read) or GENERIC
+    return preview_cached(NOMINATION, nomination_id, _nomination_read) or GENERIC_PLAYER
 
 
 def _scout_preview(user_id: int) -> Preview:
@@ -84,24 +98,36 @@ def _nomination_read(nomination_id: int) -> Preview | None:
     if nomination is None:
         return None
     player = nomination.player
+    # What the public may see of the player (project/privacy): a child's first name and
+    # initial, what a claimant allows.
+    view = player_view(player, Audience.PUBLIC)
+    if not view.link_preview:
+        return Preview(
+            title=GENERIC_TITLE,
+            description=GENERIC_DESCRIPTION,
+            path=f"/nominations/{nomination.pk}",
+            image_path=SITE_CARD_PATH,
+            indexable=view.indexable,
+        )
     sport = Sport(nomination.sport).label
     facts = [player.position, sport]
     if player.age is not None:
         facts.append(f"age {player.age}")
     if player.graduation_year is not None:
         facts.append(f"class of {player.graduation_year}")
-    if player.club:
-        facts.append(player.club)
-    card = getattr(nomination, "share_card", None)
+    if view.club:
+        facts.append(view.club)
+    card = getattr(nomination, "share_card", None) if view.share_card else None
     return Preview(
-        title=f"{player.name} ({player.position}, {sport}) | {SITE_NAME}",
+        title=f"{view.name} ({player.position}, {sport}) | {SITE_NAME}",
         description=_short(
-            f"{player.name}: {', '.join(facts)}. {_votes(nomination.vote_count)} on "
+            f"{view.name}: {', '.join(facts)}. {_votes(nomination.vote_count)} on "
             f"{SITE_NAME}. Add yours."
         ),
         path=f"/nominations/{nomination.pk}",
         image_path=_card_path(card.key) if card is not None else SITE_CARD_PATH,
         type="profile",
+        indexable=view.indexable,
     )
 
 
@@ -165,6 +191,8 @@ def preview_tags(preview: Preview, *, base_url: str) -> str:
         ("name", "twitter:image", image),
     ]
     lines = [f"<title>{title}</title>", f'<link rel="canonical" href="{url}" />']
+    if not preview.indexable:
+        lines.append('<meta name="robots" content="noindex" />')
     lines += [f'<meta {attr}="{key}" content="{value}" />' for attr, key, value in metas]
     return "\n    ".join(lines)
 

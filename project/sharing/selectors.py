@@ -12,6 +12,7 @@ from django.db.models.functions import Coalesce
 
 from project.accounts.models import User
 from project.accounts.selectors import public_members
+from project.privacy.players import public_card_denied
 from project.scouting.models import LIVE_STATUSES, Nomination, NominationStatus
 from project.sharing.models import ShareCard
 
@@ -27,6 +28,17 @@ _PREVIEW_FIELDS = (
     "player__graduation_year",
     "player__position",
     "player__club",
+    "player__nationality",
+    "player__claimed_by",
+    # The claimant's controls (project/privacy): what the public may see of the player.
+    "player__controls__id",
+    "player__controls__player",
+    "player__controls__relationship",
+    "player__controls__birth_year",
+    "player__controls__hide_club",
+    "player__controls__hide_nationality",
+    "player__controls__share_card",
+    "player__controls__indexable",
     "share_card__id",
     "share_card__key",
     "share_card__inputs",
@@ -50,10 +62,22 @@ def public_scouts() -> QuerySet[User]:
 
 
 def public_nomination(nomination_id: int) -> Nomination | None:
-    """The nomination with its player and share card joined, when public (one query)."""
+    """The nomination with its player, its controls and share card joined, when public (one
+    query). What the public sees of its player is ``player_view(..., Audience.PUBLIC)``."""
     return (
-        public_nominations().filter(pk=nomination_id).select_related("player", "share_card").first()
+        public_nominations()
+        .filter(pk=nomination_id)
+        .select_related("player", "player__controls", "share_card")
+        .only(*_PREVIEW_FIELDS)
+        .first()
     )
+
+
+def public_card_nominations() -> QuerySet[Nomination]:
+    """The public nominations whose player the public may see on a share card
+    (``player_view(...).share_card``): not an unclaimed child under 13, not a player whose
+    claimant turned the card off."""
+    return public_nominations().exclude(public_card_denied("player__"))
 
 
 def public_scout(user_id: int) -> User | None:
@@ -79,14 +103,14 @@ def public_scout(user_id: int) -> User | None:
 
 def card_is_public(key: str) -> bool:
     """Whether the card stored under ``key`` is the current card of a public subject."""
-    subject = Q(nomination__in=public_nominations()) | Q(scout__in=public_scouts())
+    subject = Q(nomination__in=public_card_nominations()) | Q(scout__in=public_scouts())
     return ShareCard.objects.filter(subject, key=key).exists()
 
 
 def cards_to_draw(*, limit: int) -> tuple[list[int], list[int]]:
     """The nominations and scouts whose card is missing or shows another count than theirs
     now (votes, points), at most ``limit`` of each, oldest first (two queries)."""
-    nominations = public_nominations().filter(
+    nominations = public_card_nominations().filter(
         Q(share_card__isnull=True) | ~Q(share_card__count=F("vote_count"))
     )
     scouts = public_scouts().filter(Q(share_card__isnull=True) | ~Q(share_card__count=F("points")))

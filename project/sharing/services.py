@@ -19,6 +19,7 @@ from django.db import transaction
 
 from project.common.choices import Sport
 from project.media.storage import get_storage
+from project.privacy.players import Audience, player_view
 from project.scouting.boards.reads import board_data
 from project.scouting.models import Nomination
 from project.sharing import cards
@@ -26,8 +27,8 @@ from project.sharing.cache import previews_changed
 from project.sharing.models import CardRedraw, ShareCard
 from project.sharing.redraws import card_redraw_started
 from project.sharing.selectors import (
+    public_card_nominations,
     public_nomination,
-    public_nominations,
     public_scout,
     public_scouts,
 )
@@ -171,16 +172,18 @@ def share_card_render(
 
 def _render_nomination(nomination_id: int, boards: Boards | None = None) -> ShareCard | None:
     nomination = public_nomination(nomination_id)
-    if nomination is None:
+    if nomination is None or not player_view(nomination.player, Audience.PUBLIC).share_card:
+        # Not public, or a player the public gets the product's generic card of.
         with transaction.atomic():
             share_cards_drop(nomination_ids=[nomination_id])
         return None
     player = nomination.player
+    view = player_view(player, Audience.PUBLIC)
     card = cards.NominationCard(
-        name=player.name,
+        name=view.name,
         position=player.position,
         sport=nomination.sport,
-        club=player.club,
+        club=view.club,
         age=player.age,
         graduation_year=player.graduation_year,
         votes=nomination.vote_count,
@@ -195,7 +198,7 @@ def _render_nomination(nomination_id: int, boards: Boards | None = None) -> Shar
     png = cards.nomination_card_png(card, sport_label=sport_label, footer=footer)
 
     def still_public() -> bool:
-        locked = public_nominations().select_for_update(of=("self",)).filter(pk=nomination_id)
+        locked = public_card_nominations().select_for_update(of=("self",)).filter(pk=nomination_id)
         return bool(list(locked.values_list("pk", flat=True)))
 
     return _store(

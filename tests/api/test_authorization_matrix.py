@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from project.accounts.models import User, UserSettings
 from project.api import api
+from project.claims.services import claim_approve, claim_create, profile_remove
 from project.moderation.services.reports import report_create
 from project.moderation.services.takedowns import (
     takedown_confirm_token,
@@ -241,6 +242,29 @@ def _a_takedown_request(world: World, clients: dict[str, ApiClient]) -> dict[str
         confirm_url="http://testserver/takedown/confirm",
     )
     return {"takedown": request.pk, "token": takedown_confirm_token(request)}
+
+
+def _a_claim(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
+    claim = claim_create(
+        claimant=world.scout,
+        player_id=world.approved.player_id,
+        relationship="parent_or_guardian",
+        birth_year=timezone.localdate().year - 12,
+        evidence="Club roster",
+    )
+    return {"claim": claim.pk, "claimed_player": world.approved.player_id}
+
+
+def _claimed_by_the_scout(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
+    extra = _a_claim(world, clients)
+    claim_approve(admin=world.admin, claim_id=extra["claim"])
+    return extra
+
+
+def _removed_by_the_scout(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
+    extra = _claimed_by_the_scout(world, clients)
+    profile_remove(user=world.scout, player_id=extra["claimed_player"])
+    return extra
 
 
 def _pending_player_taken_down(world: World, clients: dict[str, ApiClient]) -> None:
@@ -501,6 +525,22 @@ CALLS: list[Call] = [
     ),
     # Reports, takedown requests, the moderation log.
     Call("open reports", "GET", "/api/admin/reports", ADMIN_ONLY_200),
+    Call("claims to review", "GET", "/api/admin/claims?status=pending", ADMIN_ONLY_200),
+    Call(
+        "approve a claim",
+        "POST",
+        "/api/admin/claims/{claim}/approve",
+        ADMIN_ONLY_200,
+        {"reason": "Roster checked"},
+        setup=_a_claim,
+    ),
+    Call(
+        "reject a claim",
+        "POST",
+        "/api/admin/claims/{claim}/reject",
+        ADMIN_ONLY_200,
+        setup=_a_claim,
+    ),
     Call(
         "resolve the reports of an item",
         "POST",
@@ -558,6 +598,57 @@ CALLS: list[Call] = [
         "/api/reports",
         (401, 201, 201, 201, 201),
         {"nominationId": "{pending}", "reason": "wrong_information"},
+    ),
+    Call(
+        "claim a player (a guardian, its athlete under 16)",
+        "POST",
+        "/api/players/{pending_player}/claims",
+        (401, 201, 201, 201, 201),
+        {"relationship": "parent_or_guardian", "birthYear": 2014, "evidence": "Club roster"},
+    ),
+    Call(
+        "claim a player seen only through a rejected nomination",
+        "POST",
+        "/api/players/{rejected_player}/claims",
+        (401, 404, 201, 404, 201),
+        {"relationship": "parent_or_guardian", "birthYear": 2014, "evidence": "Club roster"},
+    ),
+    # The claimant is the scout; the player's nominator is the other scout.
+    Call(
+        "read a claimed player's controls",
+        "GET",
+        "/api/players/{claimed_player}/controls",
+        (401, 200, 403, 403, 403),
+        setup=_claimed_by_the_scout,
+    ),
+    Call(
+        "change a claimed player's controls",
+        "PUT",
+        "/api/players/{claimed_player}/controls",
+        (401, 200, 403, 403, 403),
+        {"hideClub": True},
+        setup=_claimed_by_the_scout,
+    ),
+    Call(
+        "remove a claimed player's profile",
+        "POST",
+        "/api/players/{claimed_player}/controls/remove",
+        (401, 200, 403, 403, 403),
+        setup=_claimed_by_the_scout,
+    ),
+    Call(
+        "bring back a removed profile",
+        "POST",
+        "/api/players/{claimed_player}/controls/restore",
+        (401, 200, 404, 404, 403),
+        setup=_removed_by_the_scout,
+    ),
+    Call(
+        "export everything held about a claimed player",
+        "GET",
+        "/api/players/{claimed_player}/export",
+        (401, 200, 403, 403, 403),
+        setup=_claimed_by_the_scout,
     ),
     Call(
         "report a rejected nomination (seen by its nominator and admins only)",

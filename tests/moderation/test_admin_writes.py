@@ -65,6 +65,7 @@ def test_verify_and_unverify_a_player(
         "skills": "Vision",
         "videoLink": "",
         "verified": True,
+        "managedBy": None,
     }
     assert Player.objects.get(pk=player.pk).verified is True
     published = sorted(

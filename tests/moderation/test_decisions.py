@@ -39,6 +39,7 @@ def read_shape(nomination: Nomination, *, status: str, has_voted: bool = False) 
             "skills": player.skills,
             "videoLink": player.video_link,
             "verified": player.verified,
+            "managedBy": None,
         },
         "nominatedBy": {"id": nominator.pk, "name": nominator.name, "username": nominator.username},
         "createdAt": DjangoJSONEncoder().default(nomination.created_at),

@@ -495,6 +495,8 @@ SPEC_PLAYER_FIELDS = {
     "skills",
     "videoLink",
     "verified",
+    # The "Managed by" badge: whether the family or the athlete manages it, never who.
+    "managedBy",
 }
 
 
@@ -502,7 +504,7 @@ def test_members_get_no_more_than_the_spec_player_fields(
     child: Nomination, other_api: ApiClient
 ) -> None:
     """Data minimisation: nothing about a minor beyond the spec's player read shape (no
-    identity key, no takedown state, no claim)."""
+    identity key, no takedown state, no claimant)."""
     players = [
         other_api.get(f"/api/nominations/{child.pk}").json()["player"],
         *(item["player"] for item in other_api.get("/api/nominations").json()),

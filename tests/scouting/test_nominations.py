@@ -29,6 +29,8 @@ PLAYER_KEYS = {
     "skills",
     "videoLink",
     "verified",
+    # Who manages the profile since a verified claim (project/claims), null before.
+    "managedBy",
 }
 
 
@@ -56,6 +58,7 @@ def test_nominate_returns_the_read_shape(scout_api: ApiClient, scout: User) -> N
         "skills": "Pace, finishing",
         "videoLink": "https://video.example/zoe",
         "verified": False,
+        "managedBy": None,
     }
     assert body["nominatedBy"] == {"id": scout.pk, "name": scout.name, "username": scout.username}
     assert body["status"] == "pending"

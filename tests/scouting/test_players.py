@@ -46,6 +46,7 @@ def test_nominator_edits(scout_api: ApiClient, nomination: Nomination) -> None:
         "skills": "Dribbling",
         "videoLink": "https://v.example/1",
         "verified": False,
+        "managedBy": None,
     }
     player = Player.objects.get(pk=nomination.player_id)
     assert player.normalized_identity.startswith("editedname|football|")

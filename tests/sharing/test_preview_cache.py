@@ -87,7 +87,7 @@ def test_a_hidden_players_preview_leaves_the_cache_at_commit(
     path = f"/nominations/{nomination.pk}"
     assert "Hugo Hidden" in cached_title(path, django_assert_num_queries)
     hide(nomination)
-    assert previews.preview_for(path) == previews.GENERIC
+    assert previews.preview_for(path) == previews.GENERIC_PLAYER
 
 
 def test_an_edit_shows_the_new_name_at_once(django_assert_num_queries: Any) -> None:
@@ -171,4 +171,4 @@ def test_a_read_before_the_commit_is_not_kept_after_it() -> None:
     assert stale is not None
     hide_by_takedown(nomination)
     cache.set(entry_key, (token_before, stale))
-    assert previews.preview_for(path) == previews.GENERIC
+    assert previews.preview_for(path) == previews.GENERIC_PLAYER

@@ -91,7 +91,7 @@ def test_a_preview_comes_from_the_local_layer_and_leaves_it_at_commit(
     path = f"/nominations/{nomination.pk}"
     assert "Lola Local" in held_locally(path, django_assert_num_queries)
     hide_by_takedown(nomination)
-    assert previews.preview_for(path) == previews.GENERIC
+    assert previews.preview_for(path) == previews.GENERIC_PLAYER
 
 
 def test_a_read_that_started_before_a_takedown_is_not_kept_locally(layer: LocalPreviews) -> None:
@@ -109,7 +109,7 @@ def test_a_read_that_started_before_a_takedown_is_not_kept_locally(layer: LocalP
         sharing_cache.NOMINATION, nomination.pk, read_then_taken_down
     )
     assert stale is not None and "Rae Race" in stale.title
-    assert previews.preview_for(path) == previews.GENERIC
+    assert previews.preview_for(path) == previews.GENERIC_PLAYER
 
 
 HIDE_IN_ANOTHER_PROCESS = """
@@ -160,7 +160,7 @@ def test_a_read_that_started_before_another_process_takedown_is_not_kept_locally
         sharing_cache.NOMINATION, nomination.pk, read_then_taken_down_elsewhere
     )
     assert stale is not None and "Rex Remote" in stale.title
-    assert previews.preview_for(path) == previews.GENERIC
+    assert previews.preview_for(path) == previews.GENERIC_PLAYER
 
 
 @contextlib.contextmanager
@@ -195,9 +195,9 @@ def test_while_not_subscribed_previews_bypass_the_local_layer_which_empties_on_s
     with subscriber_unreachable(layer):
         assert not layer.live()
         hide_in_another_process(nomination)
-        assert previews.preview_for(path) == previews.GENERIC
+        assert previews.preview_for(path) == previews.GENERIC_PLAYER
     # The entry held from before the outage went with the new subscription.
-    assert previews.preview_for(path) == previews.GENERIC
+    assert previews.preview_for(path) == previews.GENERIC_PLAYER
 
 
 def test_while_not_subscribed_previews_are_cached_in_the_shared_cache_only(

@@ -53,6 +53,7 @@ export const liveReducers = {
   'takedown.confirmed': [adminLiveWrites['takedown.confirmed']],
   'modlog.created': [adminLiveWrites['modlog.created']],
   'integrity.flagged': [adminLiveWrites['integrity.flagged']],
+  'claims.changed': [adminLiveWrites['claims.changed']],
 } satisfies LiveReducerTable;
 
 /**

@@ -3,6 +3,7 @@ import { act } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { adminKeys } from '@/features/admin/api/admin-keys';
+import { type AdminClaim, claimsQueueKey } from '@/features/admin/api/claims';
 import type {
   AdminNomination,
   AdminStats,
@@ -59,6 +60,8 @@ type AdminState = {
   takedowns: { id: number; status: string }[];
   modlog: ModlogEntry[];
   flags: IntegrityFlag[];
+  /** Pending claims, the longest waiting first. */
+  claims: AdminClaim[];
 };
 
 /** What the fake server knows, for the reader. */
@@ -191,6 +194,7 @@ function adminReads(): Read[] {
     [adminKeys.takedowns(), (s) => s.admin.takedowns],
     [adminKeys.modlog({}), (s) => onePage(s.admin.modlog)],
     [adminKeys.integrityFlags(), (s) => s.admin.flags],
+    [claimsQueueKey(), (s) => s.admin.claims],
   ];
 }
 
@@ -227,6 +231,24 @@ function modlogEntry(id: number, overrides: Partial<ModlogEntry> = {}): ModlogEn
     targetType: 'nomination',
     ...overrides,
   } as ModlogEntry;
+}
+
+function claim(id: number, createdAt: string, overrides: Partial<AdminClaim> = {}) {
+  return {
+    id,
+    birthYear: 2014,
+    claimant: { id: 40 + id, name: `Parent ${id}`, username: `parent${id}` },
+    contactPhone: '',
+    createdAt,
+    decidedAt: null,
+    decidedBy: null,
+    decisionReason: '',
+    evidence: 'The club roster lists her.',
+    nominatedBy: [],
+    player: { id: 1007, name: 'Player 7' },
+    status: 'pending',
+    ...overrides,
+  } as AdminClaim;
 }
 
 function flag(id: number, updatedAt: string, overrides: Partial<IntegrityFlag> = {}) {
@@ -268,6 +290,7 @@ const stateA = (): State => ({
     takedowns: [{ id: 1, status: 'pending' }],
     modlog: [modlogEntry(1, { action: 'player.verify' as ModlogEntry['action'] })],
     flags: [flag(1, '2025-01-01T00:00:00Z')],
+    claims: [claim(1, '2025-01-01T00:00:00Z')],
   },
 });
 
@@ -770,6 +793,25 @@ describe("every live write leaves an admin's dashboard as a fresh read of the ne
       admin: { ...a.admin, reports: [], modlog: [logged, ...a.admin.modlog] },
     };
     await verify(b, [event('modlog.created', logged, 'admins')], ADMIN);
+  });
+
+  verifies(['claims.changed'], 'a claim arrives and another admin approves one', async () => {
+    const a = stateA();
+    readAll(a, ADMIN);
+    const arrived = claim(2, '2025-01-02T00:00:00Z');
+    const approved = claim(1, '2025-01-01T00:00:00Z', {
+      status: 'approved',
+      decidedAt: '2025-01-03T00:00:00Z',
+    });
+    const b = { ...a, admin: { ...a.admin, claims: [arrived] } };
+    await verify(
+      b,
+      [
+        event('claims.changed', { action: 'created', item: arrived, pending: 2 }, 'admins'),
+        event('claims.changed', { action: 'approved', item: approved, pending: 1 }, 'admins'),
+      ],
+      ADMIN,
+    );
   });
 
   verifies(['integrity.flagged'], 'a new flag and a grown one', async () => {

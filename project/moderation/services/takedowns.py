@@ -541,6 +541,23 @@ def takedown_family_verified(*, player_id: int) -> bool:
 
 
 @transaction.atomic
+def takedown_family_withdrawn(*, player_id: int) -> bool:
+    """Show a player again because its verified family withdrew its own removal (the claims
+    work calls this within the family's time to change its mind): back to everyone, or kept
+    from the public while another confirmed request waits for admins. True when this showed
+    it."""
+    player = Player.objects.select_for_update().filter(pk=player_id).first()
+    if player is None:
+        raise NotFound(PLAYER_NOT_FOUND)
+    if player.hidden_at is None:
+        return False
+    _player_unhide(player)
+    if TakedownRequest.objects.filter(player_id=player.pk, status=TakedownStatus.PENDING).exists():
+        _player_review_start(player)
+    return True
+
+
+@transaction.atomic
 def takedown_request_decide(
     *, admin: User, request_id: int, decision: str, reason: str
 ) -> TakedownRequest:

@@ -35,6 +35,8 @@ from project.accounts.models import User
 from project.common.choices import Sport
 from project.common.db import db_datetime, reading
 from project.common.pagination import PageQuery, cursor_decode, cursor_encode
+from project.privacy.models import PlayerControls
+from project.privacy.players import managed_by_of
 from project.scouting import selectors
 from project.scouting.boards.maths import next_week_start, week_of, week_zone
 from project.scouting.boards.schemas import BoardKind
@@ -229,8 +231,10 @@ def board_data(
 _BOARD_SQL = (
     "SELECT n.id, n.created_at, n.status, n.vote_count, n.version, p.id, p.name, p.age, "
     "p.graduation_year, p.position, p.nationality, p.club, p.sport, p.skills, p.video_link, "
-    "p.verified, u.id, u.name, u.username, {score}, {key} "
+    "p.verified, c.relationship, c.hide_club, c.hide_nationality, u.id, u.name, u.username, "
+    "{score}, {key} "
     "FROM {nominations} n JOIN {players} p ON p.id = n.player_id "
+    "LEFT JOIN {controls} c ON c.player_id = p.id "
     "JOIN {users} u ON u.id = n.nominated_by_id{join} "
     "WHERE n.status IN ({live}){where} ORDER BY {key} DESC, n.id LIMIT %s"
 )
@@ -271,6 +275,7 @@ def _board_rows(kind: BoardKind, sport: str | None, now: datetime) -> list[tuple
         key=key,
         nominations=quote(Nomination._meta.db_table),
         players=quote(Player._meta.db_table),
+        controls=quote(PlayerControls._meta.db_table),
         users=quote(User._meta.db_table),
         join=join,
         live=", ".join(["%s"] * len(LIVE_STATUSES)),
@@ -305,6 +310,9 @@ def _entry_wire(row: tuple[Any, ...], rank: int, movement: int | None) -> dict[s
         skills,
         video_link,
         verified,
+        relationship,
+        hide_club,
+        hide_nationality,
         nominator_id,
         nominator_name,
         username,
@@ -319,12 +327,13 @@ def _entry_wire(row: tuple[Any, ...], rank: int, movement: int | None) -> dict[s
             "age": age,
             "graduationYear": graduation_year,
             "position": position,
-            "nationality": nationality,
-            "club": club,
+            "nationality": "" if hide_nationality else nationality,
+            "club": "" if hide_club else club,
             "sport": player_sport,
             "skills": skills,
             "videoLink": video_link,
             "verified": bool(verified),
+            "managedBy": managed_by_of(relationship),
         },
         "nominatedBy": {"id": nominator_id, "name": nominator_name, "username": username},
         "createdAt": _ENCODER.default(db_datetime(created_at)),

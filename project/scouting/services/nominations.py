@@ -42,6 +42,7 @@ logger = logging.getLogger(__name__)
 DUPLICATE_NOMINATION = "This player has already been nominated"
 AGE_OR_GRADUATION_YEAR_REQUIRED = "Enter the player's age or graduation year"
 EDIT_FORBIDDEN = "You can only edit players you nominated"
+CLAIMED_EDIT_FORBIDDEN = "This player's profile is managed by the athlete or their family"
 PLAYER_TAKEN_DOWN = "This athlete's profile was taken down at their request"
 PLAYER_EDIT_FIELDS = (
     "name",
@@ -194,7 +195,13 @@ def nomination_create(
 
 
 def _may_edit(*, user: User, player: Player) -> bool:
-    return user.is_admin or player.nominations.filter(nominated_by_id=user.pk).exists()
+    """Admins always; a claimed player's claimant (its nominators' Edit ends with the
+    claim); else its nominators."""
+    if user.is_admin:
+        return True
+    if player.claimed_by_id is not None:
+        return bool(player.claimed_by_id == user.pk)
+    return player.nominations.filter(nominated_by_id=user.pk).exists()
 
 
 @transaction.atomic
@@ -224,6 +231,8 @@ def player_update(
     if not _may_edit(user=user, player=player):
         # A player seen only through rejected nominations does not exist for the caller.
         selectors.player_get_visible(user=user, player_id=player.pk)
+        if player.claimed_by_id is not None:
+            raise PermissionDenied(CLAIMED_EDIT_FORBIDDEN, code="player_claimed")
         raise PermissionDenied(EDIT_FORBIDDEN, code="not_nominator")
     identity = player_identity(
         name=name, sport=sport, club=club, age=age, graduation_year=graduation_year, today=today

@@ -16,6 +16,7 @@ from project.accounts.models import User, UserSettings
 from project.accounts.progress import progress_published
 from project.common.db import Pending, db_datetime, insert_statement, loaded
 from project.common.errors import Conflict, NotFound, ValidationFailed
+from project.privacy.models import PlayerControls
 from project.scouting import hooks, selectors
 from project.scouting.hooks import CastVote
 from project.scouting.models import (
@@ -44,6 +45,10 @@ logger = logging.getLogger(__name__)
 ALREADY_VOTED = "You have already voted for this nomination"
 NOT_VOTED = "You have not voted for this nomination"
 VOTING_CLOSED = "Voting is closed for this nomination"
+VOTING_CLOSED_BY_FAMILY = (
+    "Voting is closed for this player: whoever manages the profile closed it. "
+    "Its votes stay as they are."
+)
 
 
 # The nomination's row locked (FOR NO KEY UPDATE where the database has it: PostgreSQL; on
@@ -51,9 +56,11 @@ VOTING_CLOSED = "Voting is closed for this nomination"
 # player, its nominator and the nominator's notification settings (none: no settings row).
 _NOMINATION_FOR_VOTE = (
     "SELECT n.id, n.status, n.sport, n.player_id, n.nominated_by_id, p.name, u.name, u.email, "
-    "u.birth_year, u.time_zone, s.id, s.vote_notifications, s.email_notifications, s.vote_emails "
+    "u.birth_year, u.time_zone, c.voting_open, s.id, s.vote_notifications, s.email_notifications, "
+    "s.vote_emails "
     "FROM {nominations} n JOIN {players} p ON p.id = n.player_id "
     "JOIN {users} u ON u.id = n.nominated_by_id "
+    "LEFT JOIN {controls} c ON c.player_id = n.player_id "
     "LEFT JOIN {settings} s ON s.user_id = n.nominated_by_id "
     "WHERE n.id = %s{lock}"
 )
@@ -69,6 +76,7 @@ def _nomination_locked(nomination_id: int, *, lock: bool = True) -> Nomination |
         players=quote(Player._meta.db_table),
         users=quote(User._meta.db_table),
         settings=quote(UserSettings._meta.db_table),
+        controls=quote(PlayerControls._meta.db_table),
         lock=" FOR NO KEY UPDATE OF n"
         if lock and connection.features.has_select_for_no_key_update
         else "",
@@ -79,7 +87,7 @@ def _nomination_locked(nomination_id: int, *, lock: bool = True) -> Nomination |
     if row is None:
         return None
     pk, status, sport, player_id, nominator_id, player_name, name, email, *rest = row
-    birth_year, time_zone, *settings = rest
+    birth_year, time_zone, voting, *settings = rest
     nomination = loaded(
         Nomination,
         id=pk,
@@ -89,6 +97,8 @@ def _nomination_locked(nomination_id: int, *, lock: bool = True) -> Nomination |
         nominated_by_id=nominator_id,
     )
     nomination.player = loaded(Player, id=player_id, name=player_name)
+    # False when the player's claimant closed voting (project/privacy), None unclaimed.
+    nomination.voting_open = voting is None or bool(voting)  # type: ignore[attr-defined]
     # With what a push's quiet hours read (``quiet_until``: the age band and time zone).
     nominator = loaded(
         User, id=nominator_id, name=name, email=email, birth_year=birth_year, time_zone=time_zone
@@ -130,6 +140,8 @@ def _nomination_for_vote(*, user: User, nomination_id: int, lock: bool = True) -
         if not sees_it:
             raise NotFound(selectors.NOMINATION_NOT_FOUND)
         raise ValidationFailed(VOTING_CLOSED, code="voting_closed")
+    if not nomination.voting_open:  # type: ignore[attr-defined]
+        raise ValidationFailed(VOTING_CLOSED_BY_FAMILY, code="voting_closed")
     return nomination
 
 

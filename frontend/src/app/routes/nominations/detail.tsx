@@ -2,6 +2,9 @@ import { useParams } from 'react-router';
 
 import { ShareButton } from '@/components/share-button';
 import { useUser } from '@/features/auth/hooks/use-user';
+import { usePlayerControls } from '@/features/claims/api/claims';
+import { ClaimButton } from '@/features/claims/components/claim-button';
+import { PlayerControlsPanel } from '@/features/claims/components/player-controls';
 import { useNomination } from '@/features/nominations/api/get-nomination';
 import { ErrorState } from '@/features/nominations/components/error-state';
 import {
@@ -21,6 +24,9 @@ export default function NominationDetailPage() {
   const id = Number(useParams().id);
   const { user } = useUser();
   const query = useNomination(id);
+  const managed = Boolean(query.data?.player.managedBy);
+  // Read by the claimant only (403 for anyone else): its answer says who manages the page.
+  const controls = usePlayerControls(query.data?.player.id ?? 0, managed && user != null);
   useWatchNomination(Number.isInteger(id) && id > 0 ? id : null);
 
   if (!Number.isInteger(id) || id <= 0) return <NominationNotFound />;
@@ -46,11 +52,15 @@ export default function NominationDetailPage() {
   if (!query.data) return <NominationProfileSkeleton />;
 
   const nomination = query.data;
-  const canEdit = user?.actsAsAdmin === true || user?.id === nomination.nominatedBy.id;
+  const isClaimant = managed && controls.data != null;
+  // Once claimed, the claimant edits the player instead of its nominator (admins always).
+  const canEdit =
+    user?.actsAsAdmin === true || (managed ? isClaimant : user?.id === nomination.nominatedBy.id);
   return (
     <>
       <UnderReviewNotice nominationId={nomination.id} />
       <NominationProfile nomination={nomination} canEdit={canEdit} />
+      {isClaimant && controls.data && <PlayerControlsPanel controls={controls.data} />}
       <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
         <WatchingCount scope="nomination" id={nomination.id} />
         <ShareButton
@@ -59,7 +69,12 @@ export default function NominationDetailPage() {
         />
       </div>
       <div className="mt-6 flex flex-wrap items-center justify-between gap-3 border-t border-border pt-4">
-        <TakedownLink nominationId={nomination.id} />
+        <div className="flex flex-wrap items-center gap-3">
+          <TakedownLink nominationId={nomination.id} />
+          {!managed && user && user.role !== 'admin' && (
+            <ClaimButton playerId={nomination.player.id} playerName={nomination.player.name} />
+          )}
+        </div>
         <ReportButton
           nominationId={nomination.id}
           what={`the nomination of ${nomination.player.name}`}

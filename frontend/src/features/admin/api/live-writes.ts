@@ -10,6 +10,7 @@ import {
   refreshStats,
 } from './admin-cache';
 import { adminKeys } from './admin-keys';
+import { applyClaimsChanged, type ClaimsChanged } from './claims';
 import { applyIntegrityFlag } from './integrity';
 import { prependModlogEntry, refreshReports } from './safety';
 import type { ModerationChanged } from './types';
@@ -54,6 +55,8 @@ export const adminLiveWrites = {
     refreshReports(queryClient);
   },
   'integrity.flagged': (queryClient, event) => applyIntegrityFlag(queryClient, event.data),
+  'claims.changed': (queryClient, event) =>
+    applyClaimsChanged(queryClient, event.data as ClaimsChanged),
 } satisfies LiveWrites;
 
 /**

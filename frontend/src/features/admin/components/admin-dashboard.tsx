@@ -5,6 +5,7 @@ import { buttonClasses } from '@/components/ui/button-classes';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { ApiError } from '@/lib/api-client';
 
+import { useClaimsQueue } from '../api/claims';
 import { useAdminStats } from '../api/get-stats';
 import { useAdminUsers } from '../api/get-users';
 import { useIntegrityFlags } from '../api/integrity';
@@ -13,6 +14,7 @@ import { useAdminLive } from '../hooks/use-admin-live';
 import { useErrorToast } from '../hooks/use-error-toast';
 
 import { isAdminTab, type AdminTab } from './admin-tabs';
+import { ClaimsTab } from './claims-tab';
 import { DecidedTab } from './decided-tab';
 import { IntegrityTab } from './integrity-tab';
 import { LogTab } from './log-tab';
@@ -62,6 +64,7 @@ export function AdminDashboard({
 
 function AdminTools({ viewerId, renderEditPlayer }: DashboardProps) {
   useAdminLive();
+  const claims = useClaimsQueue().data;
   const stats = useAdminStats();
   useErrorToast(stats.error, 'Failed to fetch admin statistics');
   const usersQuery = useAdminUsers();
@@ -100,6 +103,7 @@ function AdminTools({ viewerId, renderEditPlayer }: DashboardProps) {
           <TabsTrigger value="reports">Reports{count(openItems)}</TabsTrigger>
           <TabsTrigger value="log">Log</TabsTrigger>
           <TabsTrigger value="integrity">Integrity{count(openFlags)}</TabsTrigger>
+          <TabsTrigger value="claims">Claims{count(claims?.length)}</TabsTrigger>
         </TabsList>
         <TabsContent value="pending" className="outline-none">
           <PendingTab renderEditPlayer={renderEditPlayer} />
@@ -124,6 +128,9 @@ function AdminTools({ viewerId, renderEditPlayer }: DashboardProps) {
         </TabsContent>
         <TabsContent value="integrity" className="outline-none">
           <IntegrityTab />
+        </TabsContent>
+        <TabsContent value="claims" className="outline-none">
+          <ClaimsTab />
         </TabsContent>
       </Tabs>
     </>

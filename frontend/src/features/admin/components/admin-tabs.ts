@@ -7,6 +7,7 @@ export const ADMIN_TABS = [
   'reports',
   'log',
   'integrity',
+  'claims',
 ] as const;
 
 export type AdminTab = (typeof ADMIN_TABS)[number];

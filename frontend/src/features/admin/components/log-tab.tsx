@@ -22,6 +22,8 @@ const ACTION_LABELS: Record<ModlogAction, string> = {
   takedown_decide: 'decided a takedown request',
   votes_void: 'voided votes',
   votes_restore: 'restored voided votes',
+  claim_approve: 'approved a claim of',
+  claim_reject: 'rejected a claim of',
 };
 
 function changesText(changes: ModlogEntry['changes']) {

@@ -5,6 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button-classes';
 import { Skeleton } from '@/components/ui/skeleton';
 import { displayAge } from '@/lib/display';
+import { ManagedBadge } from '@/components/managed-badge';
 
 import type { Nomination } from '../api/types';
 
@@ -58,6 +59,11 @@ export function NominationCard({
           <p dir="auto" className="mt-0.5 truncate text-sm text-muted-foreground">
             {player.position}
           </p>
+          {player.managedBy && (
+            <div className="mt-1">
+              <ManagedBadge managedBy={player.managedBy} />
+            </div>
+          )}
         </div>
         <VoteCount count={nomination.voteCount} />
       </div>

@@ -9,6 +9,7 @@ import { buttonClasses } from '@/components/ui/button-classes';
 import { DocumentTitle } from '@/components/ui/document-title';
 import { Detail } from '@/components/ui/detail';
 import { Skeleton } from '@/components/ui/skeleton';
+import { ManagedBadge } from '@/components/managed-badge';
 import { displayAge } from '@/lib/display';
 import { LiveRegion } from '@/components/ui/live-region';
 import { useVoteCountAnnouncements } from '@/lib/live-announcer';
@@ -86,6 +87,7 @@ export function NominationProfile({
                   Verified
                 </Badge>
               )}
+              <ManagedBadge managedBy={player.managedBy} />
               <StatusBadge status={nomination.status} />
             </div>
             <p className="mt-1 text-muted-foreground">
