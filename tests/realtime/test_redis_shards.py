@@ -24,7 +24,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from websockets.asyncio.client import connect
 
-from project.ops.harness.private_postgres import PrivateRedis
+from devtools.private_postgres import PrivateRedis
 from realtime.backend import get_backend
 from realtime.backend_redis import RedisBackend, shard_index
 from realtime.consumers import CLOSE_RECONNECT, CLOSE_UNAVAILABLE
