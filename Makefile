@@ -61,7 +61,7 @@ run: install frontend fonts seed
 test: install-dev frontend browser fonts nginx pgbackrest pgbouncer prometheus systemd-analyze
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy project realtime tests bench
+	$(VENV)/bin/mypy project realtime devtools tests bench
 	$(VENV)/bin/lint-imports
 	cd $(FRONTEND) && npm run lint && npm run format:check && npm run typecheck && npm test
 	$(PY) -m pytest
@@ -149,7 +149,7 @@ lint: install-dev
 	$(VENV)/bin/ruff format --check .
 
 typecheck: install-dev
-	$(VENV)/bin/mypy project realtime tests bench
+	$(VENV)/bin/mypy project realtime devtools tests bench
 	$(VENV)/bin/lint-imports
 
 ## lock: pin every Python dependency (with hashes) from pyproject.toml's ranges

@@ -117,7 +117,7 @@ class Row:
 
 
 def run(args: argparse.Namespace, own_url: str, fixture: votes.Fixture) -> tuple[str, bool]:
-    from project.ops.balancer import nodes_running
+    from devtools.cluster import nodes_running
 
     ids = list(fixture.nominations)
     rows: list[Row] = []

@@ -26,17 +26,17 @@ RESULTS = ROOT / "bench" / "RESULTS.md"
 SPORTS = ("football", "basketball", "baseball", "soccer", "hockey")
 HOST = "127.0.0.1"
 
-# The scripts run as bench/<name>.py: what they share with the tests (project/ops/harness)
+# The scripts run as bench/<name>.py: what they share with the tests (devtools)
 # imports from the root.
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from project.ops.harness.launcher import (  # noqa: E402  (importable once the root is on sys.path)
+from devtools.launcher import (  # noqa: E402  (importable once the root is on sys.path)
     ServerProcess,
     running,
 )
-from project.ops.harness.launcher import daphne_command as daphne_command  # noqa: E402  (the scripts' name)
-from project.ops.harness.launcher import free_port as free_port  # noqa: E402
+from devtools.launcher import daphne_command as daphne_command  # noqa: E402  (the scripts' name)
+from devtools.launcher import free_port as free_port  # noqa: E402
 
 # --- Django -----------------------------------------------------------------------------
 
@@ -168,7 +168,7 @@ def approved_nominations(
 @contextlib.contextmanager
 def server_process(command: list[str], port: int, env: dict[str, str]) -> Iterator[ServerProcess]:
     """``command`` running until the block ends, from the moment it accepts connections on port
-    (project/ops/harness/launcher.py: the browser tests and live-layer tests run daphne the same
+    (devtools/launcher.py: the browser tests and live-layer tests run daphne the same
     way)."""
     # Benchmarks vote far beyond a person's budgets, from fresh accounts (README: BUDGETS).
     env = {"BUDGETS": "off", "TRUST_ACCOUNT_AGE_HOURS": "0", **env}

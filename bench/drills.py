@@ -26,14 +26,14 @@ import common
 
 sys.path.insert(0, str(common.ROOT))
 
-from project.ops.harness.drills import (
+from devtools.drills import (
     Figures,
     avatar_memory_drill,
     hashing_memory_drill,
     postgres_restart_drill,
     redis_outage_drill,
 )
-from project.ops.harness.private_postgres import PrivateRedis, postgres_bin
+from devtools.private_postgres import PrivateRedis, postgres_bin
 
 SECTION = "## Fault drills (bench/drills.py)"
 

@@ -4,7 +4,7 @@ and the reads' p99 with the replica against the primary alone, in one run.
     python bench/replica_reads.py [--requests 100] [--no-write]
 
 Starts a private primary and a hot standby streaming from it (``streaming_pair`` in
-project/ops/harness/private_postgres.py), migrates and seeds the primary (members, approved
+devtools/private_postgres.py), migrates and seeds the primary (members, approved
 nominations, votes through the vote service), waits until the standby has replayed it all,
 and sets ``DATABASE_REPLICA_URLS`` to the standby. Then bench/reads.py's community read calls
 (the list and its second page, needing-votes, the boards, stats, the feed) go through
@@ -96,8 +96,8 @@ def main() -> None:
     import sys
 
     sys.path.insert(0, str(ROOT))
-    from project.ops.harness.drills import seed
-    from project.ops.harness.private_postgres import replayed, streaming_pair, wait_for
+    from devtools.drills import seed
+    from devtools.private_postgres import replayed, streaming_pair, wait_for
 
     load_before = os.getloadavg()
     with streaming_pair(NAME) as (primary, standby):

@@ -7,7 +7,7 @@ in turn (supervisord, signals) while members vote and sockets watch, with the dr
 
 Drops and creates the database ``scouting_bench_restarts``, starts the production shape
 (``project/ops/prodshape.py``: nginx, two gunicorn workers, two daphne processes, the worker)
-and runs ``project/ops/harness/restarts.py``'s drill on it: the voters vote ``--rate`` times a
+and runs ``devtools/restarts.py``'s drill on it: the voters vote ``--rate`` times a
 second between them (0: as fast as they are answered, which on a 2-core machine holding the
 shape and the watching clients leaves no idle CPU, and measures that rather than the
 restarts). The baseline is the same clients' successful answers a second in the steady
@@ -73,8 +73,8 @@ def main() -> None:
     django_setup()
     logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
 
+    from devtools.restarts import rolling_restart_drill
     from project.accounts.models import User
-    from project.ops.harness.restarts import rolling_restart_drill
     from project.ops.prodshape import Shape, running
 
     users = User.objects.bulk_create([new_user(f"bench_restart_{i}") for i in range(40)])

@@ -434,7 +434,7 @@ def main() -> None:
     args = parser.parse_args()
 
     sys.path.insert(0, str(ROOT))
-    from project.ops.harness.private_postgres import PrivatePostgres, PrivateRedis
+    from devtools.private_postgres import PrivatePostgres, PrivateRedis
 
     votes.raise_file_limit(args.watchers + 512)
     # Durable as production runs it: each commit's WAL, full pages after a checkpoint.

@@ -91,7 +91,7 @@ from common import (
     write_section,
 )
 
-from project.ops.harness.wsframes import masked_frame, server_frames, upgrade_request
+from devtools.wsframes import masked_frame, server_frames, upgrade_request
 
 SECTION = "## Votes through the production shape"
 HOT = "one hot nomination"
@@ -220,7 +220,7 @@ class Reconnects:
 
 class _Socket(asyncio.Protocol):
     """One watching socket without a websocket library: the handshake and the frames by hand
-    (project/ops/harness/wsframes.py), each text frame handed to ``on_text`` as it is parsed. 1,000
+    (devtools/wsframes.py), each text frame handed to ``on_text`` as it is parsed. 1,000
     sockets in one process read tens of thousands of frames a second here (the merged votes, the
     activity and the boards of their sport); through the websockets library's per-message machinery
     this process, not the server, had set the screens' figure. The process runs on uvloop: asyncio's

@@ -52,7 +52,7 @@ from common import (
     session_for,
 )
 
-from project.ops.harness.wsframes import masked_frame, server_frames, upgrade_request
+from devtools.wsframes import masked_frame, server_frames, upgrade_request
 
 SECTION = "## Slow socket (bench/ws_slow.py)"
 SPORT = "soccer"

@@ -53,7 +53,7 @@ from common import (
     session_for,
 )
 
-from project.ops.harness.wsframes import masked_frame, server_frames, upgrade_request
+from devtools.wsframes import masked_frame, server_frames, upgrade_request
 
 SECTION = "## Soak (bench/ws_soak.py)"
 SPORT = "soccer"

@@ -44,8 +44,8 @@ from django.db import connection
 
 from project.common import metrics
 from realtime.backend import get_backend
-from realtime.backend_redis import RedisBackend
 from realtime.hub import hub_of
+from realtime.redis_publish import RedisBackend
 
 logger = logging.getLogger(__name__)
 

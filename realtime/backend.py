@@ -2,7 +2,7 @@
 
 Two backends share one interface (realtime/backend_base.py):
 
-* :class:`~realtime.backend_redis.RedisBackend` (``REDIS_URL`` set): one Lua script per group
+* :class:`~realtime.redis_publish.RedisBackend` (``REDIS_URL`` set): one Lua script per group
   and event does ``INCR`` of the group's sequence, adds the encoded envelope to the group's
   replay log and ``PUBLISH``es it on the group's pub/sub channel, atomically, so every process
   sees a group's events in seq order. Each process (each event loop) holds ONE pub/sub
@@ -23,7 +23,7 @@ from django.conf import settings
 
 from realtime.backend_base import Backend, Config, Guard, Outbound, Replay, Source
 from realtime.backend_memory import MemoryBackend
-from realtime.backend_redis import RedisBackend
+from realtime.redis_publish import RedisBackend
 
 __all__ = ["Backend", "Guard", "Outbound", "Replay", "Source", "get_backend", "reset_backend"]
 

@@ -1,7 +1,8 @@
-"""What the live layer's two backends share (realtime/backend_redis.py, realtime/backend_memory.py):
-the ``Backend`` (publish, replay) and ``Source`` (a process's subscription) interfaces, their
-configuration, the envelope copies and summary guards a publish takes, and the replay log's
-member format. realtime/backend.py picks the process's backend.
+"""What the live layer's two backends share (Redis: realtime/redis_publish.py and
+realtime/redis_receive.py; memory: realtime/backend_memory.py): the ``Backend`` (publish,
+replay) and ``Source`` (a process's subscription) interfaces, their configuration, the envelope
+copies and summary guards a publish takes, and the replay log's member format.
+realtime/backend.py picks the process's backend.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
-"""The one websocket of a browser tab: its groups, its cursors, its protocol.
+"""The one websocket of a browser tab: its connection's life (accept, limits, the control
+plane, closes), the client's messages and writing to the client.
 
-The protocol is documented in realtime/README.md. Per group, a socket sends events in
-strictly rising ``seq`` without gaps from the position it announced (``hello``,
-``subscribed``, ``resumed`` or ``resync``): events that arrive while a group is being joined
-or replayed are held and released after, duplicates are dropped, and a hole (a message lost
-on the way from Redis) is filled from the replay log.
+The protocol is documented in realtime/README.md. The socket's groups, its cursors in them,
+subscribing, resuming and catching up from the replay log are realtime/subscriptions.py's.
 """
 
 from __future__ import annotations
@@ -13,7 +11,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -28,6 +26,7 @@ from realtime.control import get_layer, user_sockets_group
 from realtime.events import ADMINS_GROUP, sport_group, user_group
 from realtime.hub import Hub, hub_of
 from realtime.presence import new_presence_id, sockets_set
+from realtime.subscriptions import Subscriptions
 
 logger = logging.getLogger(__name__)
 
@@ -40,9 +39,6 @@ CLOSE_TOO_MANY_MESSAGES = 4429  # the client sent messages faster than allowed: 
 # The live layer cannot serve now (Redis unreachable): reconnect with backoff and resume. A
 # private code, as daphne (autobahn) refuses to send 1011 from an application.
 CLOSE_UNAVAILABLE = 4503
-
-REPLAY_PAGE = 200  # events read from the log per round trip while replaying
-DRAIN_TIMEOUT = 10.0  # seconds a replaying socket may take to read a page before 4008
 
 PONG = Outgoing('{"type":"pong"}')
 
@@ -68,18 +64,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.joined: set[str] = set()
-        self.cursors: dict[str, int] = {}
-        # group -> its position read once the socket had joined it: every later event of the
-        # group reaches the socket as it is published (deliver), whatever it replays
-        self.joined_at: dict[str, int] = {}
-        self.holding: dict[str, list[tuple[int, Outgoing]]] = {}
-        self.locks: dict[str, asyncio.Lock] = {}
+        self.subscriptions = Subscriptions(self)
         self.tasks: set[asyncio.Task[None]] = set()
         self.sport: str | None = None
         self.closing = False
         self.queue: SocketQueue | None = None
-        self.replay_budget: int = settings.REALTIME_RESUME_MAX_BYTES
         self.tokens = float(settings.REALTIME_CLIENT_MESSAGE_BURST)
         self.tokens_at = time.monotonic()
         self.presence_id = new_presence_id()
@@ -128,7 +117,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             # epoch (Redis lost its data meanwhile) drops them instead of resuming.
             return {"type": "hello", "epoch": self.hub.epoch, "groups": positions}
 
-        await self._join(groups, hello)
+        await self.subscriptions.join(groups, hello)
         if self.admin and not self.closing:
             await self.hub.presence.add_admin(self)
 
@@ -160,8 +149,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         for task in self.tasks:
             task.cancel()
         await self._leave_control_plane()
-        for group in list(self.joined):
-            await self._leave(group)
+        await self.subscriptions.leave_all()
         if hasattr(self, "hub"):
             await self.hub.presence.forget(self)
 
@@ -216,11 +204,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
         except ValueError:
             message = None
         if not isinstance(message, dict):
-            await self._error("Malformed message: expected a JSON object")
+            await self.error("Malformed message: expected a JSON object")
             return
         kind = message.get("type")
         if kind == "ping":
-            await self._write(PONG)
+            await self.write(PONG)
         elif kind == "subscribe":
             await self._subscribe(message.get("sport"), message.get("cursor"))
         elif kind == "resume":
@@ -228,7 +216,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         elif kind == "watch":
             await self._watch(message.get("nominationId"))
         else:
-            await self._error(f"Unknown message type: {kind}")
+            await self.error(f"Unknown message type: {kind}")
 
     def _allowed(self) -> bool:
         """A token bucket: a burst of messages, then a steady rate (every kind counts)."""
@@ -248,24 +236,21 @@ class LiveConsumer(AsyncWebsocketConsumer):
         when the log no longer has them); without it, from the group's position with the
         snapshot."""
         if not isinstance(sport, str) or sport not in Sport.values:
-            await self._error(f"Unknown sport: {sport}")
+            await self.error(f"Unknown sport: {sport}")
             return
         if cursor is not None and not _is_seq(cursor):
-            await self._error("Malformed subscribe: cursor must be a sequence number")
+            await self.error("Malformed subscribe: cursor must be a sequence number")
             return
         group = sport_group(sport)
         if self.sport is not None and self.sport != group:
-            await self._leave(self.sport)
+            await self.subscriptions.leave(self.sport)
             await self.hub.presence.unwatch(self, f"sport:{self.sport.removeprefix('sport.')}")
         self.sport = group
 
         def subscribed(positions: dict[str, int]) -> dict[str, Any]:
             return {"type": "subscribed", "sport": sport, "groups": positions}
 
-        if group in self.joined:
-            await self._send_json(subscribed({group: self.cursors[group]}))
-        else:
-            await self._join([group], subscribed, after=cursor)
+        await self.subscriptions.subscribe(group, subscribed, cursor)
         if not self.closing:
             await self._presence(self.hub.presence.watch(self, f"sport:{sport}"))
 
@@ -274,7 +259,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if nomination_id is not None and (
             not isinstance(nomination_id, int) or isinstance(nomination_id, bool)
         ):
-            await self._error("Malformed watch: nominationId must be an integer or null")
+            await self.error("Malformed watch: nominationId must be an integer or null")
             return
         name = None if nomination_id is None else f"nomination:{nomination_id}"
         if name == self.watching:
@@ -296,78 +281,21 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def tell(self, message: Outgoing) -> None:
         """A message for this socket alone (presence)."""
-        await self._write(message)
+        await self.write(message)
 
     async def _resume(self, cursors: Any) -> None:
         if not isinstance(cursors, dict) or not all(_is_seq(seq) for seq in cursors.values()):
-            await self._error("Malformed resume: cursors must map groups to sequence numbers")
+            await self.error("Malformed resume: cursors must map groups to sequence numbers")
             return
-        unknown = [group for group in cursors if group not in self.joined]
-        if unknown:
-            await self._error(f"Not subscribed: {', '.join(sorted(unknown))}")
-        for group, after in cursors.items():
-            if group in self.joined:
-                await self._catch_up(group, after, announce=True, live=True)
+        await self.subscriptions.resume(cursors)
 
-    async def _error(self, text: str) -> None:
-        await self._send_json({"type": "error", "message": text})
-
-    # --- Groups -------------------------------------------------------------------------
-
-    async def _join(
-        self,
-        groups: list[str],
-        announce: Callable[[dict[str, int]], dict[str, Any]],
-        *,
-        after: int | None = None,
-    ) -> None:
-        """Join groups and announce their positions; events that race the join are held,
-        then released after the announcement. With ``after`` (one group: a subscribe that
-        carries the client's cursor) the socket starts at the client's cursor instead and
-        catches up from it, when the group has not started over below it."""
-        for group in groups:
-            self.holding[group] = []
-            self.joined.add(group)
-        try:
-            for group in groups:
-                await self.hub.join(group, self)
-            positions = await self.hub.current(groups)
-        except Exception:
-            logger.warning("Live layer unavailable while joining %s", groups, exc_info=True)
-            await self._close(CLOSE_UNAVAILABLE)
-            return
-        self.joined_at.update(positions)
-        if after is not None and len(groups) == 1 and after <= positions[groups[0]]:
-            group = groups[0]
-            self.cursors[group] = after
-            await self._send_json(announce({group: after}))
-            await self._catch_up(group, after, announce=True, live=True)
-            return
-        self.cursors.update(positions)
-        await self._send_json(announce(positions))
-        for group in groups:
-            await self._snapshot(group)
-            await self._release(group)
-
-    async def _leave(self, group: str) -> None:
-        self.joined.discard(group)
-        self.cursors.pop(group, None)
-        self.joined_at.pop(group, None)
-        self.holding.pop(group, None)
-        await self.hub.leave(group, self)
-
-    async def _release(self, group: str) -> None:
-        for seq, message in self.holding.pop(group, ()):
-            await self._forward(group, seq, message)
+    async def error(self, text: str) -> None:
+        await self.send_message({"type": "error", "message": text})
 
     # --- Events from the hub ------------------------------------------------------------
 
     async def deliver(self, group: str, seq: int, message: Outgoing) -> None:
-        held = self.holding.get(group)
-        if held is not None:
-            held.append((seq, message))
-        else:
-            await self._forward(group, seq, message)
+        await self.subscriptions.deliver(group, seq, message)
 
     async def command(self, name: str, argument: str) -> None:
         """The hub's own closes (realtime/hub.py)."""
@@ -386,7 +314,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.channel_layer, self.channel_name = layer, channel
             # Reading first and the group noted before joining it: whatever fails after this
             # point, disconnect undoes (cancelling the read unsubscribes the channel).
-            self._spawn(self._read_control_plane(layer, channel))
+            self.spawn(self._read_control_plane(layer, channel))
             self.control_group = group
             await layer.group_add(group, channel)
         except Exception:
@@ -426,117 +354,23 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return
         await self._close(CLOSE_RECONNECT)
 
-    async def _forward(self, group: str, seq: int, message: Outgoing) -> None:
-        cursor = self.cursors.get(group)
-        if cursor is None or seq <= cursor:
-            return  # not joined yet, or already sent (by a replay, or before a hello)
-        if seq > cursor + 1:
-            self.holding[group] = [(seq, message)]
-            self._spawn(self._catch_up(group, cursor, announce=False, live=False))
-            return
-        self.cursors[group] = seq
-        await self._write(message, group, seq)
+    # --- Writing and closing ---------------------------------------------------------
 
-    async def _catch_up(self, group: str, after: int, *, announce: bool, live: bool) -> None:
-        """Send the group's events after ``after`` in order from the replay log (then
-        ``resumed``), or ``resync`` when the log no longer has them all or they would pass
-        the socket's replay budget. Pages go out as fast as the client reads them.
+    async def unavailable(self) -> None:
+        await self._close(CLOSE_UNAVAILABLE)
 
-        ``live``: the replay ends at the socket's live position (the group's position when it
-        joined, or the last event forwarded since, which a resuming client set aside): every
-        later event reaches the socket as it is published, held until the replay ends. Without
-        it (a hole in what was forwarded) the replay ends where the log does."""
-        lock = self.locks.setdefault(group, asyncio.Lock())
-        async with lock:
-            if group not in self.joined:
-                return
-            self.holding.setdefault(group, [])
-            until = None
-            joined_at = self.joined_at.get(group)
-            if live and joined_at is not None:
-                until = max(joined_at, self.cursors.get(group, joined_at))
-                if after > until:
-                    until = None  # a cursor ahead of the group: the log answers (resync)
-            try:
-                cursor = await self._replay(group, after, until)
-                if cursor is None:
-                    position = (await self.hub.current([group]))[group]
-                    self.cursors[group] = position
-                    await self._send_json(
-                        {"type": "resync", "groups": [group], "cursors": {group: position}}
-                    )
-                    metrics.RESYNCS.inc()
-                    await self._snapshot(group)
-                else:
-                    self.cursors[group] = cursor
-                    if announce:
-                        await self._send_json({"type": "resumed", "groups": {group: cursor}})
-            except Exception:
-                logger.warning("Live layer unavailable while replaying %s", group, exc_info=True)
-                await self._close(CLOSE_UNAVAILABLE)
-                return
-            if group in self.joined:
-                await self._release(group)
+    async def too_slow(self) -> None:
+        await self._close(CLOSE_TOO_SLOW)
 
-    async def _replay(self, group: str, after: int, until: int | None) -> int | None:
-        """Write the kept events after ``after`` (up to ``until`` at least, when it is known,
-        else up to the log's end); the last seq written, or None (resync)."""
-        cursor = after
-        while not self.closing:
-            if until is not None and cursor >= until:
-                return cursor
-            events = await self.hub.replay(group, cursor, REPLAY_PAGE)
-            if events is None:
-                return None
-            if not events:
-                return cursor
-            size = sum(len(message.text) for _, message in events)
-            if size > self.replay_budget or not await self._user_replay_allows(size):
-                return None
-            self.replay_budget -= size
-            metrics.REPLAYED.inc(len(events))
-            for seq, message in events:
-                await self._write(message, group, seq)
-            cursor = events[-1][0]
-            if self.queue is not None and not await self.queue.drained(DRAIN_TIMEOUT):
-                await self._close(CLOSE_TOO_SLOW)
-        return cursor
-
-    async def _user_replay_allows(self, size: int) -> bool:
-        """Charge ``size`` bytes of replay to the socket's user (every socket of theirs, in
-        every process, shares REALTIME_RESUME_USER_MAX_BYTES per REALTIME_RESUME_USER_WINDOW);
-        False once that is passed."""
-        total = await self.hub.source.charge(
-            f"replay:{self.user_id}", size, settings.REALTIME_RESUME_USER_WINDOW
-        )
-        return total <= settings.REALTIME_RESUME_USER_MAX_BYTES
-
-    async def _snapshot(self, group: str) -> None:
-        """A sport group's boards and stats as of the socket's cursor (state-like groups
-        start from it: no REST call needed for them)."""
-        if not group.startswith("sport.") or group not in self.cursors:
-            return
-        seq = self.cursors[group]
-        try:
-            data = await self.hub.snapshots.get(group.removeprefix("sport."), seq)
-        except Exception:
-            # The screens read the boards themselves when no snapshot comes.
-            logger.warning("Could not compute the snapshot of %s", group, exc_info=True)
-            return
-        await self._send_json({"type": "snapshot", "group": group, "seq": seq, "data": data})
-        metrics.SNAPSHOTS.inc()
-
-    def _spawn(self, work: Awaitable[None]) -> None:
+    def spawn(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    # --- Writing ---------------------------------------------------------------------
+    async def send_message(self, message: dict[str, Any]) -> None:
+        await self.write(_outgoing(message))
 
-    async def _send_json(self, message: dict[str, Any]) -> None:
-        await self._write(_outgoing(message))
-
-    async def _write(
+    async def write(
         self, message: Outgoing, group: str | None = None, seq: int | None = None
     ) -> None:
         if self.closing:
@@ -548,4 +382,4 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if self.queue.over:
             logger.info("Closing a socket that fell more than %d bytes behind", self.queue.limit)
             self.closing = True  # nothing more is queued; the close goes after what was sent
-            self._spawn(self.close(code=CLOSE_TOO_SLOW))
+            self.spawn(self.close(code=CLOSE_TOO_SLOW))

@@ -12,7 +12,7 @@ Redis per page and socket: under a reconnect storm those round trips would exhau
 process's Redis pool, close sockets as unavailable and bring them back into the same storm
 (docs/decisions.md#replay-from-memory). Only a run of consecutive seqs is served from memory; the
 rest comes from the backend's log, the source of truth, and so does the end of a replay that has
-no live position to stop at (realtime/consumers.py, ``_catch_up``). As in
+no live position to stop at (realtime/subscriptions.py, ``catch_up``). As in
 the log, a board (or stats) with a newer one of its kind seen since goes out as `skipped`;
 boards kept from before the process last left a group (it then missed what followed, newer
 boards included) are never served from here.

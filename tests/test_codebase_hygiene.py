@@ -308,7 +308,7 @@ TESTS_IMPORT = re.compile(r"^\s*(?:from|import)\s+tests\b", re.MULTILINE)
 
 
 def test_bench_imports_nothing_from_tests() -> None:
-    """The benches share the suite's launchers through project/ops/harness, not tests/."""
+    """The benches share the suite's launchers through devtools, not tests/."""
     offenders = [
         path
         for path in tracked()

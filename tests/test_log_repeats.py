@@ -35,7 +35,7 @@ def console() -> Iterator[io.StringIO]:
 
 
 def test_a_burst_of_one_failure_is_written_once(console: io.StringIO) -> None:
-    live = logging.getLogger("realtime.backend_redis")
+    live = logging.getLogger("realtime.redis_receive")
     database = logging.getLogger("project.api")
     for n in range(10_000):
         live.warning("Could not reach Redis: %s", f"Connection refused ({n})")

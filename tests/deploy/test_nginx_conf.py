@@ -17,8 +17,9 @@ from typing import Any
 import httpx
 import pytest
 
+from devtools import cluster
+from devtools.launcher import free_port
 from project.ops import balancer, nginx
-from project.ops.harness.launcher import free_port
 from project.ops.prodshape import Shape, nginx_binary
 
 
@@ -106,7 +107,7 @@ def test_the_balancer_example_is_its_rendering() -> None:
 
 
 def test_nginx_accepts_the_balancer_s_configuration(tmp_path: Path) -> None:
-    front = balancer.Balancer(
+    front = cluster.Balancer(
         nodes=["127.0.0.1:9001", "127.0.0.1:9002"],
         run_dir=tmp_path,
         port=8080,

@@ -27,8 +27,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from project.ops.harness import launcher
-from project.ops.harness.private_postgres import PrivateRedis
+from devtools import launcher
+from devtools.private_postgres import PrivateRedis
 from project.ops.prodshape import HOST, ROOT, Shape, free_port, running
 from project.scouting.models import Nomination
 from tests.builders import make_user, stored_nomination

@@ -25,8 +25,8 @@ import pytest
 from django.conf import settings
 from websockets.exceptions import ConnectionClosed
 
-from project.ops.harness import prometheus
-from project.ops.harness.private_postgres import PrivateRedis
+from devtools import prometheus
+from devtools.private_postgres import PrivateRedis
 from project.ops.prodshape import HOST, ROOT, Shape, running
 from project.scouting.models import Nomination
 from tests.builders import make_user, stored_nomination

@@ -1,4 +1,4 @@
-"""The rolling-restart drill (project/ops/harness/restarts.py): under votes and watching
+"""The rolling-restart drill (devtools/restarts.py): under votes and watching
 sockets, every daphne process, every HTTP worker and nginx are restarted in turn through
 supervisord and signals. No answer is a 5xx, no socket misses or repeats an event, each
 reconnects at most once per restart, and every one is back and caught up within 10 s of each
@@ -14,11 +14,11 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 
+from devtools.drills import PASSWORD
+from devtools.restarts import rolling_restart_drill
 from project.accounts.models import User
 from project.accounts.services import user_create
 from project.accounts.sessions import SessionStore
-from project.ops.harness.drills import PASSWORD
-from project.ops.harness.restarts import rolling_restart_drill
 from project.ops.prodshape import Shape, running
 from tests.builders import stored_nomination
 from tests.deploy.shape_env import prefixed_keys_deleted, shape_env

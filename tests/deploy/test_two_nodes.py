@@ -32,8 +32,8 @@ from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from websockets.asyncio.client import ClientConnection
 
+from devtools.cluster import Cluster, nodes_running
 from project.accounts.models import User
-from project.ops.balancer import Cluster, nodes_running
 from project.scouting.models import Nomination
 from tests.builders import PASSWORD, make_user, stored_nomination
 from tests.deploy import nodes

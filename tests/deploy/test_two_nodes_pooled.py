@@ -23,9 +23,9 @@ import psycopg
 import pytest
 from django.conf import settings
 
-from project.ops.balancer import Cluster, nodes_running
-from project.ops.harness.drills import PASSWORD, seed
-from project.ops.harness.private_postgres import (
+from devtools.cluster import Cluster, nodes_running
+from devtools.drills import PASSWORD, seed
+from devtools.private_postgres import (
     PrivatePostgres,
     replayed,
     sql,

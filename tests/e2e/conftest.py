@@ -18,7 +18,7 @@ import pytest
 from django.db import connection
 from playwright.sync_api import Browser, Page
 
-from project.ops.harness.launcher import (
+from devtools.launcher import (
     daphne_command,
     free_port,
     spawn,
@@ -42,7 +42,7 @@ CHROMIUM_ARGS = [
 
 @dataclass
 class Server:
-    """The browser tests' daphne (project/ops/harness/launcher.py, as the benchmarks run it), its
+    """The browser tests' daphne (devtools/launcher.py, as the benchmarks run it), its
     output in test-artifacts/; stopped and started again by the tests that drop the connection."""
 
     url: str

@@ -16,8 +16,8 @@ import pyotp
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
+from devtools.launcher import free_port
 from project.accounts.models import Role
-from project.ops.harness.launcher import free_port
 from tests.builders import make_user
 from tests.e2e.browsing import (
     ServerSession,

@@ -19,7 +19,7 @@ import time_machine
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from project.ops.harness.launcher import daphne_command, free_port, spawn
+from devtools.launcher import daphne_command, free_port, spawn
 from project.scouting.boards.maths import next_week_start, week_of
 from project.scouting.services.votes import vote_cast
 from realtime.summaries import WAKE_AT_LEAST_EVERY

@@ -19,9 +19,9 @@ import pytest
 from django.db import connection
 from playwright.sync_api import Browser, Page, expect
 
+from devtools.launcher import free_port
 from project.accounts.models import UserSettings
 from project.notify.emails import unsubscribe_url
-from project.ops.harness.launcher import free_port
 from tests.builders import make_user
 from tests.e2e.browsing import DESKTOP, ROOT, TIMEOUT_MS
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, Server, server_env

@@ -10,7 +10,7 @@ from typing import IO, Any
 import pytest
 from django.db import connection
 
-from project.ops.harness.launcher import ROOT, spawn, stop_group
+from devtools.launcher import ROOT, spawn, stop_group
 from tests.jobs.smtp import SmtpServer
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from aiosmtpd.controller import Controller
 
-from project.ops.harness.launcher import HOST, free_port
+from devtools.launcher import HOST, free_port
 
 
 @dataclass

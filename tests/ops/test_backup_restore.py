@@ -18,8 +18,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from project.ops.harness.drills import PASSWORD, ROOT, _env, daphne, seed, signed_in
-from project.ops.harness.private_postgres import PrivatePostgres, postgres_bin
+from devtools.drills import PASSWORD, ROOT, _env, daphne, seed, signed_in
+from devtools.private_postgres import PrivatePostgres, postgres_bin
 from tests.helpers import unless_available
 
 pytestmark = [

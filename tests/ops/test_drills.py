@@ -1,4 +1,4 @@
-"""Outages without 500s, against private server processes (project/ops/harness/drills.py).
+"""Outages without 500s, against private server processes (devtools/drills.py).
 
 A private PostgreSQL cluster restarted under vote load answers 503 with Retry-After while it is
 down, never 500, and every counter equals its rows afterwards; sign-in and password change keep
@@ -10,8 +10,8 @@ import shutil
 
 import pytest
 
-from project.ops.harness.drills import postgres_restart_drill, redis_outage_drill
-from project.ops.harness.private_postgres import PrivateRedis, postgres_bin
+from devtools.drills import postgres_restart_drill, redis_outage_drill
+from devtools.private_postgres import PrivateRedis, postgres_bin
 from tests.helpers import unless_available
 
 pytestmark = [

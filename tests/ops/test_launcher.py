@@ -1,4 +1,4 @@
-"""The one server launcher of the tests and the benchmarks (project/ops/harness/launcher.py): ready
+"""The one server launcher of the tests and the benchmarks (devtools/launcher.py): ready
 once it accepts connections, a failed start said at once, and a stop that reaches the whole
 group."""
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from project.ops.harness import drills, launcher
-from project.ops.harness.launcher import HOST, ServerProcess, daphne_command, free_port, running
+from devtools import drills, launcher
+from devtools.launcher import HOST, ServerProcess, daphne_command, free_port, running
 
 # A server that also starts a child of its own, which prints its pid and outlives a parent
 # killed alone.

@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 from django.test.utils import override_settings
 
-from project.ops.harness.launcher import ROOT, free_port, spawn, stop_group, wait_until_accepting
+from devtools.launcher import ROOT, free_port, spawn, stop_group, wait_until_accepting
 from project.ops.management.commands.serve import served_env
 
 PRODUCTION = {

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from project.ops.harness.drills import _env, daphne, seed, signed_in
-from project.ops.harness.private_postgres import (
+from devtools.drills import _env, daphne, seed, signed_in
+from devtools.private_postgres import (
     PrivatePostgres,
     postgres_bin,
     replayed,

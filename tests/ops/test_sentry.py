@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
+from devtools.launcher import HOST, ServerProcess, daphne_command, free_port
 from project import sentry
-from project.ops.harness.launcher import HOST, ServerProcess, daphne_command, free_port
 from tests.ops.sentry_app import SECRET_WORDS
 
 pytestmark = pytest.mark.slow

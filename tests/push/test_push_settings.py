@@ -12,7 +12,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.test import override_settings
 
-from project.ops.harness.launcher import ROOT
+from devtools.launcher import ROOT
 from project.push.vapid import new_key_pair, vapid_check
 
 

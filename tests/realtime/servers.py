@@ -1,4 +1,4 @@
-"""Real daphne processes (project/ops/harness/launcher.py) on the test database and the test's Redis
+"""Real daphne processes (devtools/launcher.py) on the test database and the test's Redis
 prefix."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 
-from project.ops.harness import launcher
+from devtools import launcher
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"

@@ -18,7 +18,7 @@ import pytest
 from django.conf import settings
 from websockets.asyncio.client import connect
 
-from project.ops.harness.wsframes import upgrade_request
+from devtools.wsframes import upgrade_request
 from tests.helpers import ApiClient, unless_available
 from tests.realtime.live import session_of
 from tests.realtime.servers import HOST, daphne

@@ -19,7 +19,7 @@ from django.test import Client
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from project.ops.harness.wsframes import masked_frame, server_frames, split_frame, upgrade_request
+from devtools.wsframes import masked_frame, server_frames, split_frame, upgrade_request
 from project.scouting.models import Nomination
 from realtime.events import Event
 from tests.builders import make_user, stored_nomination

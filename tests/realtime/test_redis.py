@@ -14,9 +14,10 @@ from channels_redis.utils import create_pool
 from django.conf import settings
 
 from realtime.backend import get_backend
-from realtime.backend_redis import RedisBackend, RedisSource
 from realtime.events import Event
 from realtime.publish import close_user_sockets
+from realtime.redis_publish import RedisBackend
+from realtime.redis_receive import RedisSource
 from tests.helpers import ApiClient, unless_available
 from tests.realtime.live import open_socket, send_now, session_of, signed_in
 

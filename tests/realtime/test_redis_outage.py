@@ -19,7 +19,7 @@ from django.conf import settings
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from project.ops.harness.private_postgres import PrivateRedis
+from devtools.private_postgres import PrivateRedis
 from project.scouting.models import Nomination, Vote
 from tests.builders import stored_nomination
 from tests.helpers import ApiClient, unless_available

@@ -24,11 +24,11 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from websockets.asyncio.client import connect
 
-from project.ops.harness.private_postgres import PrivateRedis
+from devtools.private_postgres import PrivateRedis
 from realtime.backend import get_backend
-from realtime.backend_redis import RedisBackend, shard_index
 from realtime.consumers import CLOSE_RECONNECT, CLOSE_UNAVAILABLE
 from realtime.events import Event, sport_group, user_group
+from realtime.redis_publish import RedisBackend, shard_index
 from tests.builders import stored_nomination
 from tests.helpers import ApiClient, unless_available
 from tests.realtime.live import Socket, open_socket, send_now, session_of, signed_in

@@ -23,7 +23,7 @@ import redis
 from django.conf import settings
 from django.core.cache import cache
 
-from project.ops.harness import launcher
+from devtools import launcher
 from project.scouting.models import Nomination, Player
 from project.sharing import cache as sharing_cache
 from project.sharing import previews

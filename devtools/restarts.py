@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 import httpx
 
-from project.ops.harness.drills import Recorder, _vote_loop
+from devtools.drills import Recorder, _vote_loop
 from project.ops.prodshape import HOST, Shape, _children
 
 GROUP = "sport.soccer"

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from project.ops.harness.launcher import HOST, ROOT, free_port, spawn, stop_group
+from devtools.launcher import HOST, ROOT, free_port, spawn, stop_group
 
 DEPLOY = ROOT / "deploy" / "prometheus"
 

@@ -1,7 +1,7 @@
 """Fault drills on private servers, shared by the suite's tests and bench/drills.py.
 
 Each drill runs a real daphne process (``project.asgi``) on a loopback port against a private
-PostgreSQL cluster (``project.ops.harness.private_postgres``) and, when asked, a private
+PostgreSQL cluster (``devtools.private_postgres``) and, when asked, a private
 redis-server, puts load on it from threads (HTTP votes, sign-ins, password changes) and websocket
 clients, breaks a server in the middle, and returns figures: requests, answers by status, events
 lost, reconnects per client, recovery time, and whether every counter equals its rows afterwards.
@@ -28,10 +28,10 @@ from typing import Any
 
 import httpx
 
-from project.ops.harness import launcher
-from project.ops.harness.private_postgres import PrivatePostgres
+from devtools import launcher
+from devtools.private_postgres import PrivatePostgres
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 PASSWORD = "drill-pass-1"
 # Answers a vote or sign-in may get in a drill besides success: a race with oneself (409/404),
@@ -130,7 +130,7 @@ def seed(env: dict[str, str], *, voters: int, nominations: int) -> list[int]:
 
 @contextlib.contextmanager
 def daphne(env: dict[str, str]) -> Iterator[tuple[int, int]]:
-    """A daphne process serving project.asgi with ``env`` (project/ops/harness/launcher.py); yields
+    """A daphne process serving project.asgi with ``env`` (devtools/launcher.py); yields
     (port, pid)."""
     with launcher.daphne(env, start_timeout=60) as server:
         yield server.port, server.pid

@@ -1,6 +1,6 @@
 """Websocket frames by hand, for the raw clients of the tests and the benchmarks (a client that
 never reads, one throttled to 50 kbit/s, one that offers an extension): the standard library
-only, so ``python bench/<name>.py`` imports it as project/ops/harness/launcher.py is."""
+only, so ``python bench/<name>.py`` imports it as devtools/launcher.py is."""
 
 from __future__ import annotations
 
