@@ -78,6 +78,8 @@ def _env(database_url: str, redis_url: str = "", **extra: str) -> dict[str, str]
         "REALTIME_PREFIX": f"drill{os.getpid()}",
         "CACHE_PREFIX": f"drill{os.getpid()}",
         "DJANGO_DEBUG": "0",
+        # Production settings refuse to run a command without the address emails link to.
+        "PUBLIC_BASE_URL": "http://127.0.0.1",
         "LOG_LEVEL": "CRITICAL",
         "BUDGETS": "off",
         "TRUST_ACCOUNT_AGE_HOURS": "0",
