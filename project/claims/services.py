@@ -39,7 +39,7 @@ from project.scouting.selectors import (
     player_get_visible,
 )
 from project.scouting.services.activity import activity_create, new_activity, notification_create
-from project.scouting.services.audience import nomination_event
+from project.scouting.services.audience import nomination_event, nomination_publish
 from project.sharing.redraws import card_redraw_request
 from project.sharing.services import share_cards_drop_for_player
 from realtime.publish import Event, publish
@@ -157,7 +157,9 @@ def _family_asked_takedown(*, player: Player, claimant: User) -> bool:
 def _publish_player(player_id: int) -> None:
     """Every open page of the player's nominations gets its new read (the managed badge)."""
     for nomination in nomination_queryset().filter(player_id=player_id):
-        publish(nomination_event("nomination.updated", nomination, nomination_data(nomination)))
+        nomination_publish(
+            nomination_event("nomination.updated", nomination, nomination_data(nomination))
+        )
 
 
 def _notify_nominators(*, player: Player, who: str, skip: int) -> None:
