@@ -78,6 +78,7 @@ describe('field limits', () => {
           email: 'a@example.com',
           password: PASTED,
           favoriteSport: 'football',
+          birthYear: '1990',
         }),
       ),
     ).toEqual({
