@@ -107,5 +107,8 @@ export default defineConfig(({ command }) => ({
     css: false,
     restoreMocks: true,
     unstubGlobals: true,
+    // The screens' tests render whole routes in jsdom; on two cores shared with the browser
+    // tests' servers one can take longer than Vitest's default 5 s without anything being wrong.
+    testTimeout: 20_000,
   },
 }));
