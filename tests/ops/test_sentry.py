@@ -21,7 +21,7 @@ import pytest
 
 from devtools.launcher import HOST, ServerProcess, daphne_command, free_port
 from project import sentry
-from tests.ops.sentry_app import SECRET_WORDS
+from tests.ops.sentry_words import SECRET_WORDS
 
 pytestmark = pytest.mark.slow
 
