@@ -118,7 +118,7 @@ def test_the_built_worker_carries_the_same_list() -> None:
     """The service worker is built from the same file: every name in it is in dist/sw.js."""
     worker = Path(__file__).resolve().parents[2] / "frontend" / "dist" / "sw.js"
     if not worker.exists():
-        pytest.skip("The SPA is not built (make frontend)")
+        pytest.fail("The SPA is not built: run `make frontend` (make test does it)")
     built = worker.read_text("utf-8")
     paths = _server_paths()
     for name in [*paths["prefixes"], *paths["files"]]:
