@@ -1,7 +1,8 @@
 """Browser tests of pages left open while their nomination goes away: an admin rejects it, or
-a parent's confirmed takedown hides the player. No page is reloaded. A member's open player
-page turns into the Nomination Not Found state, its nominator's shows the rejected status, an
-admin's shows the new status, the wall drops the player and the admin queue drops the item.
+an admin keeps a parent's confirmed takedown request and hides the player. No page is
+reloaded. A member's open player page turns into the Nomination Not Found state, its
+nominator's shows the rejected status, an admin's shows the new status, the wall drops the
+player and the admin queue drops the item.
 """
 
 from __future__ import annotations
@@ -112,6 +113,7 @@ def test_a_confirmed_takedown_reaches_every_open_page_of_the_nomination(
     nora = make_user(username="nora", name="Nora Nominator")
     make_user(username="walt", name="Walt Watcher")
     make_user(username="root", name="Ada Admin", role="admin")
+    bob = make_user(username="bob", name="Bob Boss", role="admin")
     nomination = nominate(nora, name=PLAYER)
     vote_through_server(e2e_server, nomination.pk)
 
@@ -139,6 +141,15 @@ def test_a_confirmed_takedown_reaches_every_open_page_of_the_nomination(
             "/api/takedown-requests/confirm", json={"token": token}, headers=headers
         )
         confirmed.raise_for_status()
+
+    # A confirmation keeps the player from the public only: members still see the page.
+    expect(member.get_by_role("heading", name=PLAYER, level=1)).to_be_visible()
+    # An admin decides: the profile stays off the site.
+    ServerSession(e2e_server, bob).call(
+        "POST",
+        f"/api/admin/takedown-requests/{request.pk}/decide",
+        {"decision": "remove", "reason": "The parent confirmed he is 12."},
+    )
 
     # Hidden from everyone but admins, the nominator included.
     shows_not_found(member)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from project.moderation.models import ReportReason, ReportResolution
+from project.moderation.models import ReportReason, ReportResolution, TakedownRequest
 from project.moderation.services import decisions, reports, takedowns
 from project.scouting.models import Nomination, NominationStatus
 from project.sharing.models import ShareCard
@@ -79,7 +79,9 @@ def removed(nomination: Nomination) -> None:
     )
 
 
-def taken_down(nomination: Nomination) -> None:
+def confirmed_takedown(nomination: Nomination) -> None:
+    """A parent's request, confirmed from its email: the player is under review, kept from
+    the public while members still see it."""
     request = takedowns.takedown_request_create(
         nomination_id=nomination.pk,
         relationship="parent_or_guardian",
@@ -89,6 +91,18 @@ def taken_down(nomination: Nomination) -> None:
         confirm_url="http://testserver/takedown/confirm",
     )
     takedowns.takedown_request_confirm(token=takedowns.takedown_confirm_token(request))
+
+
+def taken_down(nomination: Nomination) -> None:
+    """The confirmed request, decided by an admin: the profile is kept off the site."""
+    confirmed_takedown(nomination)
+    [request] = TakedownRequest.objects.filter(player_id=nomination.player_id)
+    takedowns.takedown_request_decide(
+        admin=make_user(username="root", role="admin"),
+        request_id=request.pk,
+        decision="remove",
+        reason="The parent confirmed she is 12.",
+    )
 
 
 @pytest.mark.parametrize(
@@ -111,6 +125,20 @@ def test_a_nomination_that_is_not_approved_gets_the_generic_tags_and_no_card(
     assert_generic(page(nomination))
     assert share_card_render(nomination_id=nomination.pk) is None
     assert not ShareCard.objects.filter(nomination=nomination).exists()
+
+
+def test_an_approved_nomination_under_review_gets_the_generic_tags_and_no_card() -> None:
+    """One confirmed takedown request keeps the player from the public at once: its approved
+    nomination stays approved for members, but its page's preview and its card are gone."""
+    nomination = nominate(PLAYER[0])
+    card = share_card_render(nomination_id=nomination.pk)
+    assert card is not None and card_status(card) == 200
+    confirmed_takedown(nomination)
+    nomination.refresh_from_db()
+    assert nomination.status == NominationStatus.APPROVED
+    assert_generic(page(nomination))
+    assert card_status(card) == 404
+    assert share_card_render(nomination_id=nomination.pk) is None
 
 
 def test_a_pending_nominations_card_answers_404() -> None:
