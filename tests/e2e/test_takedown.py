@@ -13,6 +13,7 @@ import pytest
 from django.core import mail
 from playwright.sync_api import Browser, Page, expect
 
+from project.moderation.services import decisions
 from tests.builders import make_user
 from tests.e2e.browsing import (
     card,
@@ -49,8 +50,10 @@ def test_a_parent_takes_a_profile_down_everywhere_at_once_and_the_admin_restores
 ) -> None:
     nora = make_user(username="nora", name="Nora Nominator")
     make_user(username="walt", name="Walt Watcher")
-    make_user(username="root", name="Ada Admin", role="admin")
+    root = make_user(username="root", name="Ada Admin", role="admin")
     child = nominate(nora, name=CHILD)
+    # Approved before any page opens: only an approved nomination unfolds into a preview.
+    decisions.nomination_approve(admin=root, nomination_id=child.pk)
     nominate(nora, name=OTHER)
     vote_through_server(e2e_server, child.pk)
 
