@@ -64,9 +64,16 @@ def _reason(value: str | None) -> str:
     return value
 
 
+# The bound is told in the schema (and so to the SPA's fields) and checked after trimming by
+# the validator, which answers in the product's words.
+REASON_SCHEMA = {"maxLength": REASON_MAX}
+
+
 class RejectIn(InputSchema):
     reason: Annotated[str | None, AfterValidator(_reason)] = Field(
-        None, description="Optional; kept on the nomination and told to the nominator"
+        None,
+        description="Optional; kept on the nomination and told to the nominator",
+        json_schema_extra=REASON_SCHEMA,
     )
 
 
@@ -131,7 +138,9 @@ def _email(value: str) -> str:
     return value
 
 
-RequiredReason = Annotated[str, AfterValidator(_required_reason)]
+RequiredReason = Annotated[
+    str, AfterValidator(_required_reason), Field(json_schema_extra=REASON_SCHEMA)
+]
 
 
 class ReportIn(InputSchema):

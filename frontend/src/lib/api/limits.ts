@@ -53,8 +53,17 @@ export const LIMITS = {
   ReportIn: {
     text: { maxLength: 2000 },
   },
+  ReportResolveIn: {
+    reason: { maxLength: 500 },
+  },
+  RestoreIn: {
+    reason: { maxLength: 500 },
+  },
   TakedownConfirmIn: {
     token: { minLength: 1, maxLength: 200 },
+  },
+  TakedownDecideIn: {
+    reason: { maxLength: 500 },
   },
   TakedownIn: {
     contactEmail: { maxLength: 254 },

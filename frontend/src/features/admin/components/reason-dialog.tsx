@@ -5,9 +5,10 @@ import type { ButtonVariant } from '@/components/ui/button-classes';
 import { ChoiceFieldset, type Choice } from '@/components/ui/choice-fieldset';
 import { Field } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/input';
+import { LIMITS } from '@/lib/api/limits';
 
-/** The server keeps at most 500 characters of a decision's reason. */
-const REASON_MAX = 500;
+/** The most a decision's reason may hold, as the server checks it (one bound for every decision). */
+const REASON_MAX = LIMITS.ReportResolveIn.reason.maxLength;
 
 type ReasonDialogProps<T extends string> = {
   title: string;
