@@ -148,4 +148,5 @@ class ManagedPlayerOut(CamelSchema):
     managed_by: Literal["family", "athlete"]
     removed_at: datetime | None
     restore_until: datetime | None
+    restorable: bool = Field(description="Removed by the member, and still within the 30 days")
     invited: bool

@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from project.claims.models import Claim, ClaimStatus
 from project.moderation.models import TakedownRequest
@@ -92,6 +93,7 @@ def managed_players(*, user_id: int, restore_days: int) -> list[dict[str, Any]]:
         .values_list("player_id", "pk")
     ):
         firsts[player_id] = nomination_id
+    now = timezone.now()
     return [
         {
             "player_id": c.player_id,
@@ -102,6 +104,9 @@ def managed_players(*, user_id: int, restore_days: int) -> list[dict[str, Any]]:
             "restore_until": None
             if c.removed_at is None
             else c.removed_at + timedelta(days=restore_days),
+            "restorable": c.player.claimed_by_id == user_id
+            and c.removed_at is not None
+            and now - c.removed_at <= timedelta(days=restore_days),
             "invited": c.player.claimed_by_id != user_id,
         }
         for c in rows

@@ -2585,6 +2585,11 @@ export interface components {
             playerId: number;
             /** Removedat */
             removedAt: string | null;
+            /**
+             * Restorable
+             * @description Removed by the member, and still within the 30 days
+             */
+            restorable: boolean;
             /** Restoreuntil */
             restoreUntil: string | null;
         };
