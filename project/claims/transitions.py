@@ -59,7 +59,7 @@ def _born_by(age: int, today: date) -> int:
 
 def _locked(player_id: int) -> tuple[Player, PlayerControls] | None:
     """The player and its controls, locked, while a guardian still holds them."""
-    player = Player.objects.select_for_update().select_related("claimed_by").get(pk=player_id)
+    player = Player.objects.select_for_update().get(pk=player_id)
     controls = PlayerControls.objects.select_for_update().get(player_id=player_id)
     if player.claimed_by is None or controls.relationship != ClaimRelationship.PARENT_OR_GUARDIAN:
         return None
