@@ -12,18 +12,21 @@ from project.accounts.auth import admin_auth, current_user
 from project.claims import selectors, services
 from project.claims.schemas import (
     AdminClaimOut,
+    AthleteInviteIn,
     ClaimDecideIn,
     ClaimIn,
     ClaimListQuery,
     ClaimOut,
+    ClaimTransferIn,
     ControlsIn,
     ControlsOut,
+    ManagedPlayerOut,
 )
 from project.common.budgets import budget_for
 from project.common.router import Router
 from project.common.schemas import ErrorOut
 from project.privacy.models import PlayerControls
-from project.privacy.players import managed_by_of
+from project.privacy.players import ADULT_FROM, SELF_CLAIM_FROM, managed_by_of
 
 router = Router(tags=["claims"])
 admin_router = Router(tags=["admin"], auth=admin_auth)
@@ -84,6 +87,48 @@ def claim_approve(
 
 
 @admin_router.post(
+    "/claims/{int:claim_id}/transfer",
+    response={200: AdminClaimOut, codes_4xx: ErrorOut},
+    summary="Pass a claimed player's controls to another member",
+    description="`username` takes the controls, as `relationship` (the age bands of the "
+    "verified birth year apply: 400 `guardian_required`, `adult_claims_self`), with the "
+    "settings as they are; the claim that held them ends. Both members are told; in the "
+    "moderation log. 409 `claim_not_held` unless the claim holds the controls, 409 "
+    "`already_holds` for its own member, 404 for an unknown member. Returns the new claim.",
+)
+def claim_transfer(
+    request: HttpRequest, claim_id: int, payload: ClaimTransferIn
+) -> dict[str, object]:
+    claim = services.claim_transfer(
+        admin=current_user(request),
+        claim_id=claim_id,
+        username=payload.username,
+        relationship=payload.relationship,
+        reason=payload.reason or "",
+    )
+    return selectors.admin_claims([claim])[0]
+
+
+@admin_router.post(
+    "/claims/{int:claim_id}/revoke",
+    response={200: AdminClaimOut, codes_4xx: ErrorOut},
+    summary="End a claim: its member no longer manages the player's profile",
+    description="The settings stay until a new claim of the player is approved (it accepts "
+    "claims again). Optional reason, told to the member; in the moderation log. 409 "
+    "`claim_not_held` unless the claim holds the controls.",
+)
+def claim_revoke(
+    request: HttpRequest, claim_id: int, payload: ClaimDecideIn | None = None
+) -> dict[str, object]:
+    claim = services.claim_revoke(
+        admin=current_user(request),
+        claim_id=claim_id,
+        reason=(payload.reason if payload is not None else "") or "",
+    )
+    return selectors.admin_claims([claim])[0]
+
+
+@admin_router.post(
     "/claims/{int:claim_id}/reject",
     response={200: AdminClaimOut, codes_4xx: ErrorOut},
     summary="Reject a claim",
@@ -108,9 +153,16 @@ CLAIMANT_ONLY = " For the player's claimant only (403 `not_claimant` for anyone 
 
 
 def _controls_out(controls: PlayerControls) -> dict[str, object]:
+    guardian = controls.relationship == "parent_or_guardian"
+    age = services.controls_age(controls)
+    athlete = controls.athlete
     return {
         "player_id": controls.player_id,
         "managed_by": managed_by_of(controls.relationship),
+        "athlete_may_hold": guardian and SELF_CLAIM_FROM <= age < ADULT_FROM,
+        "athlete": None
+        if athlete is None
+        else {"id": athlete.pk, "name": athlete.name, "username": athlete.username},
         **{field: getattr(controls, field) for field in services.CONTROL_FIELDS},
         "removed_at": controls.removed_at,
     }
@@ -181,3 +233,48 @@ def profile_restore(request: HttpRequest, player_id: int) -> dict[str, object]:
 )
 def player_export(request: HttpRequest, player_id: int) -> dict[str, Any]:
     return services.player_export(user=current_user(request), player_id=player_id)
+
+
+@router.post(
+    "/players/{int:player_id}/controls/athlete",
+    response={200: ControlsOut, codes_4xx: ErrorOut},
+    tags=["players"],
+    summary="Name the athlete's own account to hand them the controls (from 16)",
+    description="For a guardian holding the controls of an athlete of 16 or over (400 "
+    "`athlete_too_young`; 409 `athlete_holds` once the athlete holds them). The account's "
+    "year of birth must be the verified claim's (400 `not_the_athlete`); 404 for an unknown "
+    "member. The athlete is told and accepts with `/controls/accept`; at 18 it takes them."
+    + CLAIMANT_ONLY,
+)
+def athlete_invite(
+    request: HttpRequest, player_id: int, payload: AthleteInviteIn
+) -> dict[str, object]:
+    controls = services.athlete_invite(
+        user=current_user(request), player_id=player_id, username=payload.username
+    )
+    return _controls_out(controls)
+
+
+@router.post(
+    "/players/{int:player_id}/controls/accept",
+    response={200: ControlsOut, codes_4xx: ErrorOut},
+    tags=["players"],
+    summary="The athlete takes the controls their guardian handed them",
+    description="For the account the guardian named only (403 `not_invited`); the guardian is "
+    "told.",
+)
+def athlete_accept(request: HttpRequest, player_id: int) -> dict[str, object]:
+    return _controls_out(services.athlete_accept(user=current_user(request), player_id=player_id))
+
+
+@router.get(
+    "/me/managed-players",
+    response={200: list[ManagedPlayerOut], codes_4xx: ErrorOut},
+    tags=["players"],
+    summary="The profiles you manage, and those you are invited to take",
+    description="A removed profile is listed with until when it can be brought back.",
+)
+def managed_players(request: HttpRequest) -> list[dict[str, object]]:
+    return selectors.managed_players(
+        user_id=current_user(request).pk, restore_days=services.PROFILE_RESTORE_DAYS
+    )

@@ -21,6 +21,9 @@ class ClaimStatus(models.TextChoices):
     PENDING = "pending", "Pending"
     APPROVED = "approved", "Approved"
     REJECTED = "rejected", "Rejected"
+    # Approved once, no longer held: transferred or revoked by an admin, handed to the
+    # athlete, or ended when the athlete turned 18.
+    ENDED = "ended", "Ended"
 
 
 class Claim(models.Model):

@@ -69,7 +69,7 @@ class ClaimOut(CamelSchema):
     birth_year: int
     evidence: str
     contact_phone: str
-    status: Literal["pending", "approved", "rejected"]
+    status: Literal["pending", "approved", "rejected", "ended"]
     decision_reason: str
     created_at: datetime
     decided_at: datetime | None
@@ -91,7 +91,7 @@ class ClaimDecideIn(InputSchema):
 
 
 class ClaimListQuery(CamelSchema):
-    status: Literal["pending", "approved", "rejected"] = "pending"
+    status: Literal["pending", "approved", "rejected", "ended"] = "pending"
 
 
 class ClaimsChangedOut(CamelSchema):
@@ -99,7 +99,9 @@ class ClaimsChangedOut(CamelSchema):
 
     pending: int
     item: AdminClaimOut
-    action: Literal["created", "approved", "rejected", "removed", "restored"]
+    action: Literal[
+        "created", "approved", "rejected", "removed", "restored", "transferred", "revoked"
+    ]
 
 
 class ControlsIn(InputSchema):
@@ -110,12 +112,41 @@ class ControlsIn(InputSchema):
     indexable: StrictBool | None = None
 
 
+class ClaimTransferIn(InputSchema):
+    username: str = Field(max_length=150, description="The member who takes the controls")
+    relationship: Literal["self", "parent_or_guardian"]
+    reason: Annotated[str | None, AfterValidator(_reason)] = None
+
+
+class AthleteInviteIn(InputSchema):
+    username: str = Field(max_length=150, description="The athlete's own account")
+
+
 class ControlsOut(CamelSchema):
     player_id: int
     managed_by: Literal["family", "athlete"]
+    athlete_may_hold: bool = Field(
+        description="A guardian holds the controls of an athlete of 16 or over, who may take them"
+    )
+    athlete: UserRefOut | None = Field(
+        description="The athlete's account the guardian named, until it accepts"
+    )
     hide_club: bool
     hide_nationality: bool
     share_card: bool
     voting_open: bool
     indexable: bool
     removed_at: datetime | None
+
+
+class ManagedPlayerOut(CamelSchema):
+    """A profile the member holds the controls of, or is invited to take (the athlete)."""
+
+    player_id: int
+    name: str
+    nomination_id: int | None
+    managed_by: Literal["family", "athlete"]
+    removed_at: datetime | None
+    restore_until: datetime | None
+    restorable: bool = Field(description="Removed by the member, and still within the 30 days")
+    invited: bool

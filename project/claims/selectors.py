@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from project.claims.models import Claim, ClaimStatus
 from project.moderation.models import TakedownRequest
@@ -72,6 +74,43 @@ def claim_list(*, status: str) -> list[dict[str, Any]]:
     """Claims in one status, the longest waiting first (at most 200)."""
     claims = list(claim_queryset().filter(status=status).order_by("created_at", "pk")[:200])
     return admin_claims(claims)
+
+
+def managed_players(*, user_id: int, restore_days: int) -> list[dict[str, Any]]:
+    """The profiles ``user_id`` holds the controls of, then those a guardian invited them to
+    take (the athlete), each with its first nomination (None while the page is hidden) and,
+    for a removed page, until when its claimant may bring it back."""
+    controls = (
+        PlayerControls.objects.filter(Q(player__claimed_by_id=user_id) | Q(athlete_id=user_id))
+        .select_related("player")
+        .order_by("player__name", "player_id")
+    )
+    rows = list(controls)
+    firsts: dict[int, int] = {}
+    for player_id, nomination_id in (
+        Nomination.objects.filter(player_id__in=[c.player_id for c in rows])
+        .order_by("-created_at", "-pk")
+        .values_list("player_id", "pk")
+    ):
+        firsts[player_id] = nomination_id
+    now = timezone.now()
+    return [
+        {
+            "player_id": c.player_id,
+            "name": c.player.name,
+            "nomination_id": None if c.player.hidden_at is not None else firsts.get(c.player_id),
+            "managed_by": "athlete" if c.relationship == "self" else "family",
+            "removed_at": c.removed_at,
+            "restore_until": None
+            if c.removed_at is None
+            else c.removed_at + timedelta(days=restore_days),
+            "restorable": c.player.claimed_by_id == user_id
+            and c.removed_at is not None
+            and now - c.removed_at <= timedelta(days=restore_days),
+            "invited": c.player.claimed_by_id != user_id,
+        }
+        for c in rows
+    ]
 
 
 def controls_for(player_id: int) -> PlayerControls | None:

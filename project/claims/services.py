@@ -4,7 +4,7 @@ the controls a verified claimant holds."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -105,7 +105,9 @@ def claim_create(
     open claim per member and player (409 ``claim_already_open``); a claimed player answers
     409 ``player_already_claimed``."""
     player = player_get_visible(user=claimant, player_id=player_id)
-    if player.claimed_by_id is not None or PlayerControls.objects.filter(player=player).exists():
+    # Controls no one holds (the claimant's account deleted, a guardian's ended at 18) are
+    # claimed again like an unclaimed page; an admin decides who takes them.
+    if player.claimed_by_id is not None:
         raise Conflict(PLAYER_ALREADY_CLAIMED, code="player_already_claimed")
     _age_check(relationship=relationship, birth_year=birth_year, player=player)
     open_claims = Claim.objects.filter(player=player, claimant=claimant, status=ClaimStatus.PENDING)
@@ -186,14 +188,24 @@ def claim_approve(*, admin: User, claim_id: int, reason: str = "") -> Claim:
     family's request)."""
     claim = _lock_pending(claim_id)
     player = Player.objects.select_for_update().get(pk=claim.player_id)
-    if player.claimed_by_id is not None or PlayerControls.objects.filter(player=player).exists():
+    if player.claimed_by_id is not None:
         raise Conflict(PLAYER_ALREADY_CLAIMED, code="player_already_claimed")
     claimant = claim.claimant
     _decided(claim, admin=admin, status=ClaimStatus.APPROVED, reason=reason)
+    # An earlier claim whose controls no one holds any more ends; its settings stay.
+    Claim.objects.filter(player=player, status=ClaimStatus.APPROVED).exclude(pk=claim.pk).update(
+        status=ClaimStatus.ENDED
+    )
     player.claimed_by = claimant
     player.save(update_fields=["claimed_by"])
-    PlayerControls.objects.create(
-        player=player, relationship=claim.relationship, birth_year=claim.birth_year
+    PlayerControls.objects.update_or_create(
+        player=player,
+        defaults={
+            "relationship": claim.relationship,
+            "birth_year": claim.birth_year,
+            "athlete": None,
+            "guardian_ended_at": None,
+        },
     )
     # The cards were drawn under the unclaimed rules; the controls decide from now on.
     share_cards_drop_for_player(player.pk)
@@ -341,3 +353,234 @@ def profile_restore(*, user: User, player_id: int) -> PlayerControls:
     if approved is not None:
         _publish_changed(approved, "restored")
     return controls
+
+
+# --- Handing the controls on: to the athlete (from 16), or by an admin ------------------------
+
+ATHLETE_TOO_YOUNG = "The athlete may hold their own controls from 16."
+ATHLETE_HOLDS = "The athlete already holds the controls of this profile"
+NOT_THE_ATHLETE = "That account's year of birth is not the athlete's"
+MEMBER_NOT_FOUND = "No member with that username"
+NOT_INVITED = "You were not invited to hold this profile's controls"
+NOT_HELD = "This claim no longer holds the profile's controls"
+ALREADY_HOLDS = "That member already manages this profile"
+ATHLETE_INVITED_MESSAGE = (
+    "{guardian} invites you to hold the controls of your profile ({player}). Accept them "
+    "under Profiles you manage in your settings."
+)
+HANDED_TO_ATHLETE_MESSAGE = "{athlete} now holds the controls of {player}'s profile."
+YOU_HOLD_MESSAGE = "You now hold the controls of {player}'s profile."
+TRANSFERRED_AWAY_MESSAGE = (
+    "The moderators passed the controls of {player}'s profile to another member."
+)
+REVOKED_MESSAGE = "The moderators ended your management of {player}'s profile."
+HANDED_BY_FAMILY = "Handed over by the athlete's family"
+HANDED_BY_ADMIN = "Transferred by the moderators"
+
+
+def controls_age(controls: PlayerControls, *, today: date | None = None) -> int:
+    """The athlete's age from the verified claim's birth year (the youngest it allows)."""
+    age = age_from(birth_year=controls.birth_year, graduation_year=None, age=None, today=today)
+    assert age is not None
+    return age
+
+
+def live_nomination(player: Player) -> Nomination | None:
+    """The player's first nomination members can open, None while the player is hidden."""
+    if player.hidden_at is not None:
+        return None
+    return nomination_queryset().filter(player=player).order_by("created_at", "pk").first()
+
+
+def hand_over(
+    *,
+    player: Player,
+    controls: PlayerControls,
+    to: User,
+    relationship: str,
+    evidence: str,
+    decided_by: User | None = None,
+) -> Claim:
+    """The controls pass to ``to`` with their settings as they are (player and controls
+    locked by the caller): the approved claim that held them ends, an approved claim of
+    ``to`` records the change, every open page of the player gets its new badge."""
+    Claim.objects.filter(player=player, status=ClaimStatus.APPROVED).update(
+        status=ClaimStatus.ENDED
+    )
+    claim = Claim.objects.create(
+        player=player,
+        claimant=to,
+        relationship=relationship,
+        birth_year=controls.birth_year,
+        evidence=evidence,
+        status=ClaimStatus.APPROVED,
+        decided_by=decided_by,
+        decided_at=timezone.now(),
+    )
+    player.claimed_by = to
+    player.save(update_fields=["claimed_by"])
+    controls.relationship = relationship
+    controls.athlete = None
+    controls.guardian_ended_at = None
+    controls.save(update_fields=["relationship", "athlete", "guardian_ended_at"])
+    if player.hidden_at is None:
+        _publish_player(player.pk)
+    return claim
+
+
+@transaction.atomic
+def athlete_invite(*, user: User, player_id: int, username: str) -> PlayerControls:
+    """The guardian names the athlete's own account (the athlete 16 or over): it may then
+    accept the controls (``athlete_accept``), and takes them at 18 at the latest. The
+    account's year of birth must be the one the verified claim gave."""
+    player, controls = _controls_locked(user=user, player_id=player_id)
+    if controls.relationship == ClaimRelationship.SELF:
+        raise Conflict(ATHLETE_HOLDS, code="athlete_holds")
+    if controls_age(controls) < SELF_CLAIM_FROM:
+        raise ValidationFailed(ATHLETE_TOO_YOUNG, code="athlete_too_young")
+    athlete = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+    if athlete is None or athlete.pk == user.pk:
+        raise NotFound(MEMBER_NOT_FOUND)
+    if athlete.birth_year != controls.birth_year:
+        raise ValidationFailed(NOT_THE_ATHLETE, code="not_the_athlete")
+    controls.athlete = athlete
+    controls.save(update_fields=["athlete"])
+    notification_create(
+        user=athlete,
+        type=NotificationType.PLAYER_UPDATE,
+        message=ATHLETE_INVITED_MESSAGE.format(guardian=user.name, player=player.name),
+        related_nomination=live_nomination(player),
+    )
+    return controls
+
+
+@transaction.atomic
+def athlete_accept(*, user: User, player_id: int) -> PlayerControls:
+    """The athlete the guardian named takes the controls; the guardian is told."""
+    player = Player.objects.select_for_update().filter(pk=player_id).first()
+    controls = (
+        PlayerControls.objects.select_for_update().filter(player_id=player_id).first()
+        if player is not None
+        else None
+    )
+    if player is None or controls is None or controls.athlete_id != user.pk:
+        raise PermissionDenied(NOT_INVITED, code="not_invited")
+    guardian = player.claimed_by
+    hand_over(
+        player=player,
+        controls=controls,
+        to=user,
+        relationship=ClaimRelationship.SELF,
+        evidence=HANDED_BY_FAMILY,
+    )
+    if guardian is not None:
+        notification_create(
+            user=guardian,
+            type=NotificationType.PLAYER_UPDATE,
+            message=HANDED_TO_ATHLETE_MESSAGE.format(athlete=user.name, player=player.name),
+        )
+    return controls
+
+
+def _lock_held(claim_id: int) -> tuple[Claim, Player, PlayerControls]:
+    """An approved claim that holds its player's controls, with both locked."""
+    claim = Claim.objects.select_for_update().filter(pk=claim_id).first()
+    if claim is None:
+        raise NotFound(CLAIM_NOT_FOUND)
+    player = Player.objects.select_for_update().get(pk=claim.player_id)
+    if claim.status != ClaimStatus.APPROVED or player.claimed_by_id != claim.claimant_id:
+        raise Conflict(NOT_HELD, code="claim_not_held")
+    controls = PlayerControls.objects.select_for_update().get(player=player)
+    return claim, player, controls
+
+
+@transaction.atomic
+def claim_transfer(
+    *, admin: User, claim_id: int, username: str, relationship: str, reason: str = ""
+) -> Claim:
+    """An admin passes a claimed player's controls to another member (the other parent, the
+    athlete), with the settings as they are, under the age bands of the verified birth year;
+    both members told, in the moderation log. Returns the new claim."""
+    claim, player, controls = _lock_held(claim_id)
+    to = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+    if to is None:
+        raise NotFound(MEMBER_NOT_FOUND)
+    if to.pk == claim.claimant_id:
+        raise Conflict(ALREADY_HOLDS, code="already_holds")
+    age = controls_age(controls)
+    if relationship == ClaimRelationship.SELF and age < SELF_CLAIM_FROM:
+        raise ValidationFailed(GUARDIAN_REQUIRED, code="guardian_required")
+    if relationship == ClaimRelationship.PARENT_OR_GUARDIAN and age >= ADULT_FROM:
+        raise ValidationFailed(ADULT_CLAIMS_SELF, code="adult_claims_self")
+    old = claim.claimant
+    new = hand_over(
+        player=player,
+        controls=controls,
+        to=to,
+        relationship=relationship,
+        evidence=HANDED_BY_ADMIN,
+        decided_by=admin,
+    )
+    Claim.objects.filter(pk=new.pk).update(decision_reason=reason)
+    modlog_record(
+        actor=admin,
+        action=ModlogAction.CLAIM_TRANSFER,
+        target_type=ModlogTarget.PLAYER,
+        target_id=player.pk,
+        target_label=player.name,
+        reason=reason,
+        changes={
+            "claimedBy": [old.pk, to.pk],
+            "relationship": [claim.relationship, relationship],
+        },
+    )
+    notification_create(
+        user=old,
+        type=NotificationType.PLAYER_UPDATE,
+        message=TRANSFERRED_AWAY_MESSAGE.format(player=player.name),
+    )
+    notification_create(
+        user=to,
+        type=NotificationType.PLAYER_UPDATE,
+        message=YOU_HOLD_MESSAGE.format(player=player.name),
+        related_nomination=live_nomination(player),
+    )
+    _publish_changed(claim, "transferred")
+    return claim_queryset().get(pk=new.pk)
+
+
+@transaction.atomic
+def claim_revoke(*, admin: User, claim_id: int, reason: str = "") -> Claim:
+    """An admin ends a claim: its member no longer holds the controls, whose settings stay
+    until someone's new claim is approved (the page accepts claims again); the member told,
+    in the moderation log."""
+    claim, player, controls = _lock_held(claim_id)
+    end_controls(player=player, controls=controls)
+    modlog_record(
+        actor=admin,
+        action=ModlogAction.CLAIM_REVOKE,
+        target_type=ModlogTarget.PLAYER,
+        target_id=player.pk,
+        target_label=player.name,
+        reason=reason,
+        changes={"claimedBy": [claim.claimant_id, None]},
+    )
+    message = REVOKED_MESSAGE.format(player=player.name)
+    if reason:
+        message += f" Reason: {reason}"
+    notification_create(user=claim.claimant, type=NotificationType.PLAYER_UPDATE, message=message)
+    _publish_changed(claim, "revoked")
+    return claim_queryset().get(pk=claim.pk)
+
+
+def end_controls(*, player: Player, controls: PlayerControls) -> None:
+    """No one holds the player's controls any more (player and controls locked by the
+    caller): its approved claim ends, the settings stay as they are, and the page accepts
+    claims again."""
+    Claim.objects.filter(player=player, status=ClaimStatus.APPROVED).update(
+        status=ClaimStatus.ENDED
+    )
+    player.claimed_by = None
+    player.save(update_fields=["claimed_by"])
+    controls.athlete = None
+    controls.save(update_fields=["athlete"])

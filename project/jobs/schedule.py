@@ -42,6 +42,11 @@ PERIODIC: tuple[Periodic, ...] = (
     Periodic("weekly_digest", WEEK, "weekly_digest", late_after=DAY),
     # Sent emails' and pushes' rows past OUTBOUND_RETENTION_DAYS, old windows (project/notify).
     Periodic("prune_outbound", DAY, "prune_outbound"),
+    # Claimed athletes' age transitions: invited to hold their controls at 16, the
+    # guardian's controls ending at 18 (project/claims/transitions.py).
+    Periodic("age_transitions", DAY, "age_transitions"),
+    # Unclaimed players idle for PLAYER_RETENTION_MONTHS anonymised (project/claims).
+    Periodic("anonymise_players", DAY, "anonymise_players"),
     # Finished tasks' rows older than 14 days (django-tasks-db's command).
     Periodic("prune_task_results", DAY, "prune_db_task_results", ("--queue-name", "*")),
 )

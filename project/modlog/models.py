@@ -26,6 +26,8 @@ class ModlogAction(models.TextChoices):
     VOTES_RESTORE = "votes_restore"
     CLAIM_APPROVE = "claim_approve"
     CLAIM_REJECT = "claim_reject"
+    CLAIM_TRANSFER = "claim_transfer"
+    CLAIM_REVOKE = "claim_revoke"
 
 
 class ModlogTarget(models.TextChoices):

@@ -3,6 +3,7 @@ project/claims): who manages the page and what the public and members see of it.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from project.common.choices import choices_check
@@ -33,6 +34,20 @@ class PlayerControls(models.Model):
     # Set while the claimant has removed the page (hidden like a confirmed takedown); the
     # claimant may bring it back within PROFILE_RESTORE_DAYS.
     removed_at = models.DateTimeField(null=True, blank=True)
+    # The athlete's own account, named by their guardian from 16 (project/claims/transitions.py):
+    # it takes the controls when it accepts them, and at 18 at the latest.
+    athlete = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="invited_controls",
+    )
+    # When the guardian was invited to hand the controls to the athlete (at 16, once).
+    athlete_invited_at = models.DateTimeField(null=True, blank=True)
+    # When the guardian's controls ended at 18 with no athlete's account to take them: the
+    # settings stay as the family left them, held by no one, until the athlete claims the page.
+    guardian_ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -41,3 +56,17 @@ class PlayerControls(models.Model):
 
     def __str__(self) -> str:
         return f"Controls of player {self.player_id}"
+
+
+class PlayerRetention(models.Model):
+    """When a player was last edited and whether the retention job anonymised it (an unclaimed
+    player with no vote, follow or edit for ``PLAYER_RETENTION_MONTHS``, project/claims)."""
+
+    player = models.OneToOneField(
+        "scouting.Player", on_delete=models.CASCADE, related_name="retention"
+    )
+    edited_at = models.DateTimeField(null=True, blank=True)
+    anonymised_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Retention of player {self.player_id}"

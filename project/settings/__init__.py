@@ -16,6 +16,7 @@ from project.settings.database import *
 from project.settings.live import *
 from project.settings.accounts import *
 from project.settings.budgets import *
+from project.settings.privacy import *
 from project.settings.boards import *
 from project.settings.sharing import *
 from project.settings.media import *

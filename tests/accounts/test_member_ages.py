@@ -111,6 +111,20 @@ def test_the_browsers_time_zone_is_kept_and_checked(api: ApiClient) -> None:
     )
 
 
+def test_settings_time_zone_is_checked_against_the_servers_zones(api: ApiClient) -> None:
+    assert register(api, birthYear=1990).status_code == 201
+    body = assert_error(api.put("/api/settings/time-zone", {"timeZone": "Mars/Olympus"}), 400)
+    assert body["fields"] == {
+        "timeZone": "Time zone must be an IANA time zone such as Europe/Paris"
+    }
+    saved = api.put("/api/settings/time-zone", {"timeZone": "Asia/Tokyo"})
+    assert saved.status_code == 200, saved.content
+    assert saved.json()["timeZone"] == "Asia/Tokyo"
+    assert User.objects.get().time_zone == "Asia/Tokyo"
+    # "" goes back to the board's.
+    assert api.put("/api/settings/time-zone", {"timeZone": ""}).json()["timeZone"] == ""
+
+
 # --- A teen account's defaults --------------------------------------------------------------
 
 

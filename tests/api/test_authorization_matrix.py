@@ -39,6 +39,7 @@ from project.moderation.services.takedowns import (
     takedown_request_create,
     takedown_stop_token,
 )
+from project.privacy.models import PlayerControls
 from project.push.models import PushSubscription
 from project.scouting.models import Nomination, Notification, Player, Vote
 from tests.api.conftest import World, build_world
@@ -264,6 +265,28 @@ def _claimed_by_the_scout(world: World, clients: dict[str, ApiClient]) -> dict[s
 def _removed_by_the_scout(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
     extra = _claimed_by_the_scout(world, clients)
     profile_remove(user=world.scout, player_id=extra["claimed_player"])
+    return extra
+
+
+def _sixteen_claimed_by_the_scout(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
+    """The scout holds the controls of an athlete of 16; the other scout is the athlete's own
+    account (the same year of birth)."""
+    born = timezone.localdate().year - 17
+    claim = claim_create(
+        claimant=world.scout,
+        player_id=world.approved.player_id,
+        relationship="parent_or_guardian",
+        birth_year=born,
+        evidence="Club roster",
+    )
+    claim_approve(admin=world.admin, claim_id=claim.pk)
+    User.objects.filter(pk=world.other.pk).update(birth_year=born)
+    return {"claimed_player": world.approved.player_id, "athlete": world.other.username}
+
+
+def _athlete_invited(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
+    extra = _sixteen_claimed_by_the_scout(world, clients)
+    PlayerControls.objects.filter(player_id=extra["claimed_player"]).update(athlete=world.other)
     return extra
 
 
@@ -542,6 +565,21 @@ CALLS: list[Call] = [
         setup=_a_claim,
     ),
     Call(
+        "transfer a claim",
+        "POST",
+        "/api/admin/claims/{claim}/transfer",
+        ADMIN_ONLY_200,
+        lambda world: {"username": world.owner.username, "relationship": "parent_or_guardian"},
+        setup=_claimed_by_the_scout,
+    ),
+    Call(
+        "revoke a claim",
+        "POST",
+        "/api/admin/claims/{claim}/revoke",
+        ADMIN_ONLY_200,
+        setup=_claimed_by_the_scout,
+    ),
+    Call(
         "resolve the reports of an item",
         "POST",
         "/api/admin/reports/resolve",
@@ -643,6 +681,23 @@ CALLS: list[Call] = [
         (401, 200, 404, 404, 403),
         setup=_removed_by_the_scout,
     ),
+    Call(
+        "name the athlete's account to hand them the controls",
+        "POST",
+        "/api/players/{claimed_player}/controls/athlete",
+        (401, 200, 403, 403, 403),
+        {"username": "{athlete}"},
+        setup=_sixteen_claimed_by_the_scout,
+    ),
+    # The athlete the guardian named is the other scout.
+    Call(
+        "accept the controls handed to the athlete",
+        "POST",
+        "/api/players/{claimed_player}/controls/accept",
+        (401, 403, 403, 200, 403),
+        setup=_athlete_invited,
+    ),
+    Call("the profiles I manage", "GET", "/api/me/managed-players", EVERYONE_200),
     Call(
         "export everything held about a claimed player",
         "GET",

@@ -203,3 +203,25 @@ def test_what_the_family_decided_outlives_its_account(
     member = other_api.get(f"/api/nominations/{nomination.pk}").json()["player"]
     assert member["club"] == ""
     assert member["managedBy"] == "family"
+
+
+def test_a_removed_profile_is_brought_back_from_the_claimants_list(
+    nomination: Nomination, family: ApiClient, other_api: ApiClient
+) -> None:
+    assert other_api.get("/api/me/managed-players").json() == []
+    listed = family.get("/api/me/managed-players").json()
+    assert [(p["playerId"], p["nominationId"], p["restorable"]) for p in listed] == [
+        (nomination.player_id, nomination.pk, False)
+    ]
+    family.post(f"/api/players/{nomination.player_id}/controls/remove")
+
+    # Its page is gone for the claimant too, so the list is where it comes back from.
+    assert family.get(f"/api/nominations/{nomination.pk}").status_code == 404
+    removed = family.get("/api/me/managed-players").json()[0]
+    assert (removed["nominationId"], removed["restorable"]) == (None, True)
+    assert removed["restoreUntil"] is not None
+
+    PlayerControls.objects.filter(player_id=nomination.player_id).update(
+        removed_at=timezone.now() - timedelta(days=31)
+    )
+    assert family.get("/api/me/managed-players").json()[0]["restorable"] is False

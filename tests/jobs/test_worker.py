@@ -151,6 +151,8 @@ def test_periodic_jobs_are_enqueued_once_per_period_by_racing_schedulers() -> No
     results = _race(4, now)
     names = sorted(name for result in results for name in result)
     assert names == [
+        "age_transitions",
+        "anonymise_players",
         "notify_dispatch",
         "prune_outbound",
         "prune_task_results",
@@ -159,7 +161,7 @@ def test_periodic_jobs_are_enqueued_once_per_period_by_racing_schedulers() -> No
         "share_cards",
         "weekly_digest",
     ]
-    assert DBTaskResult.objects.filter(queue_name="periodic").count() == 7
+    assert DBTaskResult.objects.filter(queue_name="periodic").count() == 9
     # Later in the same hour: the minute's jobs only; the next hour: the hourly one too; the
     # next day: every job but the weekly one.
     assert sorted(chain(*_race(2, now + timedelta(minutes=20)))) == [
@@ -172,6 +174,8 @@ def test_periodic_jobs_are_enqueued_once_per_period_by_racing_schedulers() -> No
         "share_cards",
     ]
     assert sorted(chain(*_race(2, now + timedelta(days=1)))) == [
+        "age_transitions",
+        "anonymise_players",
         "notify_dispatch",
         "prune_outbound",
         "prune_task_results",
@@ -179,7 +183,7 @@ def test_periodic_jobs_are_enqueued_once_per_period_by_racing_schedulers() -> No
         "purge_vote_prefixes",
         "share_cards",
     ]
-    assert PeriodicRun.objects.count() == 18
+    assert PeriodicRun.objects.count() == 22
 
 
 def test_the_worker_runs_the_periodic_jobs(worker_process: MakeWorker) -> None:

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import { authKeys } from '@/features/auth/api/auth-keys';
 import type { Settings } from '@/features/settings/api';
+import { browserTimeZone } from '@/lib/time-zone';
 import { mockFetch, type MockResponse } from '@/testing/fetch-mock';
 import { LocationProbe, renderRoutes, scout } from '@/testing/render';
 
@@ -265,5 +266,69 @@ describe('Settings: delete account', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Yes, delete my account' }));
     expect(await screen.findByText('Failed to delete account')).toBeInTheDocument();
     expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+});
+
+describe('Settings: time zone', () => {
+  it("shows the browser's zone until one is saved, and saves the one chosen", async () => {
+    const { requests } = mockFetch({
+      'GET /api/settings': { body: settings },
+      'PUT /api/settings/time-zone': { body: { ...scout, timeZone: 'Asia/Tokyo' } },
+    });
+    renderSettings();
+    const select = await screen.findByLabelText('Your time zone');
+    expect(select).toHaveValue(browserTimeZone() || 'UTC');
+    expect(screen.getByText(/Not saved yet/)).toBeInTheDocument();
+
+    await userEvent.selectOptions(select, 'Asia/Tokyo');
+
+    expect(await screen.findByText('Time zone saved')).toBeInTheDocument();
+    expect(requests.find((r) => r.method === 'PUT')?.body).toEqual({ timeZone: 'Asia/Tokyo' });
+  });
+});
+
+describe('Settings: profiles you manage', () => {
+  it('brings back a removed profile within the 30 days, and accepts an invitation', async () => {
+    const { requests } = mockFetch({
+      'GET /api/settings': { body: settings },
+      'GET /api/me/managed-players': {
+        body: [
+          {
+            playerId: 7,
+            name: 'Mia Jones',
+            nominationId: null,
+            managedBy: 'family',
+            removedAt: '2026-01-01T10:00:00Z',
+            restoreUntil: '2026-01-31T10:00:00Z',
+            restorable: true,
+            invited: false,
+          },
+          {
+            playerId: 8,
+            name: 'Leo Costa',
+            nominationId: 3,
+            managedBy: 'family',
+            removedAt: null,
+            restoreUntil: null,
+            restorable: false,
+            invited: true,
+          },
+        ],
+      },
+      'POST /api/players/7/controls/restore': { body: {} },
+      'POST /api/players/8/controls/accept': { body: {} },
+    });
+    renderSettings();
+    const section = await screen.findByRole('region', { name: 'Profiles you manage' });
+    expect(within(section).getByText(/You can bring it back until 31 Jan 2026/)).toBeVisible();
+
+    await userEvent.click(within(section).getByRole('button', { name: 'Bring the profile back' }));
+    await waitFor(() =>
+      expect(requests.some((r) => r.url === '/api/players/7/controls/restore')).toBe(true),
+    );
+    await userEvent.click(within(section).getByRole('button', { name: 'Accept the controls' }));
+    await waitFor(() =>
+      expect(requests.some((r) => r.url === '/api/players/8/controls/accept')).toBe(true),
+    );
   });
 });

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { PageHeader } from '@/components/ui/page-header';
 import { authKeys } from '@/features/auth/api/auth-keys';
 import { useUser } from '@/features/auth/hooks/use-user';
+import { ManagedProfilesSection } from '@/features/claims/components/managed-profiles';
 import { ExportDataSection } from '@/features/safety/components/export-data-section';
 import { SettingsView } from '@/features/settings/components/settings-view';
 import { forgetOwnVotes } from '@/lib/live/vote-versions';
@@ -26,11 +27,17 @@ export default function SettingsPage() {
     <>
       <PageHeader title="Settings" description="Account, password, notifications and privacy." />
       <SettingsView
-        account={{ username: user?.username ?? '', email: user?.email ?? '' }}
+        account={{
+          username: user?.username ?? '',
+          email: user?.email ?? '',
+          timeZone: user?.timeZone ?? '',
+        }}
         onAccountDeleted={endSession}
         onTwoFactorEnrolled={() => void queryClient.invalidateQueries({ queryKey: authKeys.me() })}
+        onAccountChanged={() => void queryClient.invalidateQueries({ queryKey: authKeys.me() })}
       />
-      <div className="mt-6">
+      <div className="mt-6 flex flex-col gap-6">
+        <ManagedProfilesSection />
         <ExportDataSection />
       </div>
     </>

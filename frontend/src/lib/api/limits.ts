@@ -1,8 +1,14 @@
 // Written by `npm run gen:types` (scripts/gen-limits.mjs) from openapi.json: do not edit.
 // Each request body's fields and the bounds the server checks on them.
 export const LIMITS = {
+  AthleteInviteIn: {
+    username: { maxLength: 150 },
+  },
   AvatarIn: {
     avatarURL: { maxLength: 2000 },
+  },
+  ClaimTransferIn: {
+    username: { maxLength: 150 },
   },
   ClosedAccountDeleteIn: {
     deletionToken: { maxLength: 500 },

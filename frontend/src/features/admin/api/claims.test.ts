@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 
-import { applyClaimsChanged, claimsQueueKey, type AdminClaim } from './claims';
+import { applyClaimsChanged, claimsHeldKey, claimsQueueKey, type AdminClaim } from './claims';
 
 function claim(
   id: number,
@@ -69,5 +69,24 @@ describe('claims.changed', () => {
       action: 'created',
     });
     expect(queryClient.getQueryData(claimsQueueKey())).toBeUndefined();
+  });
+
+  it('keeps the managed profiles: an approved claim joins, an ended one leaves', () => {
+    const held = { ...claim(1, '2026-01-01T10:00:00Z'), status: 'approved' as const };
+    const newer = { ...claim(2, '2026-01-02T10:00:00Z'), status: 'approved' as const };
+    const queryClient = new QueryClient();
+    queryClient.setQueryData(claimsHeldKey(), [held]);
+
+    applyClaimsChanged(queryClient, { pending: 0, item: newer, action: 'approved' });
+    expect(queryClient.getQueryData(claimsHeldKey())).toEqual([held, newer]);
+
+    const revoked = { ...held, status: 'ended' as const };
+    applyClaimsChanged(queryClient, { pending: 0, item: revoked, action: 'revoked' });
+    expect(queryClient.getQueryData(claimsHeldKey())).toEqual([newer]);
+
+    const transferred = { ...newer, status: 'ended' as const };
+    applyClaimsChanged(queryClient, { pending: 0, item: transferred, action: 'transferred' });
+    // The transfer's new claim is read again.
+    expect(queryClient.getQueryState(claimsHeldKey())?.isInvalidated).toBe(true);
   });
 });

@@ -16,6 +16,7 @@ export type AdminClaim = components['schemas']['AdminClaimOut'];
 export type ClaimsChanged = components['schemas']['ClaimsChangedOut'];
 
 export const claimsQueueKey = () => [...adminKeys.all, 'claims', 'pending'] as const;
+export const claimsHeldKey = () => [...adminKeys.all, 'claims', 'approved'] as const;
 
 /** The admins' queue of pending claims, the longest waiting first. */
 export const claimsQueueQueryOptions = () =>
@@ -27,6 +28,66 @@ export const claimsQueueQueryOptions = () =>
 
 export function useClaimsQueue(enabled = true) {
   return useQuery({ ...claimsQueueQueryOptions(), enabled });
+}
+
+/** The claims that hold a player's controls (approved), the oldest first. */
+export function useHeldClaims(enabled = true) {
+  return useQuery({
+    queryKey: claimsHeldKey(),
+    queryFn: ({ signal }) =>
+      unwrap(api.GET('/api/admin/claims', { params: { query: { status: 'approved' } }, signal })),
+    enabled,
+  });
+}
+
+type TransferInput = {
+  id: number;
+  username: string;
+  relationship: 'self' | 'parent_or_guardian';
+  reason: string;
+};
+
+/** Pass a claimed player's controls to another member, or end the claim. */
+export function useChangeHeldClaim() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (
+      input:
+        ({ action: 'transfer' } & TransferInput) | { action: 'revoke'; id: number; reason: string },
+    ) =>
+      input.action === 'transfer'
+        ? unwrap(
+            api.POST('/api/admin/claims/{claim_id}/transfer', {
+              params: { path: { claim_id: input.id } },
+              body: {
+                username: input.username,
+                relationship: input.relationship,
+                reason: input.reason || null,
+              },
+            }),
+          )
+        : unwrap(
+            api.POST('/api/admin/claims/{claim_id}/revoke', {
+              params: { path: { claim_id: input.id } },
+              body: { reason: input.reason || null },
+            }),
+          ),
+    onSuccess: (_claim, input) =>
+      toast({
+        title: input.action === 'transfer' ? 'Claim transferred' : 'Claim revoked',
+        description:
+          input.action === 'transfer'
+            ? `@${input.username} now manages the profile.`
+            : 'No one manages the profile now; its settings stay.',
+      }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: claimsHeldKey() }),
+    onError: (error) =>
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: errorMessage(error, 'Failed to change the claim. Please try again.'),
+      }),
+  });
 }
 
 /** Approve or reject a claim; the queue follows (and every other admin's, live). */
@@ -70,6 +131,20 @@ export function useDecideClaim() {
  * The result equals reading the queue again (the event carries the claim as the queue shows it).
  */
 export function applyClaimsChanged(queryClient: QueryClient, event: ClaimsChanged) {
+  // The held claims: an approved one joins, an ended one leaves; a transfer's new claim is
+  // not in the event, so that list is read again.
+  if (event.action === 'transferred') {
+    void queryClient.invalidateQueries({ queryKey: claimsHeldKey() });
+  } else {
+    queryClient.setQueryData<AdminClaim[]>(claimsHeldKey(), (held) => {
+      if (!held) return held;
+      const others = held.filter((claim) => claim.id !== event.item.id);
+      if (event.item.status !== 'approved') return others;
+      return [...others, event.item].sort(
+        (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id,
+      );
+    });
+  }
   queryClient.setQueryData<AdminClaim[]>(claimsQueueKey(), (queue) => {
     if (!queue) return queue;
     const others = queue.filter((claim) => claim.id !== event.item.id);

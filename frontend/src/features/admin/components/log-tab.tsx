@@ -24,6 +24,8 @@ const ACTION_LABELS: Record<ModlogAction, string> = {
   votes_restore: 'restored voided votes',
   claim_approve: 'approved a claim of',
   claim_reject: 'rejected a claim of',
+  claim_transfer: 'transferred a claim of',
+  claim_revoke: 'revoked a claim of',
 };
 
 function changesText(changes: ModlogEntry['changes']) {

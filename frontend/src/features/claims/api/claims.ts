@@ -7,10 +7,12 @@ import { toast } from '@/stores/toast';
 export type ClaimInput = components['schemas']['ClaimIn'];
 export type PlayerControls = components['schemas']['ControlsOut'];
 export type ControlsInput = components['schemas']['ControlsIn'];
+export type ManagedPlayer = components['schemas']['ManagedPlayerOut'];
 
 export const claimKeys = {
   all: ['claims'] as const,
   controls: (playerId: number) => [...claimKeys.all, 'controls', playerId] as const,
+  managed: () => [...claimKeys.all, 'managed'] as const,
 };
 
 /** POST /api/players/{id}/claims: pending until an admin decides it. */
@@ -86,9 +88,17 @@ export function useRemoveProfile(playerId: number) {
               params: { path: { player_id: playerId } },
             }),
           ),
-    onSuccess: (controls) => {
+    onSuccess: (controls, action) => {
       queryClient.setQueryData(claimKeys.controls(playerId), controls);
       void queryClient.invalidateQueries();
+      toast(
+        action === 'remove'
+          ? {
+              title: 'Profile removed',
+              description: 'Bring it back within 30 days under Settings → Profiles you manage.',
+            }
+          : { title: 'Profile back', description: 'It is on ScoutVote again.' },
+      );
     },
     onError: (error) =>
       toast({
@@ -111,4 +121,63 @@ export async function downloadPlayerExport(playerId: number) {
   link.download = `scoutvote-player-${playerId}.json`;
   link.click();
   URL.revokeObjectURL(url);
+}
+
+/** The profiles the member manages, and those a guardian invited them to take. */
+export function useManagedPlayers() {
+  return useQuery({
+    queryKey: claimKeys.managed(),
+    queryFn: ({ signal }) => unwrap(api.GET('/api/me/managed-players', { signal })),
+  });
+}
+
+/** The guardian names the athlete's own account (from 16) to hand them the controls. */
+export function useNameAthlete(playerId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (username: string) =>
+      unwrap(
+        api.POST('/api/players/{player_id}/controls/athlete', {
+          params: { path: { player_id: playerId } },
+          body: { username },
+        }),
+      ),
+    onSuccess: (controls) => {
+      queryClient.setQueryData(claimKeys.controls(playerId), controls);
+      toast({
+        title: 'Invitation sent',
+        description: 'The athlete takes the controls when they accept them.',
+      });
+    },
+    onError: (error) =>
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: errorMessage(error, 'Failed to send the invitation. Please try again.'),
+      }),
+  });
+}
+
+/** The athlete takes the controls their guardian handed them. */
+export function useAcceptControls(playerId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/api/players/{player_id}/controls/accept', {
+          params: { path: { player_id: playerId } },
+        }),
+      ),
+    onSuccess: (controls) => {
+      queryClient.setQueryData(claimKeys.controls(playerId), controls);
+      void queryClient.invalidateQueries({ queryKey: claimKeys.managed() });
+      toast({ title: 'Controls accepted', description: 'You manage your profile now.' });
+    },
+    onError: (error) =>
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: errorMessage(error, 'Failed to accept the controls. Please try again.'),
+      }),
+  });
 }

@@ -1,14 +1,17 @@
-import { Download, EyeOff, RotateCcw } from 'lucide-react';
+import { Download, EyeOff, RotateCcw, UserRoundCheck } from 'lucide-react';
 import { useId, useState } from 'react';
 
 import { ActionDialog } from '@/components/ui/action-dialog';
 import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/stores/toast';
 
 import {
   downloadPlayerExport,
+  useNameAthlete,
   useRemoveProfile,
   useUpdateControls,
   type ControlsInput,
@@ -69,6 +72,52 @@ function ControlSwitch({
 }
 
 /**
+ * From 16, the guardian hands the controls to the athlete: they name the athlete's own account
+ * (its year of birth must be the claim's), and the athlete accepts in their settings.
+ */
+function HandOver({ controls }: { controls: PlayerControls }) {
+  const name = useNameAthlete(controls.playerId);
+  const [username, setUsername] = useState('');
+  const id = useId();
+  return (
+    <form
+      className="mt-5 border-t border-border pt-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        name.mutate(username.trim().replace(/^@/, ''), { onSuccess: () => setUsername('') });
+      }}
+    >
+      <h3 className="text-sm font-semibold">Hand the controls to the athlete</h3>
+      <p className="mt-1 text-xs text-muted-foreground">
+        From 16 the athlete may manage their own profile; at 18 your controls end.
+        {controls.athlete
+          ? ` Invited: @${controls.athlete.username}, who accepts in their settings.`
+          : ' Name their ScoutVote account; they accept in their settings.'}
+      </p>
+      <div className="mt-3 flex flex-wrap items-end gap-2">
+        <Field id={id} label="The athlete's username" className="max-w-xs">
+          <Input
+            id={id}
+            maxLength={150}
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+          />
+        </Field>
+        <Button
+          type="submit"
+          variant="outline"
+          disabled={!username.trim()}
+          loading={name.isPending}
+        >
+          <UserRoundCheck aria-hidden="true" />
+          Invite the athlete
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/**
  * The claimant's controls on the player's page: what strangers see, voting, removing the page
  * (brought back within 30 days) and a download of everything held about the player.
  */
@@ -100,6 +149,7 @@ export function PlayerControlsPanel({ controls }: { controls: PlayerControls }) 
           />
         ))}
       </div>
+      {controls.athleteMayHold && !removed && <HandOver controls={controls} />}
       <div className="mt-5 flex flex-wrap gap-2 border-t border-border pt-4">
         <Button
           variant="outline"

@@ -11,20 +11,24 @@ import { DangerZoneSection } from './danger-zone-section';
 import { NotificationSection } from './notification-section';
 import { PrivacySection } from './privacy-section';
 import { PushSection } from './push-section';
+import { TimeZoneSection } from './time-zone-section';
 import { TwoFactorSection } from './two-factor-section';
 
 type SettingsViewProps = {
-  account: { username: string; email: string };
+  account: { username: string; email: string; timeZone: string };
   /** Ends the session on this screen once the server has deleted the account. */
   onAccountDeleted: () => void;
   /** Two-factor sign-in just turned on: what the session may do has changed. */
   onTwoFactorEnrolled?: () => void;
+  /** The account's time zone was saved: the session's copy is stale. */
+  onAccountChanged?: () => void;
 };
 
 export function SettingsView({
   account,
   onAccountDeleted,
   onTwoFactorEnrolled,
+  onAccountChanged,
 }: SettingsViewProps) {
   const settings = useSettings();
 
@@ -57,6 +61,7 @@ export function SettingsView({
           <NotificationSection settings={settings.data} />
           <PushSection />
           <PrivacySection settings={settings.data} />
+          <TimeZoneSection timeZone={account.timeZone} onSaved={onAccountChanged} />
         </>
       )}
       <DangerZoneSection onAccountDeleted={onAccountDeleted} />
