@@ -26,6 +26,8 @@ class ModlogAction(models.TextChoices):
     VOTES_RESTORE = "votes_restore"
     CLAIM_APPROVE = "claim_approve"
     CLAIM_REJECT = "claim_reject"
+    PLAYER_UPDATE_APPROVE = "player_update_approve"
+    PLAYER_UPDATE_REJECT = "player_update_reject"
 
 
 class ModlogTarget(models.TextChoices):
