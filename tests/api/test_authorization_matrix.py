@@ -33,7 +33,6 @@ from django.utils import timezone
 from project.accounts.models import User, UserSettings
 from project.api import api
 from project.claims.services import claim_approve, claim_create, profile_remove
-from project.updates.services import update_create
 from project.moderation.services.reports import report_create
 from project.moderation.services.takedowns import (
     takedown_confirm_token,
@@ -42,6 +41,7 @@ from project.moderation.services.takedowns import (
 )
 from project.push.models import PushSubscription
 from project.scouting.models import Nomination, Notification, Player, Vote
+from project.updates.services import update_create
 from tests.api.conftest import World, build_world
 from tests.builders import PASSWORD
 from tests.helpers import ApiClient, Response
