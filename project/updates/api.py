@@ -18,9 +18,9 @@ from project.updates import selectors, services
 from project.updates.schemas import (
     AdminPlayerUpdateOut,
     PlayerUpdateDecideIn,
-    PlayerUpdateIn,
     PlayerUpdateListQuery,
     PlayerUpdateOut,
+    PlayerUpdatePostIn,
 )
 
 router = Router(tags=["players"])
@@ -34,13 +34,14 @@ admin_router = Router(tags=["admin"], auth=admin_auth)
     description="`title`, `content`, `milestone`, and either an `imageURL` (the objectURL of "
     "an upload from POST /api/objects/upload: PNG, JPEG, GIF or WebP, at most 5 MB, "
     "re-encoded without its metadata) or a `videoURL` (YouTube, Vimeo or Hudl only: 400 for "
-    "any other address). 403 `not_update_author` for anyone but the player's claimant or a "
-    "member with the coach role. An update with an image or a video link, and any update on "
-    "an unclaimed player under 13, waits for an admin (`status` `pending`) and only its "
-    "author and admins see it; others are `published` at once and told to the player's "
-    "followers. 429 `throttled` beyond `BUDGET_PLAYER_UPDATES_PER_DAY` per member.",
+    "any other address), not both (400 `one_media`). 403 `not_update_author` for anyone but "
+    "the player's claimant or a member with the coach role. An update with an image or a "
+    "video link, and any update on an unclaimed player under 13, waits for an admin "
+    "(`status` `pending`) and only its author and admins see it; others are `published` at "
+    "once and told to the player's followers. 429 `throttled` beyond "
+    "`BUDGET_PLAYER_UPDATES_PER_DAY` per member.",
 )
-def update_create(request: HttpRequest, player_id: int, payload: PlayerUpdateIn) -> Status[Any]:
+def update_create(request: HttpRequest, player_id: int, payload: PlayerUpdatePostIn) -> Status[Any]:
     user = current_user(request)
     with budget_for("PLAYER_UPDATES", user.pk, "DAY"):
         update = services.update_create(

@@ -53,7 +53,7 @@ def _reason(value: str | None) -> str:
     return value
 
 
-class PlayerUpdateIn(InputSchema):
+class PlayerUpdatePostIn(InputSchema):
     title: Annotated[str, AfterValidator(_title)] = Field(
         description=f"At most {TITLE_MAX} characters"
     )

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from project.accounts.models import Role, User
-from project.common.errors import Conflict, NotFound, PermissionDenied
+from project.common.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from project.common.schemas import wire
 from project.media.services import (
     image_take,
@@ -44,6 +44,7 @@ NOT_YOURS_TO_DELETE = (
     "Only the update's author, the athlete's family or an admin can delete this update"
 )
 ALREADY_DECIDED = "This update was already decided"
+ONE_MEDIA = "Add a picture or a video link, not both"
 FOLLOWER_MESSAGE = "{author} posted an update on {player}: {title}"
 CLAIMANT_MESSAGE = "{author} posted an update on {player}'s profile: {title}"
 APPROVED_MESSAGE = "Your update on {player} was approved: everyone can see it now."
@@ -158,6 +159,8 @@ def update_create(
     player = player_get_visible(user=user, player_id=player_id)
     if not may_write(user=user, player=player):
         raise PermissionDenied(NOT_AN_AUTHOR, code="not_update_author")
+    if image_url and video_url:
+        raise ValidationFailed(ONE_MEDIA, code="one_media")
     image_key = image_type = ""
     if image_url:
         image = image_take(user=user, object_url=image_url, field="imageURL")

@@ -262,6 +262,19 @@ def test_video_hosts_other_than_the_three_are_refused(
     assert not PlayerUpdate.objects.exists()
 
 
+def test_a_picture_and_a_video_link_together_are_refused(
+    claimant_api: ApiClient, nomination: Nomination
+) -> None:
+    response = post(
+        claimant_api,
+        nomination.player_id,
+        videoURL="https://vimeo.com/1",
+        imageURL="/media/uploads/avatars/1/abcdefghijklmnopqrstuvwx",
+    )
+    assert_error(response, 400, "Add a picture or a video link, not both")
+    assert not PlayerUpdate.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("url", "embed"),
     [

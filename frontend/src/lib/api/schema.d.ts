@@ -1268,7 +1268,7 @@ export interface paths {
         put?: never;
         /**
          * Post an update on a player's page (its claimant or a verified coach)
-         * @description `title`, `content`, `milestone`, and either an `imageURL` (the objectURL of an upload from POST /api/objects/upload: PNG, JPEG, GIF or WebP, at most 5 MB, re-encoded without its metadata) or a `videoURL` (YouTube, Vimeo or Hudl only: 400 for any other address). 403 `not_update_author` for anyone but the player's claimant or a member with the coach role. An update with an image or a video link, and any update on an unclaimed player under 13, waits for an admin (`status` `pending`) and only its author and admins see it; others are `published` at once and told to the player's followers. 429 `throttled` beyond `BUDGET_PLAYER_UPDATES_PER_DAY` per member.
+         * @description `title`, `content`, `milestone`, and either an `imageURL` (the objectURL of an upload from POST /api/objects/upload: PNG, JPEG, GIF or WebP, at most 5 MB, re-encoded without its metadata) or a `videoURL` (YouTube, Vimeo or Hudl only: 400 for any other address), not both (400 `one_media`). 403 `not_update_author` for anyone but the player's claimant or a member with the coach role. An update with an image or a video link, and any update on an unclaimed player under 13, waits for an admin (`status` `pending`) and only its author and admins see it; others are `published` at once and told to the player's followers. 429 `throttled` beyond `BUDGET_PLAYER_UPDATES_PER_DAY` per member.
          */
         post: operations["project_updates_api_update_create"];
         delete?: never;
@@ -3097,6 +3097,34 @@ export interface components {
             /** Title */
             title: string;
             video: components["schemas"]["VideoOut"] | null;
+        };
+        /** PlayerUpdatePostIn */
+        PlayerUpdatePostIn: {
+            /**
+             * Content
+             * @description The text, at most 5000 characters
+             */
+            content?: string | null;
+            /**
+             * Imageurl
+             * @description Optional: the objectURL of an upload (POST /api/objects/upload); checked and re-encoded without its metadata like an avatar
+             */
+            imageURL?: string | null;
+            /**
+             * Milestone
+             * @default false
+             */
+            milestone: boolean;
+            /**
+             * Title
+             * @description At most 200 characters
+             */
+            title: string;
+            /**
+             * Videourl
+             * @description Optional: a YouTube, Vimeo or Hudl video address (others: 400)
+             */
+            videoURL?: string | null;
         };
         /** PlayerUpdateQueueChangedEvent */
         PlayerUpdateQueueChangedEvent: {
@@ -16294,7 +16322,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PlayerUpdateIn"];
+                "application/json": components["schemas"]["PlayerUpdatePostIn"];
             };
         };
         responses: {

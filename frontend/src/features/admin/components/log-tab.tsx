@@ -24,6 +24,8 @@ const ACTION_LABELS: Record<ModlogAction, string> = {
   votes_restore: 'restored voided votes',
   claim_approve: 'approved a claim of',
   claim_reject: 'rejected a claim of',
+  player_update_approve: 'published an update on',
+  player_update_reject: 'refused an update on',
 };
 
 function changesText(changes: ModlogEntry['changes']) {
