@@ -25,9 +25,9 @@ function UpdateRow({ update }: { update: AdminPlayerUpdate }) {
       aria-label={`Update on ${update.player.name}: ${update.title}`}
     >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 className="font-semibold">
+        <h2 className="font-semibold">
           {update.player.name}: {update.title}
-        </h3>
+        </h2>
         <p className="text-xs text-muted-foreground">
           {format(new Date(update.createdAt), 'd MMM yyyy, HH:mm')}
         </p>
