@@ -7,8 +7,14 @@ class UpdatesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from project.accounts.export import register_export_section
+        from project.accounts.services import register_user_deletion_step
         from project.updates.schemas import PlayerUpdateChangedOut, PlayerUpdateQueueOut
+        from project.updates.services import updates_export, user_updates_delete
         from realtime.publish import register_payloads
+
+        register_user_deletion_step(user_updates_delete)
+        register_export_section(updates_export)
 
         register_payloads(
             {

@@ -311,3 +311,32 @@ def update_delete(*, user: User, player_id: int, update_id: int) -> None:
 
 def admin_update(update: PlayerUpdate) -> dict[str, Any]:
     return selectors.admin_update_data(update)
+
+
+def user_updates_delete(user: User) -> None:
+    """An account is being deleted (in this transaction): its updates go with it (the rows by
+    cascade), their images from storage once it commits."""
+    keys = PlayerUpdate.objects.filter(user=user).exclude(image_key="")
+    for key in keys.values_list("image_key", flat=True):
+        stored_image_delete(key=key)
+
+
+def updates_export(user: User) -> dict[str, Any]:
+    """The member's updates, for their export (without the images' bytes)."""
+    rows = PlayerUpdate.objects.filter(user=user).order_by("id")
+    return {
+        "player_updates": [
+            {
+                "id": update.pk,
+                "playerId": update.player_id,
+                "title": update.title,
+                "content": update.content,
+                "videoUrl": update.media_url,
+                "hasImage": bool(update.image_key),
+                "milestone": update.milestone,
+                "status": update.status,
+                "createdAt": update.created_at,
+            }
+            for update in rows
+        ]
+    }

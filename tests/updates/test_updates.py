@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from project.accounts.models import Role, User
+from project.accounts.services import user_delete
 from project.modlog.models import ModlogEntry
 from project.privacy.models import PlayerControls
 from project.scouting.models import Activity, Nomination, Notification, Player
@@ -381,3 +382,19 @@ def test_a_pending_update_cannot_be_deleted_by_those_who_do_not_see_it(
     assert scout_api.delete(path).status_code == 404
     assert ApiClient().delete(path).status_code == 401
     assert PlayerUpdate.objects.filter(pk=update_id).exists()
+
+
+# --- The author's account --------------------------------------------------------------------
+
+
+def test_an_authors_export_lists_their_updates_and_deletion_takes_them(
+    claimant_api: ApiClient, claimant: User, nomination: Nomination
+) -> None:
+    assert post(claimant_api, nomination.player_id, milestone=True).status_code == 201
+
+    exported = claimant_api.get("/api/profile/export")
+    assert exported.status_code == 200, exported.content
+    assert [item["title"] for item in exported.json()["playerUpdates"]] == ["Won the final"]
+
+    user_delete(user=claimant)
+    assert not PlayerUpdate.objects.exists()

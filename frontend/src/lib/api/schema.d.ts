@@ -3248,6 +3248,13 @@ export interface components {
             notifications: {
                 [key: string]: unknown;
             }[];
+            /**
+             * Playerupdates
+             * @default []
+             */
+            playerUpdates: {
+                [key: string]: unknown;
+            }[];
             /** Reports */
             reports: {
                 [key: string]: unknown;
