@@ -10,7 +10,8 @@ from django.db.migrations.executor import MigrationExecutor
 from project.updates.models import PlayerUpdate, UpdateStatus
 from tests.builders import make_nomination, make_user
 
-BEFORE = [("updates", None), ("scouting", "0008_search_keys_with_symbols")]
+SCOUTING_BEFORE = ("scouting", "0008_search_keys_with_symbols")
+BEFORE: list[tuple[str, str | None]] = [("updates", None), SCOUTING_BEFORE]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -19,7 +20,7 @@ def test_updates_written_in_scouting_keep_their_rows_in_updates() -> None:
     nomination = make_nomination(author)
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)
-    old = executor.loader.project_state(BEFORE[1]).apps.get_model("scouting", "PlayerUpdate")
+    old = executor.loader.project_state(SCOUTING_BEFORE).apps.get_model("scouting", "PlayerUpdate")
     old.objects.create(
         player_id=nomination.player_id, user_id=author.pk, title="Signed for the academy"
     )
