@@ -15,7 +15,17 @@ from project.privacy.models import PlayerControls
 from project.scouting.models import Nomination, Player
 from project.updates.services import update_approve, update_create
 from tests.builders import follow, make_user
-from tests.e2e.browsing import DESKTOP, PHONE, TIMEOUT_MS, live, log_in, new_page, nominate, toast
+from tests.e2e.browsing import (
+    DESKTOP,
+    PHONE,
+    TIMEOUT_MS,
+    live,
+    log_in,
+    new_page,
+    nominate,
+    screenshot,
+    toast,
+)
 from tests.e2e.conftest import Server
 from tests.e2e.test_a11y import axe_problems, overflow, settle
 
@@ -154,6 +164,7 @@ def test_the_updates_section_and_the_admin_tab_are_axe_clean(
     page.get_by_role("button", name="Post an update").click()
     problems += axe_problems(page, f"coach {label} / player page with the form")
     problems += overflow(page, f"coach {label} / player page")
+    screenshot(page, f"player-updates-{label}")
 
     page.context.clear_cookies()
     log_in(page, "ada", to="/admin/dashboard?tab=updates")
@@ -162,6 +173,7 @@ def test_the_updates_section_and_the_admin_tab_are_axe_clean(
     expect(page.get_by_role("listitem", name="Update on Mia Jones: Training clip")).to_be_visible()
     problems += axe_problems(page, f"admin {label} / Player updates tab")
     problems += overflow(page, f"admin {label} / Player updates tab")
+    screenshot(page, f"admin-player-updates-{label}")
     context.close()
 
     assert problems == [], "\n".join(problems)
