@@ -29,6 +29,8 @@ from project.moderation.api import community_router as safety_router
 from project.moderation.api import router as moderation_router
 from project.push.api import router as push_router
 from project.scouting.api import router as scouting_router
+from project.updates.api import admin_router as updates_admin_router
+from project.updates.api import router as updates_router
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +56,8 @@ api.add_router("/admin", claims_admin_router)  # /claims...
 api.add_router("/admin", integrity_router)  # /integrity/..., voter lists
 api.add_router("", media_router)  # /objects/upload, /profile/avatar
 api.add_router("", claims_router)  # /players/{id}/claims, /players/{id}/controls
+api.add_router("/admin", updates_admin_router)  # /player-updates...
+api.add_router("", updates_router)  # /players/{id}/updates
 api.add_router("", safety_router)  # /reports, /takedown-requests
 api.add_router("", scouting_router)  # nominations, players, votes, leaderboard, feed, follow...
 

@@ -7,6 +7,7 @@ from django.urls import include, path, re_path
 
 from project.api import api
 from project.sharing.views import share_card
+from project.updates.views import update_image
 from project.views import api_not_found, service_worker, spa_index, web_manifest
 
 # The paths Django answers itself, never with the SPA: the same list the service worker lets
@@ -25,6 +26,7 @@ urlpatterns = [
     re_path(r"^api(?:/[\s\S]*)?$", api_not_found),
     path("admin-django/", admin.site.urls),
     path("media/cards/<str:name>", share_card),
+    path("media/updates/<int:player_id>/<str:name>", update_image, name="update-image"),
     path("media/", include("project.media.urls")),
     path("email/", include("project.notify.urls")),
     # The installable app's worker and manifest live at the root (the worker's scope is "/").

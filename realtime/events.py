@@ -38,6 +38,10 @@ CATALOGUE: dict[str, frozenset[Audience]] = {
     "modlog.created": frozenset({"admins"}),
     # The Claims tab: a claim made or decided, with the pending count.
     "claims.changed": frozenset({"admins"}),
+    # A player's updates changed: its sport's group once published, else its author and admins.
+    "player_update.changed": frozenset({"sport", "admins", "user"}),
+    # The Player updates tab: an update with media arrived or was decided, with the count.
+    "player_update_queue.changed": frozenset({"admins"}),
     # The Integrity tab: a vote-ring flag raised or grown by live detection (project/integrity).
     "integrity.flagged": frozenset({"admins"}),
 }

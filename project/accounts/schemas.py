@@ -374,3 +374,5 @@ class ProfileExportOut(CamelSchema):
     activity: list[dict[str, Any]]
     notifications: list[dict[str, Any]]
     reports: list[dict[str, Any]]
+    # The player updates the member wrote (project/updates registers the section).
+    player_updates: list[dict[str, Any]] = []

@@ -5,7 +5,8 @@ followed or edited for ``PLAYER_RETENTION_MONTHS`` (24) is anonymised by the dai
 Anonymising keeps what the community did (its nominations, their votes and counts, follows)
 and removes who the player is: the name becomes ``ANONYMISED_NAME``; club, nationality,
 skills and video link are cleared; the name is replaced in what the feed, the notifications
-and the comments say of it; its news posts go; its share cards are deleted. A claimed player
+and the comments say of it; its updates go (the apps that hold what was written of a player
+register on the core's ``player_anonymised``); its share cards are deleted. A claimed player
 is the family's to keep or remove, so it is never anonymised. Edits are timestamped by a hook
 on the core's ``player_changed`` (``edited``)."""
 
@@ -21,14 +22,13 @@ from django.db.models.functions import Replace
 from django.utils import timezone
 
 from project.privacy.models import PlayerRetention
-from project.scouting.hooks import PlayerChange
+from project.scouting.hooks import AnonymisedPlayer, PlayerChange, player_anonymised
 from project.scouting.models import (
     Activity,
     Comment,
     Follow,
     Notification,
     Player,
-    PlayerUpdate,
     Vote,
 )
 from project.scouting.selectors import nomination_data, nomination_queryset
@@ -106,7 +106,7 @@ def player_anonymise(player_id: int, *, now: datetime.datetime | None = None) ->
             message=_scrub("message", old)
         )
         Comment.objects.filter(player=player).update(content=_scrub("content", old))
-    PlayerUpdate.objects.filter(player=player).delete()
+    player_anonymised(AnonymisedPlayer(player.pk, old, ANONYMISED_NAME))
     share_cards_drop_for_player(player.pk)
     if player.hidden_at is None:
         for nomination in nomination_queryset().filter(player_id=player.pk):

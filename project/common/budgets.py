@@ -66,6 +66,8 @@ MESSAGES = {
     "REPORTS": "You have sent as many reports as we allow for now. You can report again in {wait}.",
     "IP_REPORTS": "Too many reports come from your network. You can report again in {wait}.",
     "CLAIMS": "You have sent as many claims as we allow for now. You can claim again in {wait}.",
+    "PLAYER_UPDATES": "You have posted as many updates as we allow for now. You can post again "
+    "in {wait}.",
 }
 # A budget spent over a long window is not a matter of speed.
 WINDOW_MESSAGES = {

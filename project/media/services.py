@@ -125,28 +125,28 @@ def avatar_upload_receive(
         raise refused from None
 
 
-def _key_from_object_url(object_url: str) -> str:
+def _key_from_object_url(object_url: str, *, field: str = "avatarURL") -> str:
     try:
         match = _UPLOAD_PATH.search(unquote(urlsplit(object_url.strip()).path))
     except ValueError:  # not a URL at all (e.g. an unbalanced "[" in the host)
         match = None
     if match is None:
-        raise ValidationFailed.on_field("avatarURL", NOT_AN_UPLOAD_ADDRESS)
+        raise ValidationFailed.on_field(field, NOT_AN_UPLOAD_ADDRESS)
     return match.group(1)
 
 
-def _claim(*, user: User, key: str) -> AvatarUpload:
+def _claim(*, user: User, key: str, field: str = "avatarURL") -> AvatarUpload:
     """The upload for ``key``, marked used: of two concurrent confirmations one proceeds."""
     upload = AvatarUpload.objects.filter(key=key).first()
     if upload is None:
-        raise ValidationFailed.on_field("avatarURL", UNKNOWN_ADDRESS)
+        raise ValidationFailed.on_field(field, UNKNOWN_ADDRESS)
     if upload.user_id != user.pk:
         raise PermissionDenied(NOT_YOURS, code="upload_not_yours")
     claimed = AvatarUpload.objects.filter(pk=upload.pk, used_at__isnull=True).update(
         used_at=timezone.now()
     )
     if not claimed:
-        raise ValidationFailed.on_field("avatarURL", ALREADY_USED)
+        raise ValidationFailed.on_field(field, ALREADY_USED)
     return upload
 
 
@@ -206,6 +206,38 @@ def avatar_set(*, user: User, object_url: str) -> str:
             _orphans_purge_enqueue()
     user.avatar_url = url
     return url
+
+
+def image_take(*, user: User, object_url: str, field: str) -> CleanImage:
+    """An uploaded image for another app to keep under a key of its own (a player update's):
+    the upload at ``object_url`` is claimed, checked and re-encoded exactly as an avatar (no
+    EXIF or other metadata survives), and its staged object deleted. Its address row stays
+    used and without a content type, so ``uploads_purge`` drops it after its deadline."""
+    upload = _claim(user=user, key=_key_from_object_url(object_url, field=field), field=field)
+    storage = get_storage()
+    staged = staging_key(upload.key)
+    try:
+        return _checked_image(upload, storage.read(staged, limit=settings.AVATAR_MAX_BYTES + 1))
+    except ImageRejected as rejected:
+        raise ValidationFailed(rejected.message, code=rejected.code) from None
+    finally:
+        storage.delete(staged)
+
+
+def stored_image_write(*, key: str, image: CleanImage) -> None:
+    """Write a checked image under ``key`` (the caller's own prefix)."""
+    get_storage().write(key, image.data, content_type=image.content_type)
+
+
+def stored_image_delete(*, key: str) -> None:
+    """Delete a stored image once the current transaction commits (storage is the outside
+    world: a rolled-back write keeps it)."""
+    transaction.on_commit(lambda: get_storage().delete(key))
+
+
+def stored_image_delete_now(*, key: str) -> None:
+    """Delete a stored image nothing refers to (a write that failed after storing it)."""
+    get_storage().delete(key)
 
 
 def uploads_purge(*, user: User | None = None, now: datetime | None = None) -> int:

@@ -28,6 +28,8 @@ class ModlogAction(models.TextChoices):
     CLAIM_REJECT = "claim_reject"
     CLAIM_TRANSFER = "claim_transfer"
     CLAIM_REVOKE = "claim_revoke"
+    PLAYER_UPDATE_APPROVE = "player_update_approve"
+    PLAYER_UPDATE_REJECT = "player_update_reject"
 
 
 class ModlogTarget(models.TextChoices):

@@ -103,9 +103,3 @@ class UserQuestAdmin(admin.ModelAdmin):
 class EndorsementAdmin(admin.ModelAdmin):
     list_display = ("player", "endorser", "rating", "created_at")
     raw_id_fields = ("player", "endorser")
-
-
-@admin.register(models.PlayerUpdate)
-class PlayerUpdateAdmin(admin.ModelAdmin):
-    list_display = ("title", "player", "user", "milestone", "created_at")
-    raw_id_fields = ("player", "user")

@@ -3,7 +3,7 @@
 Scouting imports none of the apps that react to it (notify, push, sharing, integrity): each
 registers what it does in its ``AppConfig.ready()``, as accounts' ``register_user_deletion_step``
 does for an account's deletion. The services run what is registered, in registration order
-(the order of INSTALLED_APPS), at four points:
+(the order of INSTALLED_APPS), at five points:
 
 - ``register_vote_statements``: statements sent inside a vote's single round trip (psycopg's
   pipeline: ``votes.vote_cast``, ``votes.vote_remove``), rolled back with the vote;
@@ -12,7 +12,9 @@ does for an account's deletion. The services run what is registered, in registra
 - ``register_notification_created``: what runs when a notification is written, in its
   transaction (before notification.created is published);
 - ``register_player_changed``: what runs when a player is created with its nomination or edited,
-  in that transaction.
+  in that transaction;
+- ``register_player_anonymised``: what each app removes or rewrites of a player the retention
+  job anonymises (its posts, what was said of it by name), in that transaction.
 
 A hook raises nothing it does not mean to fail the write with: it runs in the write's
 transaction (the vote-committed ones after it, where a failure must not fail the vote)."""
@@ -88,10 +90,21 @@ class PlayerChange:
     created: bool
 
 
+@dataclass(frozen=True)
+class AnonymisedPlayer:
+    """A player just anonymised: the name it had (to be replaced wherever it was written) and
+    the one it has now."""
+
+    player_id: int
+    old_name: str
+    new_name: str
+
+
 VoteStatements = Callable[[VoteWrite], Iterable[Statement]]
 VoteCommitted = Callable[[CastVote, int], None]
 NotificationCreated = Callable[[NewNotification], None]
 PlayerChanged = Callable[[PlayerChange], None]
+PlayerAnonymised = Callable[[AnonymisedPlayer], None]
 
 # Statements added before the nomination's counters (they lock nothing), and after them
 # (under the nomination's lock, taken by the counters' UPDATE).
@@ -100,6 +113,7 @@ _vote_statements_locked: list[VoteStatements] = []
 _vote_committed: list[VoteCommitted] = []
 _notification_created: list[NotificationCreated] = []
 _player_changed: list[PlayerChanged] = []
+_player_anonymised: list[PlayerAnonymised] = []
 
 
 def _add(hooks: list[Any], hook: Any) -> None:
@@ -129,6 +143,11 @@ def register_player_changed(hook: PlayerChanged) -> None:
     _add(_player_changed, hook)
 
 
+def register_player_anonymised(hook: PlayerAnonymised) -> None:
+    """Run ``hook`` for each player the retention job anonymises, in its transaction."""
+    _add(_player_anonymised, hook)
+
+
 def vote_statements(write: VoteWrite, *, under_lock: bool = False) -> list[Statement]:
     hooks = _vote_statements_locked if under_lock else _vote_statements
     return [statement for hook in hooks for statement in hook(write)]
@@ -147,3 +166,8 @@ def notification_created(new: NewNotification) -> None:
 def player_changed(change: PlayerChange) -> None:
     for hook in _player_changed:
         hook(change)
+
+
+def player_anonymised(player: AnonymisedPlayer) -> None:
+    for hook in _player_anonymised:
+        hook(player)

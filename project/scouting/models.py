@@ -480,18 +480,3 @@ class Endorsement(models.Model):
 
     def __str__(self) -> str:
         return f"Endorsement {self.pk}"
-
-
-class PlayerUpdate(models.Model):
-    """News about a player posted by a member (kept for the Django admin)."""
-
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="updates")
-    user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="player_updates")
-    title = models.CharField(max_length=200)
-    content = models.TextField(blank=True, default="")
-    media_url = models.CharField(max_length=500, blank=True, default="")
-    milestone = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self) -> str:
-        return self.title

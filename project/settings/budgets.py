@@ -46,6 +46,7 @@ _BUDGETS_DECLARED = {
     "REPORTS_PER_HOUR": (20, "Reports per member per hour."),
     "IP_REPORTS_PER_HOUR": (60, "Reports per client address per hour."),
     "CLAIMS_PER_DAY": (5, "Claims of a player's profile per member per day."),
+    "PLAYER_UPDATES_PER_DAY": (20, "Updates posted on players' pages per member per day."),
 }
 BUDGET_DEFAULTS = {name: default for name, (default, _) in _BUDGETS_DECLARED.items()}
 BUDGETS = {

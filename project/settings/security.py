@@ -25,6 +25,9 @@ CONTENT_SECURITY_POLICY = setting(
     # connect-src: own origin only ('self' covers ws:/wss: to the same host in CSP Level 3
     # browsers: Chromium, Firefox and Safari today) plus the configured S3 endpoint.
     f"script-src 'self'; connect-src 'self'{_S3_ORIGIN}; frame-ancestors 'none'; "
+    # A player update's video, once its reader clicks it: the three hosts' privacy-enhanced
+    # embeds only (project/updates/videos.py).
+    "frame-src https://www.youtube-nocookie.com https://player.vimeo.com https://www.hudl.com; "
     "base-uri 'self'; form-action 'self'; object-src 'none'",
     "Overrides the Content-Security-Policy header.",
     shown="own origin only, plus the S3 endpoint when one is configured",

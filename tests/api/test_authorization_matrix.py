@@ -42,6 +42,7 @@ from project.moderation.services.takedowns import (
 from project.privacy.models import PlayerControls
 from project.push.models import PushSubscription
 from project.scouting.models import Nomination, Notification, Player, Vote
+from project.updates.services import update_create
 from tests.api.conftest import World, build_world
 from tests.builders import PASSWORD
 from tests.helpers import ApiClient, Response
@@ -260,6 +261,34 @@ def _claimed_by_the_scout(world: World, clients: dict[str, ApiClient]) -> dict[s
     extra = _a_claim(world, clients)
     claim_approve(admin=world.admin, claim_id=extra["claim"])
     return extra
+
+
+def _an_update_by_the_claimant(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
+    extra = _claimed_by_the_scout(world, clients)
+    update = update_create(
+        user=world.scout,
+        player_id=extra["claimed_player"],
+        title="Called up",
+        content="",
+        video_url="",
+        image_url=None,
+        milestone=False,
+    )
+    return {**extra, "update": update.pk}
+
+
+def _a_pending_update(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
+    extra = _claimed_by_the_scout(world, clients)
+    update = update_create(
+        user=world.scout,
+        player_id=extra["claimed_player"],
+        title="Highlights",
+        content="",
+        video_url="https://vimeo.com/76979871",
+        image_url=None,
+        milestone=False,
+    )
+    return {**extra, "update": update.pk}
 
 
 def _removed_by_the_scout(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
@@ -564,6 +593,22 @@ CALLS: list[Call] = [
         ADMIN_ONLY_200,
         setup=_a_claim,
     ),
+    Call("player updates to review", "GET", "/api/admin/player-updates", ADMIN_ONLY_200),
+    Call(
+        "approve a player update",
+        "POST",
+        "/api/admin/player-updates/{update}/approve",
+        ADMIN_ONLY_200,
+        setup=_a_pending_update,
+    ),
+    Call(
+        "reject a player update",
+        "POST",
+        "/api/admin/player-updates/{update}/reject",
+        ADMIN_ONLY_200,
+        {"reason": "Not this clip"},
+        setup=_a_pending_update,
+    ),
     Call(
         "transfer a claim",
         "POST",
@@ -652,6 +697,28 @@ CALLS: list[Call] = [
         {"relationship": "parent_or_guardian", "birthYear": 2014, "evidence": "Club roster"},
     ),
     # The claimant is the scout; the player's nominator is the other scout.
+    Call(
+        "post an update on a claimed player (its claimant or a coach)",
+        "POST",
+        "/api/players/{claimed_player}/updates",
+        (401, 201, 403, 403, 403),
+        {"title": "Called up to the regional team"},
+        setup=_claimed_by_the_scout,
+    ),
+    Call(
+        "a player's updates",
+        "GET",
+        "/api/players/{claimed_player}/updates",
+        EVERYONE_200,
+        setup=_an_update_by_the_claimant,
+    ),
+    Call(
+        "delete an update (its author, the claimant, an admin)",
+        "DELETE",
+        "/api/players/{claimed_player}/updates/{update}",
+        (401, 204, 403, 403, 204),
+        setup=_an_update_by_the_claimant,
+    ),
     Call(
         "read a claimed player's controls",
         "GET",

@@ -9,6 +9,7 @@ import {
 } from '@/features/notifications/api/live-writes';
 import { profileLiveRereads, profileLiveWrites } from '@/features/profile/api/live-writes';
 import { socialLiveRereads, socialLiveWrites } from '@/features/social/api/live-writes';
+import { updateLiveRereads, updateLiveWrites } from '@/features/updates/api/live-writes';
 import { wallLiveRereads, wallLiveWrites } from '@/features/wall/api/live-writes';
 import type { LiveReducerTable, LiveRereadTable } from '@/lib/live/reducers';
 
@@ -54,6 +55,8 @@ export const liveReducers = {
   'modlog.created': [adminLiveWrites['modlog.created']],
   'integrity.flagged': [adminLiveWrites['integrity.flagged']],
   'claims.changed': [adminLiveWrites['claims.changed']],
+  'player_update.changed': [updateLiveWrites['player_update.changed']],
+  'player_update_queue.changed': [adminLiveWrites['player_update_queue.changed']],
 } satisfies LiveReducerTable;
 
 /**
@@ -67,12 +70,14 @@ export const liveRereads = {
     ...socialLiveRereads.sport,
     ...wallLiveRereads.sport,
     ...adminLiveRereads.sport,
+    ...updateLiveRereads.sport,
   ],
   user: [
     ...nominationLiveRereads.user,
     ...socialLiveRereads.user,
     ...profileLiveRereads.user,
     ...notificationLiveRereads.user,
+    ...updateLiveRereads.user,
   ],
-  admins: [...adminLiveRereads.admins],
+  admins: [...adminLiveRereads.admins, ...updateLiveRereads.admins],
 } satisfies LiveRereadTable;

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import { adminKeys } from '@/features/admin/api/admin-keys';
 import { type AdminClaim, claimsQueueKey } from '@/features/admin/api/claims';
+import { type AdminPlayerUpdate, updatesQueueKey } from '@/features/admin/api/player-updates';
 import type {
   AdminNomination,
   AdminStats,
@@ -19,6 +20,8 @@ import { notificationKeys } from '@/features/notifications/api/notification-keys
 import type { Notification, Notifications } from '@/features/notifications/api/types';
 import { profileKeys } from '@/features/profile/api/keys';
 import { feedKeys, scoutKeys } from '@/features/social/api/keys';
+import { updateKeys } from '@/features/updates/api/keys';
+import type { PlayerUpdate } from '@/features/updates/api/updates';
 import type { Activity } from '@/features/social/api/types';
 import { TICKER_SIZE } from '@/features/wall/api/ticker';
 import { wallKeys } from '@/features/wall/api/wall-keys';
@@ -62,6 +65,8 @@ type AdminState = {
   flags: IntegrityFlag[];
   /** Pending claims, the longest waiting first. */
   claims: AdminClaim[];
+  /** Player updates waiting with media, the longest waiting first. */
+  playerUpdates: AdminPlayerUpdate[];
 };
 
 /** What the fake server knows, for the reader. */
@@ -73,6 +78,8 @@ type State = {
   notifications: Notifications;
   /** The sport's activity, newest first. */
   activities: Activity[];
+  /** The updates of player 1007 the reader sees, newest first. */
+  updates: PlayerUpdate[];
   admin: AdminState;
 };
 
@@ -159,6 +166,7 @@ function memberReads(viewer: number): Read[] {
     [wallKeys.activity(SPORT), (s) => feedOf(s).slice(0, TICKER_SIZE)],
     [profileKeys.me(), (s) => s.profile],
     [notificationKeys.list(), (s) => s.notifications],
+    [updateKeys.player(1007), (s) => onePage(s.updates)],
   ];
 }
 
@@ -195,6 +203,7 @@ function adminReads(): Read[] {
     [adminKeys.modlog({}), (s) => onePage(s.admin.modlog)],
     [adminKeys.integrityFlags(), (s) => s.admin.flags],
     [claimsQueueKey(), (s) => s.admin.claims],
+    [updatesQueueKey(), (s) => s.admin.playerUpdates],
   ];
 }
 
@@ -251,6 +260,35 @@ function claim(id: number, createdAt: string, overrides: Partial<AdminClaim> = {
   } as AdminClaim;
 }
 
+function playerUpdate(id: number, overrides: Partial<AdminPlayerUpdate> = {}) {
+  return {
+    id,
+    author: { id: 70, name: 'Carla Coach', username: 'carla' },
+    authorRole: 'coach',
+    content: 'Two goals in the final.',
+    createdAt: `2025-01-02T12:${String(id).padStart(2, '0')}:00Z`,
+    decidedAt: null,
+    decidedBy: null,
+    decisionReason: '',
+    imageUrl: null,
+    milestone: false,
+    player: { id: 1007, name: 'Player 7' },
+    playerId: 1007,
+    status: 'published',
+    title: `Update ${id}`,
+    video: null,
+    ...overrides,
+  } as AdminPlayerUpdate;
+}
+
+/** An update as a member reads it (without the admin's fields). */
+const asRead = ({
+  player: _player,
+  decidedAt: _decidedAt,
+  decidedBy: _decidedBy,
+  ...rest
+}: AdminPlayerUpdate): PlayerUpdate => rest;
+
 function flag(id: number, updatedAt: string, overrides: Partial<IntegrityFlag> = {}) {
   return {
     id,
@@ -283,6 +321,7 @@ const stateA = (): State => ({
     activity(2, { userId: SCOUT, user: { id: SCOUT, name: 'Sam Scout', username: 'sam' } }),
     activity(1, { relatedNominationId: 7, relatedPlayerId: 1007 }),
   ],
+  updates: [asRead(playerUpdate(1))],
   admin: {
     activeScouts: 4,
     totalVotes: 7,
@@ -291,6 +330,7 @@ const stateA = (): State => ({
     modlog: [modlogEntry(1, { action: 'player.verify' as ModlogEntry['action'] })],
     flags: [flag(1, '2025-01-01T00:00:00Z')],
     claims: [claim(1, '2025-01-01T00:00:00Z')],
+    playerUpdates: [playerUpdate(2, { status: 'pending', imageUrl: '/media/updates/1007/x' })],
   },
 });
 
@@ -813,6 +853,49 @@ describe("every live write leaves an admin's dashboard as a fresh read of the ne
       ADMIN,
     );
   });
+
+  verifies(['player_update.changed'], "a coach posts on an open player's page", async () => {
+    const a = stateA();
+    readAll(a, READER);
+    const posted = playerUpdate(3, { milestone: true });
+    const b = { ...a, updates: [asRead(posted), ...a.updates] };
+    await verify(b, [event('player_update.changed', { playerId: 1007, id: 3, action: 'created' })]);
+  });
+
+  verifies(['player_update.changed'], 'the claimant deletes an update', async () => {
+    const a = stateA();
+    readAll(a, READER);
+    const b = { ...a, updates: [] };
+    await verify(b, [event('player_update.changed', { playerId: 1007, id: 1, action: 'deleted' })]);
+  });
+
+  verifies(
+    ['player_update_queue.changed'],
+    'an update with media arrives and another admin publishes the waiting one',
+    async () => {
+      const a = stateA();
+      readAll(a, ADMIN);
+      const arrived = playerUpdate(4, { status: 'pending', video: null, imageUrl: '/i' });
+      const published = { ...a.admin.playerUpdates[0], status: 'published' as const };
+      const b = { ...a, admin: { ...a.admin, playerUpdates: [arrived] } };
+      await verify(
+        b,
+        [
+          event(
+            'player_update_queue.changed',
+            { action: 'created', item: arrived, pending: 2 },
+            'admins',
+          ),
+          event(
+            'player_update_queue.changed',
+            { action: 'approved', item: published, pending: 1 },
+            'admins',
+          ),
+        ],
+        ADMIN,
+      );
+    },
+  );
 
   verifies(['integrity.flagged'], 'a new flag and a grown one', async () => {
     const a = stateA();

@@ -17,6 +17,7 @@ export const queryRoots = {
   notifications: ['notifications'],
   settings: ['settings'],
   wall: ['wall'],
+  updates: ['updates'],
 } as const;
 
 /**

@@ -9,7 +9,7 @@ export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrim
   return (
     <TabsPrimitive.List
       className={cn(
-        'mb-6 flex w-full gap-1 overflow-x-auto rounded-xl border border-border bg-muted p-1 sm:inline-flex sm:w-auto',
+        'mb-6 flex w-full gap-1 overflow-x-auto rounded-xl border border-border bg-muted p-1 sm:inline-flex sm:w-auto sm:flex-wrap',
         className,
       )}
       {...props}

@@ -43,6 +43,9 @@ export const LIMITS = {
     skills: { maxLength: 5000 },
     videoLink: { maxLength: 500 },
   },
+  PlayerUpdatePostIn: {
+    imageURL: { maxLength: 2000 },
+  },
   ProfileIn: {
     bio: { maxLength: 1000 },
     location: { maxLength: 200 },

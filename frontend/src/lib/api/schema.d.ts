@@ -301,6 +301,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/player-updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Player updates in one status (pending by default), the longest waiting first
+         * @description With the player and the author (at most 200).
+         */
+        get: operations["project_updates_api_admin_updates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/player-updates/{update_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a pending player update
+         * @description Optional reason. 409 `already_decided` when it is no longer pending.
+         */
+        post: operations["project_updates_api_update_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/player-updates/{update_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refuse a pending player update (its image is deleted)
+         * @description Optional reason, told to the author. 409 `already_decided` when it is no longer pending.
+         */
+        post: operations["project_updates_api_update_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/players/{player_id}/restore": {
         parameters: {
             query?: never;
@@ -1293,6 +1353,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/players/{player_id}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's updates, newest first
+         * @description The published ones, and the caller's own pending or rejected ones (admins: all). 404 for a player the caller cannot see. Paginated: `limit` (default 50, at most 200) and `cursor`; the next page's address is in the `Link: <url>; rel="next"` header.
+         */
+        get: operations["project_updates_api_update_list"];
+        put?: never;
+        /**
+         * Post an update on a player's page (its claimant or a verified coach)
+         * @description `title`, `content`, `milestone`, and either an `imageURL` (the objectURL of an upload from POST /api/objects/upload: PNG, JPEG, GIF or WebP, at most 5 MB, re-encoded without its metadata) or a `videoURL` (YouTube, Vimeo or Hudl only: 400 for any other address), not both (400 `one_media`). 403 `not_update_author` for anyone but the player's claimant or a member with the coach role. An update with an image or a video link, and any update on an unclaimed player under 13, waits for an admin (`status` `pending`) and only its author and admins see it; others are `published` at once and told to the player's followers. 429 `throttled` beyond `BUDGET_PLAYER_UPDATES_PER_DAY` per member.
+         */
+        post: operations["project_updates_api_update_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/players/{player_id}/updates/{update_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an update (its author, the player's claimant or an admin)
+         * @description 403 `not_update_owner` for other members who see it; 404 for those who do not.
+         */
+        delete: operations["project_updates_api_update_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/profile": {
         parameters: {
             query?: never;
@@ -1905,6 +2009,44 @@ export interface components {
             points: number;
             /** Username */
             username: string;
+        };
+        /** AdminPlayerUpdateOut */
+        AdminPlayerUpdateOut: {
+            author: components["schemas"]["UserRefOut"];
+            /**
+             * Authorrole
+             * @enum {string}
+             */
+            authorRole: "claimant" | "coach" | "admin" | "member";
+            /** Content */
+            content: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Decidedat */
+            decidedAt: string | null;
+            decidedBy: components["schemas"]["UserRefOut"] | null;
+            /** Decisionreason */
+            decisionReason: string;
+            /** Id */
+            id: number;
+            /** Imageurl */
+            imageUrl: string | null;
+            /** Milestone */
+            milestone: boolean;
+            player: components["schemas"]["PlayerOut"];
+            /** Playerid */
+            playerId: number;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "pending" | "published" | "rejected";
+            /** Title */
+            title: string;
+            video: components["schemas"]["VideoOut"] | null;
         };
         /** AdminStatsOut */
         AdminStatsOut: {
@@ -2545,9 +2687,9 @@ export interface components {
         /** LiveControlMessage */
         LiveControlMessage: components["schemas"]["HelloMessage"] | components["schemas"]["SubscribedMessage"] | components["schemas"]["ResumedMessage"] | components["schemas"]["ResyncMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["SkippedMessage"] | components["schemas"]["PresenceChangedMessage"] | components["schemas"]["ReviewChangedMessage"] | components["schemas"]["PongMessage"] | components["schemas"]["ErrorMessage"];
         /** LiveEvent */
-        LiveEvent: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["TakedownConfirmedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["ClaimsChangedEvent"] | components["schemas"]["IntegrityFlaggedEvent"];
+        LiveEvent: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["TakedownConfirmedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["ClaimsChangedEvent"] | components["schemas"]["PlayerUpdateChangedEvent"] | components["schemas"]["PlayerUpdateQueueChangedEvent"] | components["schemas"]["IntegrityFlaggedEvent"];
         /** LiveServerMessage */
-        LiveServerMessage: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["TakedownConfirmedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["ClaimsChangedEvent"] | components["schemas"]["IntegrityFlaggedEvent"] | components["schemas"]["HelloMessage"] | components["schemas"]["SubscribedMessage"] | components["schemas"]["ResumedMessage"] | components["schemas"]["ResyncMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["SkippedMessage"] | components["schemas"]["PresenceChangedMessage"] | components["schemas"]["ReviewChangedMessage"] | components["schemas"]["PongMessage"] | components["schemas"]["ErrorMessage"];
+        LiveServerMessage: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["TakedownConfirmedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["ClaimsChangedEvent"] | components["schemas"]["PlayerUpdateChangedEvent"] | components["schemas"]["PlayerUpdateQueueChangedEvent"] | components["schemas"]["IntegrityFlaggedEvent"] | components["schemas"]["HelloMessage"] | components["schemas"]["SubscribedMessage"] | components["schemas"]["ResumedMessage"] | components["schemas"]["ResyncMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["SkippedMessage"] | components["schemas"]["PresenceChangedMessage"] | components["schemas"]["ReviewChangedMessage"] | components["schemas"]["PongMessage"] | components["schemas"]["ErrorMessage"];
         /** LoginIn */
         LoginIn: {
             /**
@@ -2658,7 +2800,7 @@ export interface components {
          * ModlogAction
          * @enum {string}
          */
-        ModlogAction: "nomination_approve" | "nomination_reject" | "player_verify" | "player_unverify" | "player_edit" | "player_restore" | "user_role_change" | "user_delete" | "report_resolve" | "takedown_decide" | "votes_void" | "votes_restore" | "claim_approve" | "claim_reject" | "claim_transfer" | "claim_revoke";
+        ModlogAction: "nomination_approve" | "nomination_reject" | "player_verify" | "player_unverify" | "player_edit" | "player_restore" | "user_role_change" | "user_delete" | "report_resolve" | "takedown_decide" | "votes_void" | "votes_restore" | "claim_approve" | "claim_reject" | "claim_transfer" | "claim_revoke" | "player_update_approve" | "player_update_reject";
         /** ModlogCreatedEvent */
         ModlogCreatedEvent: {
             data: components["schemas"]["ModlogEntryOut"];
@@ -2999,6 +3141,45 @@ export interface components {
             /** Videolink */
             videoLink: string;
         };
+        /** PlayerUpdateChangedEvent */
+        PlayerUpdateChangedEvent: {
+            data: components["schemas"]["PlayerUpdateChangedOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "player_update.changed";
+        };
+        /**
+         * PlayerUpdateChangedOut
+         * @description player_update.changed: a player's updates changed (read them again); to those who see
+         *     the update: the player's sport once it is published, else its author and admins.
+         */
+        PlayerUpdateChangedOut: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "created" | "approved" | "rejected" | "deleted";
+            /** Id */
+            id: number;
+            /** Playerid */
+            playerId: number;
+        };
+        /** PlayerUpdateDecideIn */
+        PlayerUpdateDecideIn: {
+            /**
+             * Reason
+             * @description Optional; told to the author
+             */
+            reason?: string | null;
+        };
         /** PlayerUpdateIn */
         PlayerUpdateIn: {
             /**
@@ -3031,6 +3212,107 @@ export interface components {
             sport: "football" | "basketball" | "baseball" | "soccer" | "hockey";
             /** Videolink */
             videoLink?: string | null;
+        };
+        /** PlayerUpdateListQuery */
+        PlayerUpdateListQuery: {
+            /**
+             * Status
+             * @default pending
+             * @enum {string}
+             */
+            status: "pending" | "published" | "rejected";
+        };
+        /** PlayerUpdateOut */
+        PlayerUpdateOut: {
+            author: components["schemas"]["UserRefOut"];
+            /**
+             * Authorrole
+             * @enum {string}
+             */
+            authorRole: "claimant" | "coach" | "admin" | "member";
+            /** Content */
+            content: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Decisionreason */
+            decisionReason: string;
+            /** Id */
+            id: number;
+            /** Imageurl */
+            imageUrl: string | null;
+            /** Milestone */
+            milestone: boolean;
+            /** Playerid */
+            playerId: number;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "pending" | "published" | "rejected";
+            /** Title */
+            title: string;
+            video: components["schemas"]["VideoOut"] | null;
+        };
+        /** PlayerUpdatePostIn */
+        PlayerUpdatePostIn: {
+            /**
+             * Content
+             * @description The text, at most 5000 characters
+             */
+            content?: string | null;
+            /**
+             * Imageurl
+             * @description Optional: the objectURL of an upload (POST /api/objects/upload); checked and re-encoded without its metadata like an avatar
+             */
+            imageURL?: string | null;
+            /**
+             * Milestone
+             * @default false
+             */
+            milestone: boolean;
+            /**
+             * Title
+             * @description At most 200 characters
+             */
+            title: string;
+            /**
+             * Videourl
+             * @description Optional: a YouTube, Vimeo or Hudl video address (others: 400)
+             */
+            videoURL?: string | null;
+        };
+        /** PlayerUpdateQueueChangedEvent */
+        PlayerUpdateQueueChangedEvent: {
+            data: components["schemas"]["PlayerUpdateQueueOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "player_update_queue.changed";
+        };
+        /**
+         * PlayerUpdateQueueOut
+         * @description player_update_queue.changed: the Player updates tab's pending count, the update that
+         *     changed and how.
+         */
+        PlayerUpdateQueueOut: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "created" | "approved" | "rejected" | "deleted";
+            item: components["schemas"]["AdminPlayerUpdateOut"];
+            /** Pending */
+            pending: number;
         };
         /** PongMessage */
         PongMessage: {
@@ -3122,6 +3404,13 @@ export interface components {
             }[];
             /** Notifications */
             notifications: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Playerupdates
+             * @default []
+             */
+            playerUpdates: {
                 [key: string]: unknown;
             }[];
             /** Reports */
@@ -3944,6 +4233,24 @@ export interface components {
         VerifiedIn: {
             /** Verified */
             verified: boolean;
+        };
+        /** VideoOut */
+        VideoOut: {
+            /**
+             * Embedurl
+             * @description The privacy-enhanced embed, to load only when the reader asks
+             */
+            embedUrl: string;
+            /**
+             * Host
+             * @enum {string}
+             */
+            host: "youtube" | "vimeo" | "hudl";
+            /**
+             * Url
+             * @description The address as its author gave it
+             */
+            url: string;
         };
         /**
          * VoteChangedData
@@ -6828,6 +7135,566 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditVoteOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_updates_api_admin_updates: {
+        parameters: {
+            query?: {
+                status?: "pending" | "published" | "rejected";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPlayerUpdateOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_updates_api_update_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                update_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PlayerUpdateDecideIn"] | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPlayerUpdateOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_updates_api_update_reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                update_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PlayerUpdateDecideIn"] | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPlayerUpdateOut"];
                 };
             };
             /** @description Bad Request */
@@ -16185,6 +17052,566 @@ export interface operations {
                         [key: string]: unknown;
                     };
                 };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_updates_api_update_list: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 50; above 200 is capped) */
+                limit?: number;
+                /** @description Opaque position from the previous page's Link rel="next" header */
+                cursor?: string | null;
+            };
+            header?: never;
+            path: {
+                player_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerUpdateOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_updates_api_update_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                player_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerUpdatePostIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerUpdateOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_updates_api_update_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                player_id: number;
+                update_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {

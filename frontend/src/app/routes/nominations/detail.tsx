@@ -15,6 +15,7 @@ import {
 } from '@/features/nominations/components/nomination-profile';
 import { ReportButton } from '@/features/safety/components/report-button';
 import { TakedownLink } from '@/features/safety/components/takedown-link';
+import { PlayerUpdates } from '@/features/updates/components/player-updates';
 import { UnderReviewNotice } from '@/features/safety/components/under-review-notice';
 import { ApiError } from '@/lib/api-client';
 import { useWatchNomination } from '@/lib/live/presence';
@@ -61,6 +62,11 @@ export default function NominationDetailPage() {
       <UnderReviewNotice nominationId={nomination.id} />
       <NominationProfile nomination={nomination} canEdit={canEdit} />
       {isClaimant && controls.data && <PlayerControlsPanel controls={controls.data} />}
+      <PlayerUpdates
+        playerId={nomination.player.id}
+        canWrite={isClaimant || user?.role === 'coach'}
+        viewer={{ id: user?.id, isAdmin: user?.actsAsAdmin === true, isClaimant }}
+      />
       <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
         <WatchingCount scope="nomination" id={nomination.id} />
         <ShareButton

@@ -12,6 +12,7 @@ import {
 import { adminKeys } from './admin-keys';
 import { applyClaimsChanged, type ClaimsChanged } from './claims';
 import { applyIntegrityFlag } from './integrity';
+import { applyUpdateQueueChanged, type PlayerUpdateQueueChanged } from './player-updates';
 import { prependModlogEntry, refreshReports } from './safety';
 import type { ModerationChanged } from './types';
 
@@ -57,6 +58,8 @@ export const adminLiveWrites = {
   'integrity.flagged': (queryClient, event) => applyIntegrityFlag(queryClient, event.data),
   'claims.changed': (queryClient, event) =>
     applyClaimsChanged(queryClient, event.data as ClaimsChanged),
+  'player_update_queue.changed': (queryClient, event) =>
+    applyUpdateQueueChanged(queryClient, event.data as PlayerUpdateQueueChanged),
 } satisfies LiveWrites;
 
 /**

@@ -26,6 +26,8 @@ const ACTION_LABELS: Record<ModlogAction, string> = {
   claim_reject: 'rejected a claim of',
   claim_transfer: 'transferred a claim of',
   claim_revoke: 'revoked a claim of',
+  player_update_approve: 'published an update on',
+  player_update_reject: 'refused an update on',
 };
 
 function changesText(changes: ModlogEntry['changes']) {

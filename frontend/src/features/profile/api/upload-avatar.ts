@@ -2,82 +2,25 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 
 import { api, errorMessage, unwrap } from '@/lib/api-client';
+import {
+  IMAGE_CONTENT_TYPES,
+  IMAGE_MAX_BYTES,
+  imageFileProblem,
+  postFile,
+  requestUploadTicket,
+  UPLOAD_ADDRESS_FAILED,
+  UploadError,
+} from '@/lib/upload-file';
 import { toast } from '@/stores/toast';
 
 import { profileKeys } from './keys';
 import type { AvatarUpdate, Profile, UploadTicket } from './types';
 
-export const AVATAR_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
-export const AVATAR_MAX_BYTES = 5_242_880;
-
-export const NOT_AN_IMAGE = 'Please choose an image file (PNG, JPEG, GIF or WebP)';
-export const IMAGE_TOO_LARGE = 'The image must be at most 5 MB';
-const UPLOAD_ADDRESS_FAILED = 'Failed to get upload URL';
+export { IMAGE_TOO_LARGE, NOT_AN_IMAGE, postFile } from '@/lib/upload-file';
+export const AVATAR_CONTENT_TYPES = IMAGE_CONTENT_TYPES;
+export const AVATAR_MAX_BYTES = IMAGE_MAX_BYTES;
+export const avatarFileProblem = imageFileProblem;
 const AVATAR_UPDATE_FAILED = 'Failed to update profile picture';
-
-/** Why a chosen file cannot be a profile picture, checked before anything is sent; or null. */
-export function avatarFileProblem(file: File): string | null {
-  if (!AVATAR_CONTENT_TYPES.includes(file.type)) return NOT_AN_IMAGE;
-  if (file.size > AVATAR_MAX_BYTES) return IMAGE_TOO_LARGE;
-  return null;
-}
-
-/** A failure of one step of the upload, with the message to show for it. */
-export class AvatarUploadError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AvatarUploadError';
-  }
-}
-
-export function requestUploadTicket(contentType: string): Promise<UploadTicket> {
-  return unwrap(api.POST('/api/objects/upload', { body: { contentType } }));
-}
-
-function storageErrorMessage(xhr: XMLHttpRequest): string {
-  try {
-    const body: unknown = JSON.parse(xhr.responseText);
-    if (typeof body === 'object' && body !== null && 'message' in body) {
-      const { message } = body as { message: unknown };
-      if (typeof message === 'string' && message) return message;
-    }
-  } catch {
-    // Not the JSON error body (S3 answers XML): fall back to what the status says.
-  }
-  // The bucket's own refusal of a file over the policy's content-length-range.
-  if (xhr.responseText.includes('<Code>EntityTooLarge</Code>')) return IMAGE_TOO_LARGE;
-  return xhr.status === 403 ? 'Request has expired' : AVATAR_UPDATE_FAILED;
-}
-
-/**
- * Sends the file itself to storage with one form POST (S3's presigned POST, or this server's
- * local equivalent): the returned fields, then the file, last. It goes to storage, not to the
- * API: no cookies and no CSRF token; the storage refuses a file over 5 MB by itself.
- */
-export function postFile(
-  { uploadURL, fields }: Pick<UploadTicket, 'uploadURL' | 'fields'>,
-  file: File,
-  onProgress: (fraction: number) => void,
-): Promise<void> {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  form.append('file', file);
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', uploadURL);
-    xhr.withCredentials = false;
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
-    };
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) resolve();
-      else reject(new AvatarUploadError(storageErrorMessage(xhr)));
-    };
-    xhr.onerror = () => reject(new AvatarUploadError(AVATAR_UPDATE_FAILED));
-    xhr.ontimeout = () => reject(new AvatarUploadError('Request has expired'));
-    xhr.send(form);
-  });
-}
 
 export function setAvatar(objectURL: string): Promise<AvatarUpdate> {
   return unwrap(api.PUT('/api/profile/avatar', { body: { avatarURL: objectURL } }));
@@ -98,7 +41,7 @@ export function useAvatarUpload({ onUpdated }: { onUpdated?: () => void } = {}) 
       try {
         ticket = await requestUploadTicket(file.type);
       } catch {
-        throw new AvatarUploadError(UPLOAD_ADDRESS_FAILED);
+        throw new UploadError(UPLOAD_ADDRESS_FAILED);
       }
       setProgress(0);
       await postFile(ticket, file, setProgress);
@@ -117,9 +60,7 @@ export function useAvatarUpload({ onUpdated }: { onUpdated?: () => void } = {}) 
       toast({
         variant: 'destructive',
         description:
-          error instanceof AvatarUploadError
-            ? error.message
-            : errorMessage(error, AVATAR_UPDATE_FAILED),
+          error instanceof UploadError ? error.message : errorMessage(error, AVATAR_UPDATE_FAILED),
       });
     },
     onSettled: () => setProgress(null),
