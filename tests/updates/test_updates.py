@@ -12,6 +12,7 @@ from project.accounts.models import Role, User
 from project.accounts.services import user_delete
 from project.claims.retention import player_anonymise
 from project.modlog.models import ModlogEntry
+from project.notify.models import OutboundEvent
 from project.privacy.models import PlayerControls
 from project.scouting.models import Activity, Nomination, Notification, Player
 from project.updates.models import PlayerUpdate
@@ -328,6 +329,10 @@ def test_a_published_update_tells_the_followers_and_the_feed(
     assert post(coach_api, nomination.player_id, content="Called up").status_code == 201
 
     assert Notification.objects.filter(user=other_scout, type="player_update").count() == 1
+    # Its email (folded by the worker, under the member's toggles) and push go through notify.
+    outbound = OutboundEvent.objects.get(user_id=other_scout.pk)
+    assert outbound.kind == "player_update"
+    assert outbound.nomination_id == nomination.pk
     assert Notification.objects.filter(user=claimant, type="player_update").count() == 1
     assert not Notification.objects.filter(user=scout).exists()  # not following
     activity = Activity.objects.get(activity_type="player_update")
