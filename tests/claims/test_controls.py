@@ -202,7 +202,10 @@ def test_what_the_family_decided_outlives_its_account(
 
     member = other_api.get(f"/api/nominations/{nomination.pk}").json()["player"]
     assert member["club"] == ""
-    assert member["managedBy"] == "family"
+    # No one manages the page any more: no badge, and it takes a new claim.
+    assert member["managedBy"] is None
+    board = other_api.get("/api/leaderboard/players").json()
+    assert [(e["player"]["club"], e["player"]["managedBy"]) for e in board] == [("", None)]
 
 
 def test_a_removed_profile_is_brought_back_from_the_claimants_list(

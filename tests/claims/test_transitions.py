@@ -164,7 +164,8 @@ def test_at_18_without_an_athlete_account_the_controls_end(
     # The guardian can no longer use the controls; what the family chose still holds.
     assert_code(controls(family, nomination, hideClub=False), 403, "not_claimant")
     assert_code(family.get(f"/api/players/{nomination.player_id}/export"), 403, "not_claimant")
-    assert other_api.get(f"/api/nominations/{nomination.pk}").json()["player"]["club"] == ""
+    member = other_api.get(f"/api/nominations/{nomination.pk}").json()["player"]
+    assert (member["club"], member["managedBy"]) == ("", None)
     # The athlete, an adult by then, claims the profile and takes the controls as they are.
     with time_machine.travel(datetime(AT_18.year, 1, 2, 12, tzinfo=UTC), tick=False):
         athlete = make_user(username="leo", birth_year=BORN)
