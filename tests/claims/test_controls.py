@@ -184,6 +184,11 @@ def test_export_holds_everything_about_the_player(
     body = response.json()
     assert body["player"]["name"] == "Mia Jones"
     assert body["controls"]["relationship"] == "parent_or_guardian"
+    # The age transitions' steps (none yet for an athlete of 11).
+    assert (body["controls"]["athlete_invited_at"], body["controls"]["guardian_ended_at"]) == (
+        None,
+        None,
+    )
     assert [c["status"] for c in body["claims"]] == ["approved"]
     assert body["nominations"][0]["vote_count"] == 1
     assert {a["activity_type"] for a in body["activity"]} >= {
