@@ -14,7 +14,8 @@ from django.core.management import call_command
 from project.accounts.models import User
 from project.claims.models import Claim
 from project.claims.transitions import age_transitions
-from project.notify.models import OutboundEvent
+from project.notify.models import NotificationEmail, OutboundEvent
+from project.notify.services import events_dispatch
 from project.privacy.models import PlayerControls
 from project.scouting.models import Nomination, Notification, Player
 from tests.builders import make_nomination, make_user
@@ -64,8 +65,10 @@ def test_at_16_the_guardian_is_invited_once(nomination: Nomination, admin_api: A
         "account under Your controls on the profile to hand them over; your controls end "
         "when they turn 18."
     ]
-    # The invitation's email is recorded for the guardian's notification emails.
+    # The invitation's email is recorded for the guardian's notification emails, and sent.
     assert OutboundEvent.objects.filter(user_id=guardian.pk, message=invitations[0]).count() == 1
+    assert events_dispatch().emails >= 1
+    assert NotificationEmail.objects.filter(user_id=guardian.pk, kind="player_update").exists()
     # The guardian keeps the controls meanwhile.
     assert controls(family, nomination, hideClub=True).status_code == 200
 
