@@ -157,6 +157,8 @@ def player_export(*, player: Player, claimant_id: int) -> dict[str, Any]:
                 "voting_open",
                 "indexable",
                 "removed_at",
+                "athlete_invited_at",
+                "guardian_ended_at",
             )
         },
         "claims": list(

@@ -52,6 +52,9 @@ EMAIL_SUBJECTS: dict[str, str] = {
     NotificationType.NEW_FOLLOWER: "You have a new follower",
     NotificationType.NOMINATION_REMOVED: "Your nomination was removed",
     NotificationType.MODERATION_WARNING: "A warning from the ScoutVote moderators",
+    # Claims and the controls of a player's profile (project/claims): approvals, hand-overs,
+    # the age transitions.
+    NotificationType.PLAYER_UPDATE: "About a player's profile on ScoutVote",
 }
 # Messages of a folded email listed one by one (the rest are counted).
 FOLD_LISTED = 10

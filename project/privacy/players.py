@@ -13,6 +13,8 @@ The rules (docs/privacy.md):
 - Members see the specification's card, but for what a claimant hid (hidden from everyone
   but admins and the claimant).
 - Player pages are ``noindex`` unless the claimant allows indexing.
+- "Managed by" shows while someone holds the controls; controls no one holds keep their
+  settings.
 
 The controls are this app's model (``PlayerControls``, written by project/claims when a
 claim is approved); this module imports no domain app, so every layer that shows a player
@@ -139,7 +141,9 @@ def player_view(
     """What ``audience`` sees of ``player`` (with its ``controls`` joined or loaded once)."""
     controls = controls_of(player)
     managed_by = None
-    if controls is not None:
+    # Controls no one holds (the claimant's account deleted, a guardian's ended at 18, a claim
+    # revoked) keep their settings, but no one manages the page: no badge, and it takes claims.
+    if controls is not None and player.claimed_by_id is not None:
         managed_by = ManagedBy.ATHLETE if controls.relationship == "self" else ManagedBy.FAMILY
     indexable = controls is not None and controls.indexable
     if audience in (Audience.ADMIN, Audience.CLAIMANT):

@@ -184,6 +184,11 @@ def test_export_holds_everything_about_the_player(
     body = response.json()
     assert body["player"]["name"] == "Mia Jones"
     assert body["controls"]["relationship"] == "parent_or_guardian"
+    # The age transitions' steps (none yet for an athlete of 11).
+    assert (body["controls"]["athlete_invited_at"], body["controls"]["guardian_ended_at"]) == (
+        None,
+        None,
+    )
     assert [c["status"] for c in body["claims"]] == ["approved"]
     assert body["nominations"][0]["vote_count"] == 1
     assert {a["activity_type"] for a in body["activity"]} >= {
@@ -202,7 +207,10 @@ def test_what_the_family_decided_outlives_its_account(
 
     member = other_api.get(f"/api/nominations/{nomination.pk}").json()["player"]
     assert member["club"] == ""
-    assert member["managedBy"] == "family"
+    # No one manages the page any more: no badge, and it takes a new claim.
+    assert member["managedBy"] is None
+    board = other_api.get("/api/leaderboard/players").json()
+    assert [(e["player"]["club"], e["player"]["managedBy"]) for e in board] == [("", None)]
 
 
 def test_a_removed_profile_is_brought_back_from_the_claimants_list(

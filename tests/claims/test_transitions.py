@@ -14,7 +14,8 @@ from django.core.management import call_command
 from project.accounts.models import User
 from project.claims.models import Claim
 from project.claims.transitions import age_transitions
-from project.notify.models import OutboundEvent
+from project.notify.models import NotificationEmail, OutboundEvent
+from project.notify.services import events_dispatch
 from project.privacy.models import PlayerControls
 from project.scouting.models import Nomination, Notification, Player
 from tests.builders import make_nomination, make_user
@@ -64,8 +65,10 @@ def test_at_16_the_guardian_is_invited_once(nomination: Nomination, admin_api: A
         "account under Your controls on the profile to hand them over; your controls end "
         "when they turn 18."
     ]
-    # The invitation's email is recorded for the guardian's notification emails.
+    # The invitation's email is recorded for the guardian's notification emails, and sent.
     assert OutboundEvent.objects.filter(user_id=guardian.pk, message=invitations[0]).count() == 1
+    assert events_dispatch().emails >= 1
+    assert NotificationEmail.objects.filter(user_id=guardian.pk, kind="player_update").exists()
     # The guardian keeps the controls meanwhile.
     assert controls(family, nomination, hideClub=True).status_code == 200
 
@@ -164,7 +167,8 @@ def test_at_18_without_an_athlete_account_the_controls_end(
     # The guardian can no longer use the controls; what the family chose still holds.
     assert_code(controls(family, nomination, hideClub=False), 403, "not_claimant")
     assert_code(family.get(f"/api/players/{nomination.player_id}/export"), 403, "not_claimant")
-    assert other_api.get(f"/api/nominations/{nomination.pk}").json()["player"]["club"] == ""
+    member = other_api.get(f"/api/nominations/{nomination.pk}").json()["player"]
+    assert (member["club"], member["managedBy"]) == ("", None)
     # The athlete, an adult by then, claims the profile and takes the controls as they are.
     with time_machine.travel(datetime(AT_18.year, 1, 2, 12, tzinfo=UTC), tick=False):
         athlete = make_user(username="leo", birth_year=BORN)

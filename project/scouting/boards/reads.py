@@ -231,7 +231,9 @@ def board_data(
 _BOARD_SQL = (
     "SELECT n.id, n.created_at, n.status, n.vote_count, n.version, p.id, p.name, p.age, "
     "p.graduation_year, p.position, p.nationality, p.club, p.sport, p.skills, p.video_link, "
-    "p.verified, c.relationship, c.hide_club, c.hide_nationality, u.id, u.name, u.username, "
+    # Who manages the page: no one once its controls are held by no one (privacy/players.py).
+    "p.verified, CASE WHEN p.claimed_by_id IS NULL THEN NULL ELSE c.relationship END, "
+    "c.hide_club, c.hide_nationality, u.id, u.name, u.username, "
     "{score}, {key} "
     "FROM {nominations} n JOIN {players} p ON p.id = n.player_id "
     "LEFT JOIN {controls} c ON c.player_id = p.id "
