@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -117,14 +118,26 @@ def controls_for(player_id: int) -> PlayerControls | None:
     return PlayerControls.objects.filter(player_id=player_id).first()
 
 
+PlayerExportSection = Callable[[Player], dict[str, Any]]
+_player_sections: list[PlayerExportSection] = []
+
+
+def register_player_export_section(section: PlayerExportSection) -> None:
+    """Add what an app holds about a player (its updates, its comments) to the claimant's
+    export of the player (its keys to the document)."""
+    if section not in _player_sections:
+        _player_sections.append(section)
+
+
 def player_export(*, player: Player, claimant_id: int) -> dict[str, Any]:
     """Everything the product holds about a player, for its claimant: the profile, its
     controls, the claimant's claims, its nominations with their counts, the takedown
     requests about it (without other people's addresses), what the feed says of it and how
-    many follow it. Other members' votes and claims are counted, never named."""
+    many follow it, and what the apps registered on ``register_player_export_section`` hold
+    of it. Other members' votes and claims are counted, never named."""
     controls = PlayerControls.objects.filter(player=player).first()
     nominations = Nomination.objects.filter(player=player).select_related("nominated_by")
-    return {
+    document: dict[str, Any] = {
         "player": {
             field: getattr(player, field)
             for field in (
@@ -201,3 +214,6 @@ def player_export(*, player: Player, claimant_id: int) -> dict[str, Any]:
         ),
         "followers": Follow.objects.filter(followed_player=player).count(),
     }
+    for section in _player_sections:
+        document.update(section(player))
+    return document

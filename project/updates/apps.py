@@ -9,10 +9,12 @@ class UpdatesConfig(AppConfig):
     def ready(self) -> None:
         from project.accounts.export import register_export_section
         from project.accounts.services import register_user_deletion_step
+        from project.claims.selectors import register_player_export_section
         from project.scouting.hooks import register_player_anonymised
         from project.updates.schemas import PlayerUpdateChangedOut, PlayerUpdateQueueOut
         from project.updates.services import (
             player_updates_erase,
+            player_updates_export,
             updates_export,
             user_updates_delete,
         )
@@ -21,6 +23,7 @@ class UpdatesConfig(AppConfig):
         register_user_deletion_step(user_updates_delete)
         register_export_section(updates_export)
         register_player_anonymised(player_updates_erase)
+        register_player_export_section(player_updates_export)
 
         register_payloads(
             {

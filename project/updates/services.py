@@ -331,6 +331,28 @@ def player_updates_erase(player: AnonymisedPlayer) -> None:
     updates.delete()
 
 
+def player_updates_export(player: Player) -> dict[str, Any]:
+    """A player's updates, every status, for its claimant's export of the player: who wrote
+    each is told by their standing (the family or a coach), never by name."""
+    rows = PlayerUpdate.objects.filter(player=player).select_related("user").order_by("id")
+    return {
+        "player_updates": [
+            {
+                "id": update.pk,
+                "by": "family" if update.user_id == player.claimed_by_id else "coach",
+                "title": update.title,
+                "content": update.content,
+                "media_url": update.media_url,
+                "has_image": bool(update.image_key),
+                "milestone": update.milestone,
+                "status": update.status,
+                "created_at": update.created_at,
+            }
+            for update in rows
+        ]
+    }
+
+
 def updates_export(user: User) -> dict[str, Any]:
     """The member's updates, for their export (without the images' bytes)."""
     rows = PlayerUpdate.objects.filter(user=user).order_by("id")

@@ -420,3 +420,20 @@ def test_anonymising_an_unclaimed_player_erases_its_updates(
 
     assert not PlayerUpdate.objects.filter(player_id=unclaimed.player_id).exists()
     assert titles(scout_api, unclaimed.player_id) == []
+
+
+def test_the_claimants_export_of_the_player_lists_its_updates_without_naming_authors(
+    claimant_api: ApiClient, coach_api: ApiClient, nomination: Nomination
+) -> None:
+    assert post(claimant_api, nomination.player_id, title="First cap").status_code == 201
+    assert (
+        post(coach_api, nomination.player_id, title="Hat-trick", milestone=True).status_code == 201
+    )
+
+    body = claimant_api.get(f"/api/players/{nomination.player_id}/export").json()
+
+    assert [(u["title"], u["by"], u["milestone"]) for u in body["player_updates"]] == [
+        ("First cap", "family", False),
+        ("Hat-trick", "coach", True),
+    ]
+    assert "Carla Coach" not in str(body["player_updates"])
