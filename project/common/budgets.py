@@ -66,6 +66,9 @@ MESSAGES = {
     "REPORTS": "You have sent as many reports as we allow for now. You can report again in {wait}.",
     "IP_REPORTS": "Too many reports come from your network. You can report again in {wait}.",
     "CLAIMS": "You have sent as many claims as we allow for now. You can claim again in {wait}.",
+    "COACH_VERIFICATIONS": "You have asked to be verified as often as we allow for now. "
+    "You can ask again in {wait}.",
+    "ENDORSEMENTS": "You are endorsing faster than we allow. You can endorse again in {wait}.",
 }
 # A budget spent over a long window is not a matter of speed.
 WINDOW_MESSAGES = {

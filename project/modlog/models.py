@@ -26,6 +26,9 @@ class ModlogAction(models.TextChoices):
     VOTES_RESTORE = "votes_restore"
     CLAIM_APPROVE = "claim_approve"
     CLAIM_REJECT = "claim_reject"
+    COACH_APPROVE = "coach_approve"
+    COACH_REJECT = "coach_reject"
+    COACH_WITHDRAW = "coach_withdraw"
 
 
 class ModlogTarget(models.TextChoices):
@@ -33,6 +36,7 @@ class ModlogTarget(models.TextChoices):
     PLAYER = "player"
     USER = "user"
     TAKEDOWN = "takedown"
+    ENDORSEMENT = "endorsement"
 
 
 class ModlogQuerySet(models.QuerySet["ModlogEntry"]):
