@@ -1,4 +1,5 @@
 import { adminLiveRereads, adminLiveWrites } from '@/features/admin/api/live-writes';
+import { coachLiveRereads, coachLiveWrites } from '@/features/coaches/api/live-writes';
 import {
   nominationLiveRereads,
   nominationLiveWrites,
@@ -54,6 +55,8 @@ export const liveReducers = {
   'modlog.created': [adminLiveWrites['modlog.created']],
   'integrity.flagged': [adminLiveWrites['integrity.flagged']],
   'claims.changed': [adminLiveWrites['claims.changed']],
+  'coaches.changed': [adminLiveWrites['coaches.changed'], coachLiveWrites['coaches.changed']],
+  'endorsements.changed': [coachLiveWrites['endorsements.changed']],
 } satisfies LiveReducerTable;
 
 /**
@@ -67,12 +70,14 @@ export const liveRereads = {
     ...socialLiveRereads.sport,
     ...wallLiveRereads.sport,
     ...adminLiveRereads.sport,
+    ...coachLiveRereads.sport,
   ],
   user: [
     ...nominationLiveRereads.user,
     ...socialLiveRereads.user,
     ...profileLiveRereads.user,
     ...notificationLiveRereads.user,
+    ...coachLiveRereads.user,
   ],
-  admins: [...adminLiveRereads.admins],
+  admins: [...adminLiveRereads.admins, ...coachLiveRereads.admins],
 } satisfies LiveRereadTable;

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import { adminKeys } from '@/features/admin/api/admin-keys';
 import { type AdminClaim, claimsQueueKey } from '@/features/admin/api/claims';
+import { type AdminCoachVerification, coachesQueueKey } from '@/features/admin/api/coaches';
 import type {
   AdminNomination,
   AdminStats,
@@ -11,6 +12,7 @@ import type {
   ModlogEntry,
   ModerationChanged,
 } from '@/features/admin/api/types';
+import { endorsementKeys, type EndorsementList } from '@/features/coaches/api/endorsements';
 import { useIncomingStore } from '@/features/nominations/api/incoming';
 import { nominationKeys } from '@/features/nominations/api/nomination-keys';
 import type { PagedData } from '@/features/nominations/api/paged';
@@ -25,7 +27,7 @@ import { wallKeys } from '@/features/wall/api/wall-keys';
 import { ApiError } from '@/lib/api-client';
 import { liveEventsOf } from '@/lib/live/live-session';
 import type { LiveEvent, LiveEventMap, LiveEventType } from '@/lib/live/protocol';
-import { boardKeys, followKeys } from '@/lib/query-keys';
+import { boardKeys, coachIdsKey, followKeys } from '@/lib/query-keys';
 import { byVotes, topOf } from '@/lib/ranks';
 import { queryConfig } from '@/lib/query-client';
 import { makeNomination } from '@/testing/nomination-factory';
@@ -62,6 +64,8 @@ type AdminState = {
   flags: IntegrityFlag[];
   /** Pending claims, the longest waiting first. */
   claims: AdminClaim[];
+  /** Coach verifications: pending (the longest waiting first) and approved (latest first). */
+  coaches: { pending: AdminCoachVerification[]; approved: AdminCoachVerification[] };
 };
 
 /** What the fake server knows, for the reader. */
@@ -73,6 +77,10 @@ type State = {
   notifications: Notifications;
   /** The sport's activity, newest first. */
   activities: Activity[];
+  /** Player 1007's endorsements as the reader sees them. */
+  endorsements: EndorsementList;
+  /** The verified coaches' ids. */
+  coachIds: { ids: number[] };
   admin: AdminState;
 };
 
@@ -159,6 +167,8 @@ function memberReads(viewer: number): Read[] {
     [wallKeys.activity(SPORT), (s) => feedOf(s).slice(0, TICKER_SIZE)],
     [profileKeys.me(), (s) => s.profile],
     [notificationKeys.list(), (s) => s.notifications],
+    [endorsementKeys.player(1007), (s) => s.endorsements],
+    [coachIdsKey(), (s) => s.coachIds],
   ];
 }
 
@@ -195,6 +205,9 @@ function adminReads(): Read[] {
     [adminKeys.modlog({}), (s) => onePage(s.admin.modlog)],
     [adminKeys.integrityFlags(), (s) => s.admin.flags],
     [claimsQueueKey(), (s) => s.admin.claims],
+    [coachesQueueKey('pending'), (s) => s.admin.coaches.pending],
+    [coachesQueueKey('approved'), (s) => s.admin.coaches.approved],
+    [coachIdsKey(), (s) => s.coachIds],
   ];
 }
 
@@ -251,6 +264,54 @@ function claim(id: number, createdAt: string, overrides: Partial<AdminClaim> = {
   } as AdminClaim;
 }
 
+function coachRequest(
+  id: number,
+  createdAt: string,
+  overrides: Partial<AdminCoachVerification> = {},
+) {
+  return {
+    id,
+    createdAt,
+    decidedAt: null,
+    decidedBy: null,
+    decisionReason: '',
+    emailConfirmed: false,
+    endorsements: 0,
+    evidenceUrl: 'https://club.example/staff',
+    organization: 'Lisbon Juniors FC',
+    roleTitle: 'Head coach',
+    status: 'pending',
+    user: { id: 60 + id, name: `Coach ${id}`, username: `coach${id}` },
+    workEmail: '',
+    ...overrides,
+  } as AdminCoachVerification;
+}
+
+function endorsementsOf(count: number): EndorsementList {
+  return {
+    canEndorse: false,
+    canHide: false,
+    count,
+    ratingVisible: false,
+    items: Array.from({ length: count }, (_, index) => ({
+      id: index + 1,
+      playerId: 1007,
+      content: `Endorsement ${index + 1}`,
+      rating: null,
+      hidden: false,
+      coach: {
+        id: 61 + index,
+        name: `Coach ${index + 1}`,
+        username: `coach${index + 1}`,
+        organization: 'Lisbon Juniors FC',
+        roleTitle: 'Head coach',
+      },
+      createdAt: '2025-01-02T00:00:00Z',
+      updatedAt: '2025-01-02T00:00:00Z',
+    })),
+  };
+}
+
 function flag(id: number, updatedAt: string, overrides: Partial<IntegrityFlag> = {}) {
   return {
     id,
@@ -283,6 +344,8 @@ const stateA = (): State => ({
     activity(2, { userId: SCOUT, user: { id: SCOUT, name: 'Sam Scout', username: 'sam' } }),
     activity(1, { relatedNominationId: 7, relatedPlayerId: 1007 }),
   ],
+  endorsements: endorsementsOf(1),
+  coachIds: { ids: [61] },
   admin: {
     activeScouts: 4,
     totalVotes: 7,
@@ -291,6 +354,15 @@ const stateA = (): State => ({
     modlog: [modlogEntry(1, { action: 'player.verify' as ModlogEntry['action'] })],
     flags: [flag(1, '2025-01-01T00:00:00Z')],
     claims: [claim(1, '2025-01-01T00:00:00Z')],
+    coaches: {
+      pending: [coachRequest(2, '2025-01-01T00:00:00Z')],
+      approved: [
+        coachRequest(1, '2024-12-01T00:00:00Z', {
+          status: 'approved',
+          decidedAt: '2024-12-02T00:00:00Z',
+        }),
+      ],
+    },
   },
 });
 
@@ -813,6 +885,45 @@ describe("every live write leaves an admin's dashboard as a fresh read of the ne
       ADMIN,
     );
   });
+
+  verifies(['endorsements.changed'], "a coach endorses the reader's open player", async () => {
+    const a = stateA();
+    readAll(a, READER);
+    const b = { ...a, endorsements: endorsementsOf(2) };
+    await verify(b, [event('endorsements.changed', { playerId: 1007, count: 2 })]);
+  });
+
+  verifies(
+    ['coaches.changed'],
+    'a coach request arrives, another admin approves one and withdraws a badge',
+    async () => {
+      const a = stateA();
+      readAll(a, ADMIN);
+      const arrived = coachRequest(3, '2025-01-03T00:00:00Z');
+      const approved = coachRequest(2, '2025-01-01T00:00:00Z', {
+        status: 'approved',
+        decidedAt: '2025-01-04T00:00:00Z',
+      });
+      const withdrawn = coachRequest(1, '2024-12-01T00:00:00Z', {
+        status: 'withdrawn',
+        decidedAt: '2025-01-05T00:00:00Z',
+      });
+      const b = {
+        ...a,
+        coachIds: { ids: [62] },
+        admin: { ...a.admin, coaches: { pending: [arrived], approved: [approved] } },
+      };
+      await verify(
+        b,
+        [
+          event('coaches.changed', { action: 'created', item: arrived, pending: 2 }, 'admins'),
+          event('coaches.changed', { action: 'approved', item: approved, pending: 1 }, 'admins'),
+          event('coaches.changed', { action: 'withdrawn', item: withdrawn, pending: 1 }, 'admins'),
+        ],
+        ADMIN,
+      );
+    },
+  );
 
   verifies(['integrity.flagged'], 'a new flag and a grown one', async () => {
     const a = stateA();

@@ -17,6 +17,7 @@ export const queryRoots = {
   notifications: ['notifications'],
   settings: ['settings'],
   wall: ['wall'],
+  coaches: ['coaches'],
 } as const;
 
 /**
@@ -44,3 +45,9 @@ export const boardKeys = {
     [...boardKeys.all(), 'players', sport, board] as const,
   scouts: (sport: Sport) => [...boardKeys.all(), 'scouts', sport] as const,
 };
+
+/**
+ * The verified coaches' ids: every name the SPA shows reads them for its "Verified coach"
+ * badge (src/components/coach-badge.tsx), and the coaches feature's writes refresh them.
+ */
+export const coachIdsKey = () => [...queryRoots.coaches, 'ids'] as const;

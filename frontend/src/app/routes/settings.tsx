@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { PageHeader } from '@/components/ui/page-header';
 import { authKeys } from '@/features/auth/api/auth-keys';
 import { useUser } from '@/features/auth/hooks/use-user';
+import { CoachVerificationSection } from '@/features/coaches/components/coach-verification-section';
 import { ExportDataSection } from '@/features/safety/components/export-data-section';
 import { SettingsView } from '@/features/settings/components/settings-view';
 import { forgetOwnVotes } from '@/lib/live/vote-versions';
@@ -30,6 +31,9 @@ export default function SettingsPage() {
         onAccountDeleted={endSession}
         onTwoFactorEnrolled={() => void queryClient.invalidateQueries({ queryKey: authKeys.me() })}
       />
+      <div className="mt-6">
+        <CoachVerificationSection />
+      </div>
       <div className="mt-6">
         <ExportDataSection />
       </div>

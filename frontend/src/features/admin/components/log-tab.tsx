@@ -24,6 +24,9 @@ const ACTION_LABELS: Record<ModlogAction, string> = {
   votes_restore: 'restored voided votes',
   claim_approve: 'approved a claim of',
   claim_reject: 'rejected a claim of',
+  coach_approve: 'verified a coach',
+  coach_reject: 'rejected a coach verification of',
+  coach_withdraw: "withdrew a coach's badge",
 };
 
 function changesText(changes: ModlogEntry['changes']) {
