@@ -374,3 +374,6 @@ class ProfileExportOut(CamelSchema):
     activity: list[dict[str, Any]]
     notifications: list[dict[str, Any]]
     reports: list[dict[str, Any]]
+    # project/coaches: the member's requests to be a verified coach, the endorsements written.
+    coach_verifications: list[dict[str, Any]] = []
+    endorsements: list[dict[str, Any]] = []

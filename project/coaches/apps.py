@@ -7,8 +7,10 @@ class CoachesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from project.accounts.export import register_export_section
         from project.coaches import services
         from project.coaches.schemas import CoachesChangedOut, EndorsementsChangedOut
+        from project.coaches.selectors import coach_export
         from project.moderation.hooks import register_endorsement_removed
         from realtime.publish import register_payloads
 
@@ -19,3 +21,4 @@ class CoachesConfig(AppConfig):
             }
         )
         register_endorsement_removed(services.endorsement_publish)
+        register_export_section(coach_export)

@@ -10,6 +10,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from project.accounts.models import User
 from project.coaches.models import CoachVerification, CoachVerificationStatus
+from project.common.schemas import camel_keys
 from project.scouting.models import Endorsement, Player
 from project.scouting.selectors import player_get_visible
 
@@ -178,4 +179,34 @@ def endorsement_data(
         "hidden": endorsement.hidden_at is not None,
         "created_at": endorsement.created_at,
         "updated_at": endorsement.updated_at,
+    }
+
+
+def coach_export(user: User) -> dict[str, Any]:
+    """The member's coach verification requests and the endorsements they wrote, for their
+    export of their own data."""
+    verifications = (
+        CoachVerification.objects.filter(user_id=user.pk)
+        .order_by("id")
+        .values(
+            "id",
+            "organization",
+            "role_title",
+            "evidence_url",
+            "work_email",
+            "email_confirmed_at",
+            "status",
+            "decision_reason",
+            "created_at",
+            "decided_at",
+        )
+    )
+    endorsements = (
+        Endorsement.objects.filter(endorser_id=user.pk)
+        .order_by("id")
+        .values("id", "player_id", "content", "rating", "created_at", "updated_at", "hidden_at")
+    )
+    return {
+        "coachVerifications": [camel_keys(row) for row in verifications],
+        "endorsements": [camel_keys(row) for row in endorsements],
     }

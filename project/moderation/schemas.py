@@ -165,6 +165,7 @@ class ReportedEndorsementOut(CamelSchema):
     id: int
     player_id: int
     player_name: str
+    nomination_id: int | None = Field(description="The player's page: /nominations/{id}")
     content: str
     rating: int | None
     endorser: UserRefOut

@@ -86,13 +86,21 @@ def _open_reports() -> QuerySet[Report]:
 
 
 def _endorsement_refs(endorsement_ids: list[int]) -> dict[int, dict[str, Any]]:
-    """The reported endorsements as the Reports tab shows them: text, rating, the coach and
-    the player."""
+    """The reported endorsements as the Reports tab shows them: text, rating, the coach, the
+    player and its page (its first nomination)."""
     rows = Endorsement.objects.select_related("endorser", "player").in_bulk(endorsement_ids)
+    pages: dict[int, int] = {}
+    for player_id, nomination_id in (
+        Nomination.objects.filter(player_id__in={row.player_id for row in rows.values()})
+        .order_by("-created_at", "-pk")
+        .values_list("player_id", "pk")
+    ):
+        pages[player_id] = nomination_id  # the oldest, written last
     return {
         pk: {
             "id": row.pk,
             "player_id": row.player_id,
+            "nomination_id": pages.get(row.player_id),
             "player_name": row.player.name,
             "content": row.content,
             "rating": row.rating,
@@ -254,6 +262,7 @@ def report_export(user: User) -> dict[str, Any]:
             "id",
             "nomination_id",
             "reported_user_id",
+            "endorsement_id",
             "reason",
             "text",
             "created_at",

@@ -14,6 +14,7 @@ from project.coaches.models import CoachVerification
 from project.coaches.services import NOT_VERIFIED_COACH
 from project.moderation.models import Report
 from project.modlog.models import ModlogEntry
+from project.notify.models import OutboundEvent
 from project.scouting.models import Activity, Endorsement, Nomination, Notification
 from tests.builders import follow, make_nomination, make_user
 from tests.helpers import ApiClient, EventRecorder, assert_error, run_tasks
@@ -310,6 +311,9 @@ def test_claimant_and_followers_are_told_and_the_feed_shows_it(
 
     told = Notification.objects.filter(type="endorsement_received")
     assert set(told.values_list("user_id", flat=True)) == {claimant.pk, fan.pk}
+    # Their emails and pushes go through notify, under their toggles at dispatch.
+    outbound = OutboundEvent.objects.filter(kind="endorsement_received")
+    assert set(outbound.values_list("user_id", flat=True)) == {claimant.pk, fan.pk}
     assert "Carla Coach, a verified coach, endorsed Mia Jones." in told.get(user=claimant).message
     activity = Activity.objects.get(activity_type="endorsement_given")
     assert activity.related_player_id == nomination.player_id
@@ -371,6 +375,7 @@ def test_reports_apply_to_endorsements(
     group = events.one("report.created").data
     assert group["targetType"] == "endorsement" and group["count"] == 1
     assert group["endorsement"]["rating"] == 4  # admins see it
+    assert group["endorsement"]["nominationId"] == nomination.pk
     [listed] = admin_api.get("/api/admin/reports").json()
     assert listed["targetId"] == endorsement_id
 
@@ -393,3 +398,14 @@ def test_reports_apply_to_endorsements(
     assert scout_api.get(path).json()["items"] == []
     assert events.one("endorsements.changed").data["count"] == 0
     assert ModlogEntry.objects.get(action="report_resolve").target_type == "endorsement"
+
+
+def test_the_coach_export_holds_requests_and_endorsements(
+    nomination: Nomination, coach: tuple[User, ApiClient]
+) -> None:
+    endorse(coach[1], nomination.player_id)
+    exported = coach[1].get("/api/profile/export").json()
+    assert [row["organization"] for row in exported["coachVerifications"]] == ["Lisbon Juniors FC"]
+    assert [row["content"] for row in exported["endorsements"]] == [
+        "Reads the game two passes ahead."
+    ]

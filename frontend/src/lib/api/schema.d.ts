@@ -3447,6 +3447,20 @@ export interface components {
                 [key: string]: unknown;
             }[];
             /**
+             * Coachverifications
+             * @default []
+             */
+            coachVerifications: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Endorsements
+             * @default []
+             */
+            endorsements: {
+                [key: string]: unknown;
+            }[];
+            /**
              * Exportedat
              * Format: date-time
              */
@@ -3737,6 +3751,11 @@ export interface components {
             endorser: components["schemas"]["UserRefOut"];
             /** Id */
             id: number;
+            /**
+             * Nominationid
+             * @description The player's page: /nominations/{id}
+             */
+            nominationId: number | null;
             /** Playerid */
             playerId: number;
             /** Playername */
