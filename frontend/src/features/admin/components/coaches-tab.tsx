@@ -88,9 +88,9 @@ function CoachRow({ item, actions }: { item: AdminCoachVerification; actions: Co
       aria-label={`Coach verification of ${item.user.name}`}
     >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h4 className="font-semibold" dir="auto">
+        <h3 className="font-semibold" dir="auto">
           {item.organization}
-        </h4>
+        </h3>
         <p className="text-xs text-muted-foreground">
           {format(new Date(when), 'd MMM yyyy, HH:mm')}
         </p>
@@ -155,15 +155,15 @@ export function CoachesTab() {
   return (
     <div className="mt-4 flex flex-col gap-6">
       <section aria-labelledby="coaches-pending">
-        <h3 id="coaches-pending" className="text-base font-semibold">
+        <h2 id="coaches-pending" className="text-base font-semibold">
           Waiting for a decision
-        </h3>
+        </h2>
         <CoachList status="pending" actions={['approve', 'reject']} empty="No requests waiting." />
       </section>
       <section aria-labelledby="coaches-verified">
-        <h3 id="coaches-verified" className="text-base font-semibold">
+        <h2 id="coaches-verified" className="text-base font-semibold">
           Verified coaches
-        </h3>
+        </h2>
         <CoachList status="approved" actions={['withdraw']} empty="No verified coaches yet." />
       </section>
     </div>
