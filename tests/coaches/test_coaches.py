@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.test import Client
 from django.utils import timezone
 
 from project.accounts.models import Role, User
@@ -409,3 +410,20 @@ def test_the_coach_export_holds_requests_and_endorsements(
     assert [row["content"] for row in exported["endorsements"]] == [
         "Reads the game two passes ahead."
     ]
+
+
+def test_the_public_preview_carries_nothing_of_endorsements(
+    settings: Any, tmp_path: Any, scout: User, coach: tuple[User, ApiClient]
+) -> None:
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    (dist / "index.html").write_text(
+        "<!doctype html><html><head><title>ScoutVote</title></head><body></body></html>", "utf-8"
+    )
+    settings.SPA_DIST_DIR = dist
+    teen = make_nomination(scout, name="Lia Long", age=16, status="approved")
+    endorse(coach[1], teen.player_id, content="Unmistakable first touch.", rating=5)
+    html = Client().get(f"/nominations/{teen.pk}").content.decode()
+    assert "Lia Long" in html  # the page does unfold into the player's preview
+    for told in ("Unmistakable first touch.", "Carla Coach", "ndorse", "verified coach"):
+        assert told not in html, told

@@ -76,7 +76,9 @@ def test_a_coach_endorses_and_a_followers_open_page_shows_it_live(
     expect(follower.get_by_text("Rated 5 of 5")).to_have_count(0)
     expect(section.get_by_role("heading", name="Endorsements (1)")).to_be_visible()
     expect(follower.get_by_test_id("provenance")).to_contain_text("Endorsed by 1 verified coach")
-    # The follower was told (the bell), and no form is offered to a member who is no coach.
+    # The follower was told (the bell, live), and no form is offered to a member who is no
+    # coach.
+    expect(follower.get_by_label("Notifications, 1 unread")).to_be_visible()
     expect(follower.get_by_role("form", name="Endorse this player")).to_have_count(0)
 
     problems: list[str] = []
