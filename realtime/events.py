@@ -42,6 +42,11 @@ CATALOGUE: dict[str, frozenset[Audience]] = {
     "player_update.changed": frozenset({"sport", "admins", "user"}),
     # The Player updates tab: an update with media arrived or was decided, with the count.
     "player_update_queue.changed": frozenset({"admins"}),
+    # The Coaches tab: a coach verification asked for, confirmed by email, or decided.
+    "coaches.changed": frozenset({"admins"}),
+    # A player's endorsements changed (its open pages read them again): who sees its
+    # nomination, by the audience rule, and its claimant.
+    "endorsements.changed": frozenset({"sport", "admins", "user"}),
     # The Integrity tab: a vote-ring flag raised or grown by live detection (project/integrity).
     "integrity.flagged": frozenset({"admins"}),
 }

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from project.accounts.models import Role, User
 from project.accounts.services import user_create
+from project.coaches.models import CoachVerification, CoachVerificationStatus
 from project.scouting.models import Follow, Nomination, NominationStatus, Player
 from project.scouting.services.nominations import nomination_create
 from project.scouting.services.votes import vote_cast
@@ -47,6 +48,21 @@ def make_user(*, role: str = Role.SCOUT, password: str = PASSWORD, **fields: Any
     if fields:
         user.save()
     return user
+
+
+def make_coach(**fields: Any) -> User:
+    """A verified coach: a member with the role ``coach`` and an approved verification (what
+    an admin's approval in the Coaches tab leaves)."""
+    coach = make_user(role=Role.COACH, **fields)
+    CoachVerification.objects.create(
+        user=coach,
+        organization="Lisbon Juniors FC",
+        role_title="Head coach",
+        evidence_url="https://club.example/staff",
+        status=CoachVerificationStatus.APPROVED,
+        decided_at=timezone.now(),
+    )
+    return coach
 
 
 def aged(user: User, *, hours: float) -> User:

@@ -376,3 +376,6 @@ class ProfileExportOut(CamelSchema):
     reports: list[dict[str, Any]]
     # The player updates the member wrote (project/updates registers the section).
     player_updates: list[dict[str, Any]] = []
+    # project/coaches: the member's requests to be a verified coach, the endorsements written.
+    coach_verifications: list[dict[str, Any]] = []
+    endorsements: list[dict[str, Any]] = []

@@ -68,6 +68,9 @@ MESSAGES = {
     "CLAIMS": "You have sent as many claims as we allow for now. You can claim again in {wait}.",
     "PLAYER_UPDATES": "You have posted as many updates as we allow for now. You can post again "
     "in {wait}.",
+    "COACH_VERIFICATIONS": "You have asked to be verified as often as we allow for now. "
+    "You can ask again in {wait}.",
+    "ENDORSEMENTS": "You are endorsing faster than we allow. You can endorse again in {wait}.",
 }
 # A budget spent over a long window is not a matter of speed.
 WINDOW_MESSAGES = {

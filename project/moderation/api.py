@@ -167,8 +167,8 @@ def user_role(request: HttpRequest, user_id: int, payload: RoleIn) -> object:
     "/reports",
     response={200: list[ReportGroupOut], codes_4xx: ErrorOut},
     summary="Open reports grouped per item, the longest waiting first",
-    description="One entry per reported nomination or scout profile, with its count and its "
-    "open reports (at most 200 items).",
+    description="One entry per reported nomination, scout profile or endorsement, with its "
+    "count and its open reports (at most 200 items).",
 )
 def reports(request: HttpRequest) -> list[dict[str, object]]:
     return selectors.report_groups()
@@ -178,9 +178,10 @@ def reports(request: HttpRequest) -> list[dict[str, object]]:
     "/reports/resolve",
     response={200: ReportResolvedOut, codes_4xx: ErrorOut},
     summary="Resolve every open report of one item",
-    description="Exactly one of nominationId or userId; an action (dismiss, edit_player, "
-    "hide_nomination, warn_user, remove_user) and a reason, kept in the moderation log and "
-    "told to the member it affects. 409 `already_resolved` when none is open.",
+    description="Exactly one of nominationId, userId or endorsementId; an action (dismiss, "
+    "edit_player, hide_nomination, hide_endorsement, warn_user, remove_user) and a reason, "
+    "kept in the moderation log and told to the member it affects. 409 `already_resolved` "
+    "when none is open.",
 )
 def reports_resolve(request: HttpRequest, payload: ReportResolveIn) -> dict[str, object]:
     resolved = report_services.reports_resolve(
@@ -189,6 +190,7 @@ def reports_resolve(request: HttpRequest, payload: ReportResolveIn) -> dict[str,
         reason=payload.reason,
         nomination_id=payload.nomination_id,
         user_id=payload.user_id,
+        endorsement_id=payload.endorsement_id,
     )
     return {"resolved": resolved, "action": payload.action}
 
@@ -273,8 +275,9 @@ community_router = Router(tags=["safety"])
 @community_router.post(
     "/reports",
     response={201: ReportCreatedOut, codes_4xx: ErrorOut},
-    summary="Report a nomination or a scout profile",
-    description="Exactly one of nominationId or userId, a reason and optional text. Once per "
+    summary="Report a nomination, a scout profile or an endorsement",
+    description="Exactly one of nominationId, userId or endorsementId, a reason and optional "
+    "text. Once per "
     "member and item: 409 `already_reported` the second time. 429 `throttled` with "
     "`Retry-After` beyond `BUDGET_REPORTS_PER_HOUR` per member or "
     "`BUDGET_IP_REPORTS_PER_HOUR` per client address (a refused report spends nothing).",
@@ -291,6 +294,7 @@ def report_create(request: HttpRequest, payload: ReportIn) -> Status[object]:
             text=payload.text or "",
             nomination_id=payload.nomination_id,
             user_id=payload.user_id,
+            endorsement_id=payload.endorsement_id,
         )
     return Status(201, report)
 

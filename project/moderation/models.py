@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 
 from project.common.choices import choices_check
-from project.scouting.models import Nomination, Player
+from project.scouting.models import Endorsement, Nomination, Player
 
 USER = settings.AUTH_USER_MODEL
 
@@ -29,12 +29,14 @@ class ReportResolution(models.TextChoices):
     DISMISS = "dismiss", "Dismiss"
     EDIT_PLAYER = "edit_player", "Edit the player"
     HIDE_NOMINATION = "hide_nomination", "Hide the nomination"
+    HIDE_ENDORSEMENT = "hide_endorsement", "Hide the endorsement"
     WARN_USER = "warn_user", "Warn the user"
     REMOVE_USER = "remove_user", "Remove the user"
 
 
 class Report(models.Model):
-    """A member's report of a nomination or of a scout profile: one per member and item."""
+    """A member's report of a nomination, a scout profile or an endorsement: one per member
+    and item."""
 
     reporter = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="reports_made")
     nomination = models.ForeignKey(
@@ -42,6 +44,9 @@ class Report(models.Model):
     )
     reported_user = models.ForeignKey(
         USER, null=True, blank=True, on_delete=models.CASCADE, related_name="reports_received"
+    )
+    endorsement = models.ForeignKey(
+        Endorsement, null=True, blank=True, on_delete=models.CASCADE, related_name="reports"
     )
     reason = models.CharField(max_length=32, choices=ReportReason.choices)
     text = models.TextField(blank=True, default="")
@@ -59,8 +64,15 @@ class Report(models.Model):
         constraints = [
             choices_check("reason", ReportReason, "report_reason_valid"),
             models.CheckConstraint(
-                condition=models.Q(nomination__isnull=False, reported_user__isnull=True)
-                | models.Q(nomination__isnull=True, reported_user__isnull=False),
+                condition=models.Q(
+                    nomination__isnull=False, reported_user__isnull=True, endorsement__isnull=True
+                )
+                | models.Q(
+                    nomination__isnull=True, reported_user__isnull=False, endorsement__isnull=True
+                )
+                | models.Q(
+                    nomination__isnull=True, reported_user__isnull=True, endorsement__isnull=False
+                ),
                 name="report_exactly_one_target",
             ),
             models.UniqueConstraint(
@@ -72,6 +84,11 @@ class Report(models.Model):
                 fields=["reporter", "reported_user"],
                 condition=models.Q(reported_user__isnull=False),
                 name="report_user_once",
+            ),
+            models.UniqueConstraint(
+                fields=["reporter", "endorsement"],
+                condition=models.Q(endorsement__isnull=False),
+                name="report_endorsement_once",
             ),
         ]
         indexes = [

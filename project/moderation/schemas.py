@@ -109,7 +109,7 @@ class DecisionConflictOut(CamelSchema):
 REPORT_TEXT_MAX = 2000
 TAKEDOWN_DETAILS_MAX = 4000
 REASON_REQUIRED = "A reason is required"
-ONE_REPORT_TARGET = "Give exactly one of nominationId or userId"
+ONE_REPORT_TARGET = "Give exactly one of nominationId, userId or endorsementId"
 
 
 def _optional_text(limit: int, label: str) -> Any:
@@ -145,7 +145,8 @@ RequiredReason = Annotated[
 
 class ReportIn(InputSchema):
     nomination_id: int | None = Field(None, description="Report a nomination ...")
-    user_id: int | None = Field(None, description="... or a scout profile (exactly one)")
+    user_id: int | None = Field(None, description="... or a scout profile ...")
+    endorsement_id: int | None = Field(None, description="... or an endorsement (exactly one)")
     reason: Literal["not_real", "wrong_information", "inappropriate", "privacy", "other"]
     text: Annotated[
         str | None,
@@ -167,13 +168,27 @@ class ReportItemOut(CamelSchema):
     reporter: UserRefOut
 
 
-class ReportGroupOut(CamelSchema):
-    """The open reports of one item: a nomination or a scout profile."""
+class ReportedEndorsementOut(CamelSchema):
+    """A reported endorsement as admins see it (with its rating)."""
 
-    target_type: Literal["nomination", "user"]
+    id: int
+    player_id: int
+    player_name: str
+    nomination_id: int | None = Field(description="The player's page: /nominations/{id}")
+    content: str
+    rating: int | None
+    endorser: UserRefOut
+    removed_at: datetime | None
+
+
+class ReportGroupOut(CamelSchema):
+    """The open reports of one item: a nomination, a scout profile or an endorsement."""
+
+    target_type: Literal["nomination", "user", "endorsement"]
     target_id: int
     nomination: NominationEventOut | None = None
     user: UserRefOut | None = None
+    endorsement: ReportedEndorsementOut | None = None
     count: int
     first_reported_at: datetime
     last_reported_at: datetime
@@ -183,7 +198,10 @@ class ReportGroupOut(CamelSchema):
 class ReportResolveIn(InputSchema):
     nomination_id: int | None = None
     user_id: int | None = None
-    action: Literal["dismiss", "edit_player", "hide_nomination", "warn_user", "remove_user"]
+    endorsement_id: int | None = None
+    action: Literal[
+        "dismiss", "edit_player", "hide_nomination", "hide_endorsement", "warn_user", "remove_user"
+    ]
     reason: RequiredReason
 
 

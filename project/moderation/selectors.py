@@ -16,6 +16,7 @@ from project.common.schemas import camel_keys, wire
 from project.moderation.models import Report, TakedownRefusal, TakedownRequest, TakedownStatus
 from project.moderation.schemas import ReportGroupOut, TakedownOut
 from project.scouting.models import (
+    Endorsement,
     Nomination,
     NominationStatus,
 )
@@ -84,30 +85,69 @@ def _open_reports() -> QuerySet[Report]:
     return Report.objects.filter(resolved_at__isnull=True)
 
 
+def _endorsement_refs(endorsement_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """The reported endorsements as the Reports tab shows them: text, rating, the coach, the
+    player and its page (its first nomination)."""
+    rows = Endorsement.objects.select_related("endorser", "player").in_bulk(endorsement_ids)
+    pages: dict[int, int] = {}
+    for player_id, nomination_id in (
+        Nomination.objects.filter(player_id__in={row.player_id for row in rows.values()})
+        .order_by("-created_at", "-pk")
+        .values_list("player_id", "pk")
+    ):
+        pages[player_id] = nomination_id  # the oldest, written last
+    return {
+        pk: {
+            "id": row.pk,
+            "player_id": row.player_id,
+            "nomination_id": pages.get(row.player_id),
+            "player_name": row.player.name,
+            "content": row.content,
+            "rating": row.rating,
+            "endorser": row.endorser,
+            "removed_at": row.removed_at,
+        }
+        for pk, row in rows.items()
+    }
+
+
 def report_groups(
-    *, nomination_id: int | None = None, user_id: int | None = None
+    *,
+    nomination_id: int | None = None,
+    user_id: int | None = None,
+    endorsement_id: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Open reports grouped per item (a nomination or a scout profile) with their count,
-    the longest-waiting item first (at most 200 items); or only the given item's group.
-    Four queries whatever the number of reports."""
+    """Open reports grouped per item (a nomination, a scout profile or an endorsement) with
+    their count, the longest-waiting item first (at most 200 items); or only the given
+    item's group. Five queries whatever the number of reports."""
     reports = _open_reports()
     if nomination_id is not None:
         reports = reports.filter(nomination_id=nomination_id)
     if user_id is not None:
         reports = reports.filter(reported_user_id=user_id)
+    if endorsement_id is not None:
+        reports = reports.filter(endorsement_id=endorsement_id)
     rows = list(
-        reports.values("nomination_id", "reported_user_id")
+        reports.values("nomination_id", "reported_user_id", "endorsement_id")
         .annotate(count=Count("id"), first=Min("created_at"), last=Max("created_at"))
-        .order_by("first", "nomination_id", "reported_user_id")[:REPORT_GROUPS_MAX]
+        .order_by("first", "nomination_id", "reported_user_id", "endorsement_id")[
+            :REPORT_GROUPS_MAX
+        ]
     )
     nomination_ids = [row["nomination_id"] for row in rows if row["nomination_id"]]
     user_ids = [row["reported_user_id"] for row in rows if row["reported_user_id"]]
+    endorsement_ids = [row["endorsement_id"] for row in rows if row["endorsement_id"]]
     nominations = nomination_queryset().in_bulk(nomination_ids)
     users = User.objects.only("id", "name", "username").in_bulk(user_ids)
+    endorsements = _endorsement_refs(endorsement_ids)
     items: dict[tuple[str, int], list[Report]] = {}
     for report in (
         _open_reports()
-        .filter(Q(nomination_id__in=nomination_ids) | Q(reported_user_id__in=user_ids))
+        .filter(
+            Q(nomination_id__in=nomination_ids)
+            | Q(reported_user_id__in=user_ids)
+            | Q(endorsement_id__in=endorsement_ids)
+        )
         .select_related("reporter")
         .only(
             "id",
@@ -116,23 +156,29 @@ def report_groups(
             "created_at",
             "nomination_id",
             "reported_user_id",
+            "endorsement_id",
             "reporter__id",
             "reporter__name",
             "reporter__username",
         )
         .order_by("created_at", "id")
     ):
-        key = _report_key(report.nomination_id, report.reported_user_id)
+        key = _report_key(report.nomination_id, report.reported_user_id, report.endorsement_id)
         items.setdefault(key, []).append(report)
     groups = []
     for row in rows:
-        target_type, target_id = _report_key(row["nomination_id"], row["reported_user_id"])
+        target_type, target_id = _report_key(
+            row["nomination_id"], row["reported_user_id"], row["endorsement_id"]
+        )
         groups.append(
             {
                 "target_type": target_type,
                 "target_id": target_id,
                 "nomination": nominations.get(target_id) if target_type == "nomination" else None,
                 "user": users.get(target_id) if target_type == "user" else None,
+                "endorsement": endorsements.get(target_id)
+                if target_type == "endorsement"
+                else None,
                 "count": row["count"],
                 "first_reported_at": row["first"],
                 "last_reported_at": row["last"],
@@ -142,16 +188,24 @@ def report_groups(
     return groups
 
 
-def _report_key(nomination_id: int | None, user_id: int | None) -> tuple[str, int]:
+def _report_key(
+    nomination_id: int | None, user_id: int | None, endorsement_id: int | None = None
+) -> tuple[str, int]:
     if nomination_id is not None:
         return ("nomination", nomination_id)
+    if endorsement_id is not None:
+        return ("endorsement", endorsement_id)
     assert user_id is not None
     return ("user", user_id)
 
 
-def report_group_data(*, nomination_id: int | None, user_id: int | None) -> dict[str, Any] | None:
+def report_group_data(
+    *, nomination_id: int | None, user_id: int | None, endorsement_id: int | None = None
+) -> dict[str, Any] | None:
     """One item's group as the REST response encodes it, for report.created."""
-    groups = report_groups(nomination_id=nomination_id, user_id=user_id)
+    groups = report_groups(
+        nomination_id=nomination_id, user_id=user_id, endorsement_id=endorsement_id
+    )
     return wire(ReportGroupOut.from_orm(groups[0])) if groups else None
 
 
@@ -208,6 +262,7 @@ def report_export(user: User) -> dict[str, Any]:
             "id",
             "nomination_id",
             "reported_user_id",
+            "endorsement_id",
             "reason",
             "text",
             "created_at",

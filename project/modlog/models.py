@@ -30,6 +30,9 @@ class ModlogAction(models.TextChoices):
     CLAIM_REVOKE = "claim_revoke"
     PLAYER_UPDATE_APPROVE = "player_update_approve"
     PLAYER_UPDATE_REJECT = "player_update_reject"
+    COACH_APPROVE = "coach_approve"
+    COACH_REJECT = "coach_reject"
+    COACH_WITHDRAW = "coach_withdraw"
 
 
 class ModlogTarget(models.TextChoices):
@@ -37,6 +40,7 @@ class ModlogTarget(models.TextChoices):
     PLAYER = "player"
     USER = "user"
     TAKEDOWN = "takedown"
+    ENDORSEMENT = "endorsement"
 
 
 class ModlogQuerySet(models.QuerySet["ModlogEntry"]):

@@ -55,6 +55,7 @@ EMAIL_SUBJECTS: dict[str, str] = {
     # Claims and the controls of a player's profile (project/claims): approvals, hand-overs,
     # the age transitions.
     NotificationType.PLAYER_UPDATE: "About a player's profile on ScoutVote",
+    NotificationType.ENDORSEMENT_RECEIVED: "A verified coach endorsed a player",
 }
 # Messages of a folded email listed one by one (the rest are counted).
 FOLD_LISTED = 10

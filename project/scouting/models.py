@@ -461,13 +461,21 @@ class UserQuest(models.Model):
 
 
 class Endorsement(models.Model):
-    """A member's endorsement of a player (kept for the Django admin)."""
+    """A verified coach's endorsement of a player: one per coach and player. Written and read
+    through project/coaches; shown while its coach is verified, the claimant has not hidden it
+    and no moderator removed it on reports."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="endorsements")
     endorser = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="endorsements")
     content = models.TextField(blank=True, default="")
     rating = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # The claimant took it off the player's page.
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    # A moderator removed it on reports (moderation's reports_resolve).
+    removed_at = models.DateTimeField(null=True, blank=True)
+    removal_reason = models.TextField(blank=True, default="")
 
     class Meta:
         constraints = [

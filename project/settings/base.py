@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "project.privacy",
     "project.claims",
     "project.updates",
+    "project.coaches",
     "project.modlog",
     "project.integrity",
     "project.media",

@@ -47,6 +47,8 @@ _BUDGETS_DECLARED = {
     "IP_REPORTS_PER_HOUR": (60, "Reports per client address per hour."),
     "CLAIMS_PER_DAY": (5, "Claims of a player's profile per member per day."),
     "PLAYER_UPDATES_PER_DAY": (20, "Updates posted on players' pages per member per day."),
+    "COACH_VERIFICATIONS_PER_DAY": (3, "Requests to be verified as a coach per member per day."),
+    "ENDORSEMENTS_PER_HOUR": (30, "Endorsements written or edited per coach per hour."),
 }
 BUDGET_DEFAULTS = {name: default for name, (default, _) in _BUDGETS_DECLARED.items()}
 BUDGETS = {

@@ -10,7 +10,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from project.accounts.models import Role, User
+from project.accounts.models import User
+from project.coaches.selectors import is_verified_coach
 from project.common.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from project.common.schemas import wire
 from project.media.services import (
@@ -53,8 +54,9 @@ REJECTED_MESSAGE = "Your update on {player} was not approved."
 
 
 def may_write(*, user: User, player: Player) -> bool:
-    """The player's claimant and verified coaches (the role an admin's approval gives)."""
-    return player.claimed_by_id == user.pk or user.role == Role.COACH
+    """The player's claimant and verified coaches (an approved verification: a withdrawn
+    badge writes no more)."""
+    return player.claimed_by_id == user.pk or is_verified_coach(user)
 
 
 def needs_review(*, player: Player, has_media: bool) -> bool:

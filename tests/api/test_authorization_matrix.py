@@ -33,6 +33,12 @@ from django.utils import timezone
 from project.accounts.models import User, UserSettings
 from project.api import api
 from project.claims.services import claim_approve, claim_create, profile_remove
+from project.coaches.services import (
+    confirm_token,
+    endorsement_write,
+    verification_approve,
+    verification_create,
+)
 from project.moderation.services.reports import report_create
 from project.moderation.services.takedowns import (
     takedown_confirm_token,
@@ -317,6 +323,35 @@ def _athlete_invited(world: World, clients: dict[str, ApiClient]) -> dict[str, A
     extra = _sixteen_claimed_by_the_scout(world, clients)
     PlayerControls.objects.filter(player_id=extra["claimed_player"]).update(athlete=world.other)
     return extra
+def _a_coach_request(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
+    verification = verification_create(
+        user=world.scout,
+        organization="Accra Academy",
+        role_title="Assistant coach",
+        evidence_url="https://accra.example/staff",
+        work_email="coach@accra.example",
+    )
+    return {"verification": verification.pk, "token": confirm_token(verification)}
+
+
+def _the_scout_endorsed_as_coach(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
+    """The scout is a verified coach and endorsed the approved player, which the owner
+    claims."""
+    extra = _a_coach_request(world, clients)
+    verification_approve(admin=world.admin, verification_id=extra["verification"])
+    player_id = world.approved.player_id
+    claim = claim_create(
+        claimant=world.owner,
+        player_id=player_id,
+        relationship="parent_or_guardian",
+        birth_year=timezone.localdate().year - 12,
+        evidence="Club roster",
+    )
+    claim_approve(admin=world.admin, claim_id=claim.pk)
+    endorsement, _ = endorsement_write(
+        coach=world.scout, player_id=player_id, content="Quick feet", rating=4
+    )
+    return {**extra, "endorsement": endorsement.pk, "endorsed_player": player_id}
 
 
 def _pending_player_taken_down(world: World, clients: dict[str, ApiClient]) -> None:
@@ -695,6 +730,97 @@ CALLS: list[Call] = [
         "/api/players/{rejected_player}/claims",
         (401, 404, 201, 404, 201),
         {"relationship": "parent_or_guardian", "birthYear": 2014, "evidence": "Club roster"},
+    ),
+    # Coaches: the scout asks to be verified (and, below, is a verified coach who endorsed the
+    # approved player, which the owner claims).
+    Call(
+        "ask to be verified as a coach",
+        "POST",
+        "/api/coach-verifications",
+        (401, 201, 201, 201, 201),
+        {"organization": "Accra Academy", "roleTitle": "Coach", "workEmail": "c@accra.example"},
+    ),
+    Call("one's coach verification", "GET", "/api/coach-verifications/mine", EVERYONE_200),
+    Call(
+        "confirm a coach's work email (its signed link)",
+        "POST",
+        "/api/coach-verifications/confirm-email",
+        PUBLIC_200,
+        {"token": "{token}"},
+        setup=_a_coach_request,
+    ),
+    Call("the verified coaches' ids", "GET", "/api/coaches", EVERYONE_200),
+    Call(
+        "coach verifications to review",
+        "GET",
+        "/api/admin/coach-verifications?status=pending",
+        ADMIN_ONLY_200,
+    ),
+    Call(
+        "approve a coach verification",
+        "POST",
+        "/api/admin/coach-verifications/{verification}/approve",
+        ADMIN_ONLY_200,
+        setup=_a_coach_request,
+    ),
+    Call(
+        "reject a coach verification",
+        "POST",
+        "/api/admin/coach-verifications/{verification}/reject",
+        ADMIN_ONLY_200,
+        {"reason": "No staff page"},
+        setup=_a_coach_request,
+    ),
+    Call(
+        "withdraw a verified coach's badge",
+        "POST",
+        "/api/admin/coach-verifications/{verification}/withdraw",
+        ADMIN_ONLY_200,
+        setup=_the_scout_endorsed_as_coach,
+    ),
+    Call(
+        "a player's endorsements",
+        "GET",
+        "/api/players/{endorsed_player}/endorsements",
+        EVERYONE_200,
+        setup=_the_scout_endorsed_as_coach,
+    ),
+    Call(
+        "endorse a player (the coach's second is an edit)",
+        "POST",
+        "/api/players/{endorsed_player}/endorsements",
+        (401, 200, 403, 403, 403),
+        {"content": "Strong", "rating": 5},
+        setup=_the_scout_endorsed_as_coach,
+    ),
+    Call(
+        "change one's endorsement",
+        "PUT",
+        "/api/players/{endorsed_player}/endorsements/{endorsement}",
+        (401, 200, 403, 403, 403),
+        {"content": "Stronger", "rating": 5},
+        setup=_the_scout_endorsed_as_coach,
+    ),
+    Call(
+        "delete one's endorsement",
+        "DELETE",
+        "/api/players/{endorsed_player}/endorsements/{endorsement}",
+        (401, 204, 403, 403, 403),
+        setup=_the_scout_endorsed_as_coach,
+    ),
+    Call(
+        "hide an endorsement from the page (the claimant)",
+        "POST",
+        "/api/players/{endorsed_player}/endorsements/{endorsement}/hide",
+        (401, 403, 204, 403, 403),
+        setup=_the_scout_endorsed_as_coach,
+    ),
+    Call(
+        "show a hidden endorsement again (the claimant)",
+        "POST",
+        "/api/players/{endorsed_player}/endorsements/{endorsement}/show",
+        (401, 403, 204, 403, 403),
+        setup=_the_scout_endorsed_as_coach,
     ),
     # The claimant is the scout; the player's nominator is the other scout.
     Call(

@@ -14,7 +14,7 @@ from project.accounts.models import Role, User
 from project.privacy.models import PlayerControls
 from project.scouting.models import Nomination, Player
 from project.updates.services import update_approve, update_create
-from tests.builders import follow, make_user
+from tests.builders import follow, make_coach, make_user
 from tests.e2e.browsing import (
     DESKTOP,
     PHONE,
@@ -92,7 +92,7 @@ def test_the_claimant_posts_an_update_and_a_followers_open_page_shows_it_live(
 def test_a_video_asks_its_host_for_nothing_before_the_click(
     e2e_server: Server, browser: Browser
 ) -> None:
-    coach = make_user(username="carla", name="Carla Coach", role=Role.COACH)
+    coach = make_coach(username="carla", name="Carla Coach")
     admin = make_user(username="ada", name="Ada Admin", role=Role.ADMIN)
     make_user(username="tom", name="Tom Member")
     nomination = nominate(make_user(username="nina"), name="Mia Jones", age=15)
@@ -134,7 +134,7 @@ def test_a_video_asks_its_host_for_nothing_before_the_click(
 def test_the_updates_section_and_the_admin_tab_are_axe_clean(
     e2e_server: Server, browser: Browser, viewport: ViewportSize, label: str
 ) -> None:
-    coach = make_user(username="carla", name="Carla Coach", role=Role.COACH)
+    coach = make_coach(username="carla", name="Carla Coach")
     make_user(username="ada", name="Ada Admin", role=Role.ADMIN)
     nomination = nominate(make_user(username="nina"), name="Mia Jones", age=15)
     claimed(nomination, make_user(username="rita", name="Rita Jones"))
@@ -182,7 +182,7 @@ def test_the_updates_section_and_the_admin_tab_are_axe_clean(
 def test_an_admin_publishes_a_waiting_video_and_an_open_page_shows_it(
     e2e_server: Server, browser: Browser
 ) -> None:
-    coach = make_user(username="carla", name="Carla Coach", role=Role.COACH)
+    coach = make_coach(username="carla", name="Carla Coach")
     make_user(username="ada", name="Ada Admin", role=Role.ADMIN)
     make_user(username="tom", name="Tom Member")
     nomination = nominate(make_user(username="nina"), name="Mia Jones", age=15)

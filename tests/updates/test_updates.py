@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from project.accounts.models import Role, User
+from project.accounts.models import User
 from project.accounts.services import user_delete
 from project.claims.retention import player_anonymise
 from project.modlog.models import ModlogEntry
@@ -16,7 +16,7 @@ from project.notify.models import OutboundEvent
 from project.privacy.models import PlayerControls
 from project.scouting.models import Activity, Nomination, Notification, Player
 from project.updates.models import PlayerUpdate
-from tests.builders import follow, make_nomination, make_user
+from tests.builders import follow, make_coach, make_nomination, make_user
 from tests.helpers import ApiClient, EventRecorder, assert_error
 from tests.media.conftest import Upload, png_bytes
 
@@ -58,7 +58,7 @@ def claimant_api(claimant: User) -> ApiClient:
 
 @pytest.fixture
 def coach() -> User:
-    return make_user(name="Carla Coach", role=Role.COACH)
+    return make_coach(name="Carla Coach")
 
 
 @pytest.fixture
@@ -365,7 +365,7 @@ def test_who_may_delete(
         "claimant": claimant,
         "admin": admin_user,
         "member": scout,
-        "other_coach": make_user(role=Role.COACH),
+        "other_coach": make_coach(),
     }
 
     response = (

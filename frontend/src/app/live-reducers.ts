@@ -1,4 +1,5 @@
 import { adminLiveRereads, adminLiveWrites } from '@/features/admin/api/live-writes';
+import { coachLiveRereads, coachLiveWrites } from '@/features/coaches/api/live-writes';
 import {
   nominationLiveRereads,
   nominationLiveWrites,
@@ -57,6 +58,8 @@ export const liveReducers = {
   'claims.changed': [adminLiveWrites['claims.changed']],
   'player_update.changed': [updateLiveWrites['player_update.changed']],
   'player_update_queue.changed': [adminLiveWrites['player_update_queue.changed']],
+  'coaches.changed': [adminLiveWrites['coaches.changed'], coachLiveWrites['coaches.changed']],
+  'endorsements.changed': [coachLiveWrites['endorsements.changed']],
 } satisfies LiveReducerTable;
 
 /**
@@ -71,6 +74,7 @@ export const liveRereads = {
     ...wallLiveRereads.sport,
     ...adminLiveRereads.sport,
     ...updateLiveRereads.sport,
+    ...coachLiveRereads.sport,
   ],
   user: [
     ...nominationLiveRereads.user,
@@ -78,6 +82,11 @@ export const liveRereads = {
     ...profileLiveRereads.user,
     ...notificationLiveRereads.user,
     ...updateLiveRereads.user,
+    ...coachLiveRereads.user,
   ],
-  admins: [...adminLiveRereads.admins, ...updateLiveRereads.admins],
+  admins: [
+    ...adminLiveRereads.admins,
+    ...updateLiveRereads.admins,
+    ...coachLiveRereads.admins,
+  ],
 } satisfies LiveRereadTable;

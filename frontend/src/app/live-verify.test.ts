@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { adminKeys } from '@/features/admin/api/admin-keys';
 import { type AdminClaim, claimsQueueKey } from '@/features/admin/api/claims';
 import { type AdminPlayerUpdate, updatesQueueKey } from '@/features/admin/api/player-updates';
+import { type AdminCoachVerification, coachesQueueKey } from '@/features/admin/api/coaches';
 import type {
   AdminNomination,
   AdminStats,
@@ -12,6 +13,7 @@ import type {
   ModlogEntry,
   ModerationChanged,
 } from '@/features/admin/api/types';
+import { endorsementKeys, type EndorsementList } from '@/features/coaches/api/endorsements';
 import { useIncomingStore } from '@/features/nominations/api/incoming';
 import { nominationKeys } from '@/features/nominations/api/nomination-keys';
 import type { PagedData } from '@/features/nominations/api/paged';
@@ -28,7 +30,7 @@ import { wallKeys } from '@/features/wall/api/wall-keys';
 import { ApiError } from '@/lib/api-client';
 import { liveEventsOf } from '@/lib/live/live-session';
 import type { LiveEvent, LiveEventMap, LiveEventType } from '@/lib/live/protocol';
-import { boardKeys, followKeys } from '@/lib/query-keys';
+import { boardKeys, coachIdsKey, followKeys } from '@/lib/query-keys';
 import { byVotes, topOf } from '@/lib/ranks';
 import { queryConfig } from '@/lib/query-client';
 import { makeNomination } from '@/testing/nomination-factory';
@@ -67,6 +69,8 @@ type AdminState = {
   claims: AdminClaim[];
   /** Player updates waiting with media, the longest waiting first. */
   playerUpdates: AdminPlayerUpdate[];
+  /** Coach verifications: pending (the longest waiting first) and approved (latest first). */
+  coaches: { pending: AdminCoachVerification[]; approved: AdminCoachVerification[] };
 };
 
 /** What the fake server knows, for the reader. */
@@ -80,6 +84,10 @@ type State = {
   activities: Activity[];
   /** The updates of player 1007 the reader sees, newest first. */
   updates: PlayerUpdate[];
+  /** Player 1007's endorsements as the reader sees them. */
+  endorsements: EndorsementList;
+  /** The verified coaches' ids. */
+  coachIds: { ids: number[] };
   admin: AdminState;
 };
 
@@ -167,6 +175,8 @@ function memberReads(viewer: number): Read[] {
     [profileKeys.me(), (s) => s.profile],
     [notificationKeys.list(), (s) => s.notifications],
     [updateKeys.player(1007), (s) => onePage(s.updates)],
+    [endorsementKeys.player(1007), (s) => s.endorsements],
+    [coachIdsKey(), (s) => s.coachIds],
   ];
 }
 
@@ -204,6 +214,9 @@ function adminReads(): Read[] {
     [adminKeys.integrityFlags(), (s) => s.admin.flags],
     [claimsQueueKey(), (s) => s.admin.claims],
     [updatesQueueKey(), (s) => s.admin.playerUpdates],
+    [coachesQueueKey('pending'), (s) => s.admin.coaches.pending],
+    [coachesQueueKey('approved'), (s) => s.admin.coaches.approved],
+    [coachIdsKey(), (s) => s.coachIds],
   ];
 }
 
@@ -288,6 +301,53 @@ const asRead = ({
   decidedBy: _decidedBy,
   ...rest
 }: AdminPlayerUpdate): PlayerUpdate => rest;
+function coachRequest(
+  id: number,
+  createdAt: string,
+  overrides: Partial<AdminCoachVerification> = {},
+) {
+  return {
+    id,
+    createdAt,
+    decidedAt: null,
+    decidedBy: null,
+    decisionReason: '',
+    emailConfirmed: false,
+    endorsements: 0,
+    evidenceUrl: 'https://club.example/staff',
+    organization: 'Lisbon Juniors FC',
+    roleTitle: 'Head coach',
+    status: 'pending',
+    user: { id: 60 + id, name: `Coach ${id}`, username: `coach${id}` },
+    workEmail: '',
+    ...overrides,
+  } as AdminCoachVerification;
+}
+
+function endorsementsOf(count: number): EndorsementList {
+  return {
+    canEndorse: false,
+    canHide: false,
+    count,
+    ratingVisible: false,
+    items: Array.from({ length: count }, (_, index) => ({
+      id: index + 1,
+      playerId: 1007,
+      content: `Endorsement ${index + 1}`,
+      rating: null,
+      hidden: false,
+      coach: {
+        id: 61 + index,
+        name: `Coach ${index + 1}`,
+        username: `coach${index + 1}`,
+        organization: 'Lisbon Juniors FC',
+        roleTitle: 'Head coach',
+      },
+      createdAt: '2025-01-02T00:00:00Z',
+      updatedAt: '2025-01-02T00:00:00Z',
+    })),
+  };
+}
 
 function flag(id: number, updatedAt: string, overrides: Partial<IntegrityFlag> = {}) {
   return {
@@ -322,6 +382,8 @@ const stateA = (): State => ({
     activity(1, { relatedNominationId: 7, relatedPlayerId: 1007 }),
   ],
   updates: [asRead(playerUpdate(1))],
+  endorsements: endorsementsOf(1),
+  coachIds: { ids: [61] },
   admin: {
     activeScouts: 4,
     totalVotes: 7,
@@ -331,6 +393,15 @@ const stateA = (): State => ({
     flags: [flag(1, '2025-01-01T00:00:00Z')],
     claims: [claim(1, '2025-01-01T00:00:00Z')],
     playerUpdates: [playerUpdate(2, { status: 'pending', imageUrl: '/media/updates/1007/x' })],
+    coaches: {
+      pending: [coachRequest(2, '2025-01-01T00:00:00Z')],
+      approved: [
+        coachRequest(1, '2024-12-01T00:00:00Z', {
+          status: 'approved',
+          decidedAt: '2024-12-02T00:00:00Z',
+        }),
+      ],
+    },
   },
 });
 
@@ -891,6 +962,45 @@ describe("every live write leaves an admin's dashboard as a fresh read of the ne
             { action: 'approved', item: published, pending: 1 },
             'admins',
           ),
+        ],
+        ADMIN,
+      );
+    },
+  );
+
+  verifies(['endorsements.changed'], "a coach endorses the reader's open player", async () => {
+    const a = stateA();
+    readAll(a, READER);
+    const b = { ...a, endorsements: endorsementsOf(2) };
+    await verify(b, [event('endorsements.changed', { playerId: 1007, count: 2 })]);
+  });
+
+  verifies(
+    ['coaches.changed'],
+    'a coach request arrives, another admin approves one and withdraws a badge',
+    async () => {
+      const a = stateA();
+      readAll(a, ADMIN);
+      const arrived = coachRequest(3, '2025-01-03T00:00:00Z');
+      const approved = coachRequest(2, '2025-01-01T00:00:00Z', {
+        status: 'approved',
+        decidedAt: '2025-01-04T00:00:00Z',
+      });
+      const withdrawn = coachRequest(1, '2024-12-01T00:00:00Z', {
+        status: 'withdrawn',
+        decidedAt: '2025-01-05T00:00:00Z',
+      });
+      const b = {
+        ...a,
+        coachIds: { ids: [62] },
+        admin: { ...a.admin, coaches: { pending: [arrived], approved: [approved] } },
+      };
+      await verify(
+        b,
+        [
+          event('coaches.changed', { action: 'created', item: arrived, pending: 2 }, 'admins'),
+          event('coaches.changed', { action: 'approved', item: approved, pending: 1 }, 'admins'),
+          event('coaches.changed', { action: 'withdrawn', item: withdrawn, pending: 1 }, 'admins'),
         ],
         ADMIN,
       );

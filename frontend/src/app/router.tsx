@@ -34,6 +34,7 @@ const WallPage = lazy(() => import('./routes/wall'));
 const TakedownPage = lazy(() => import('./routes/takedown'));
 const TakedownConfirmPage = lazy(() => import('./routes/takedown-confirm'));
 const TakedownStopEmailsPage = lazy(() => import('./routes/takedown-stop-emails'));
+const CoachConfirmEmailPage = lazy(() => import('./routes/coach-confirm-email'));
 const NotFoundPage = lazy(() => import('./routes/not-found'));
 
 const signedIn = (Page: ComponentType): ReactNode => (
@@ -80,6 +81,7 @@ export const routes: RouteObject[] = [
       { path: 'takedown', element: <TakedownPage /> },
       { path: 'takedown/confirm', element: <TakedownConfirmPage /> },
       { path: 'takedown/stop-emails', element: <TakedownStopEmailsPage /> },
+      { path: 'coach/confirm-email', element: <CoachConfirmEmailPage /> },
       { path: 'profile', element: <ProfilePage /> },
       { path: 'settings', element: signedIn(SettingsPage) },
       { path: 'discover', element: signedIn(DiscoverPage) },

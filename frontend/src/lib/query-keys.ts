@@ -18,6 +18,7 @@ export const queryRoots = {
   settings: ['settings'],
   wall: ['wall'],
   updates: ['updates'],
+  coaches: ['coaches'],
 } as const;
 
 /**
@@ -45,3 +46,9 @@ export const boardKeys = {
     [...boardKeys.all(), 'players', sport, board] as const,
   scouts: (sport: Sport) => [...boardKeys.all(), 'scouts', sport] as const,
 };
+
+/**
+ * The verified coaches' ids: every name the SPA shows reads them for its "Verified coach"
+ * badge (src/components/coach-badge.tsx), and the coaches feature's writes refresh them.
+ */
+export const coachIdsKey = () => [...queryRoots.coaches, 'ids'] as const;

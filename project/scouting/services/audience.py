@@ -81,3 +81,25 @@ def nomination_publish(event: Event | None) -> None:
     """Publish a nomination event built above, if anyone is to hear it."""
     if event is not None:
         publish(event)
+
+
+def nomination_related_event(
+    event_type: str,
+    nomination: Nomination,
+    data: dict[str, Any],
+    *,
+    user_ids: tuple[int, ...] = (),
+) -> Event | None:
+    """``event_type`` about what hangs off ``nomination``'s player (its endorsements) to
+    everyone who sees the nomination as it is now (``_audience``) and to ``user_ids`` (the
+    player's claimant); None when nobody sees it."""
+    audience = _audience(status=nomination.status, sport=nomination.sport)
+    if audience == _NOBODY:
+        return None
+    return Event(
+        event_type,
+        data,
+        sport=audience.sport,
+        user_ids=(nomination.nominated_by_id, *user_ids),
+        admins=audience.admins,
+    )

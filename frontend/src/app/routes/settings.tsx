@@ -5,6 +5,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { authKeys } from '@/features/auth/api/auth-keys';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { ManagedProfilesSection } from '@/features/claims/components/managed-profiles';
+import { CoachVerificationSection } from '@/features/coaches/components/coach-verification-section';
 import { ExportDataSection } from '@/features/safety/components/export-data-section';
 import { SettingsView } from '@/features/settings/components/settings-view';
 import { forgetOwnVotes } from '@/lib/live/vote-versions';
@@ -38,6 +39,7 @@ export default function SettingsPage() {
       />
       <div className="mt-6 flex flex-col gap-6">
         <ManagedProfilesSection />
+        <CoachVerificationSection />
         <ExportDataSection />
       </div>
     </>

@@ -13,6 +13,19 @@ export const LIMITS = {
   ClosedAccountDeleteIn: {
     deletionToken: { maxLength: 500 },
   },
+  CoachVerificationIn: {
+    evidenceUrl: { maxLength: 500 },
+    organization: { minLength: 1, maxLength: 200 },
+    roleTitle: { minLength: 1, maxLength: 100 },
+    workEmail: { maxLength: 254 },
+  },
+  EmailConfirmIn: {
+    token: { minLength: 1, maxLength: 200 },
+  },
+  EndorsementIn: {
+    content: { minLength: 1, maxLength: 2000 },
+    rating: { minimum: 1, maximum: 5 },
+  },
   LoginIn: {
     code: { maxLength: 32 },
     password: { minLength: 1, maxLength: 256 },

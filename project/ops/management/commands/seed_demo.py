@@ -1,5 +1,6 @@
 """Demo data for `make run`: users, players over the five sports, nominations in every status,
-votes, follows, activity and notifications. Idempotent: a second run changes nothing.
+votes, follows, activity, notifications and a verified coach's endorsement. Idempotent: a
+second run changes nothing.
 
 Everything goes through the domain services, so counters, points, streaks, activity and
 notifications are exactly what real use would have produced.
@@ -20,6 +21,12 @@ from django.utils import timezone
 
 from project.accounts.models import Role, User
 from project.accounts.services import user_create
+from project.coaches.models import CoachVerification
+from project.coaches.services import (
+    endorsement_write,
+    verification_approve,
+    verification_create,
+)
 from project.common.addresses import prefix_key
 from project.common.choices import SELECTABLE_SPORTS
 from project.common.errors import ApplicationError
@@ -244,6 +251,7 @@ class Command(BaseCommand):
             created += self._nomination(SELECTABLE_SPORTS[0], index, scouts, admin, rng, name)
         self._follows(scouts, rng)
         self._ring()
+        self._coaches(admin, scouts)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready: {User.objects.count()} users, {Player.objects.count()} players, "
@@ -276,6 +284,41 @@ class Command(BaseCommand):
         user.date_joined = timezone.now() - timedelta(days=90)
         user.save(update_fields=["bio", "location", "date_joined"])
         return user
+
+    def _coaches(self, admin: User, scouts: list[User]) -> None:
+        """scout1 a verified coach who endorsed a player of their sport; scout2 waiting on the
+        Coaches tab."""
+        coach, asking = scouts[0], scouts[1]
+        if CoachVerification.objects.filter(user__in=[coach, asking]).exists():
+            return
+        request = verification_create(
+            user=coach,
+            organization="Riverside Academy",
+            role_title="Head coach, U16",
+            evidence_url="https://riverside-academy.example/staff",
+            work_email="",
+        )
+        verification_approve(admin=admin, verification_id=request.pk)
+        endorsed = (
+            Nomination.objects.filter(status=NominationStatus.APPROVED, sport=coach.favorite_sport)
+            .order_by("id")
+            .first()
+        )
+        if endorsed is not None:
+            endorsement_write(
+                coach=coach,
+                player_id=endorsed.player_id,
+                content="Coached against this player twice: composed under pressure, reads the "
+                "game early and lifts the players around them.",
+                rating=5,
+            )
+        verification_create(
+            user=asking,
+            organization="Lakeside High School",
+            role_title="Assistant coach",
+            evidence_url="",
+            work_email="coach@lakeside.example",
+        )
 
     def _ring(self) -> None:
         """A vote ring for the Integrity tab: RING_SIZE accounts made today, all on one

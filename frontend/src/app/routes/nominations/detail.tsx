@@ -5,6 +5,8 @@ import { useUser } from '@/features/auth/hooks/use-user';
 import { usePlayerControls } from '@/features/claims/api/claims';
 import { ClaimButton } from '@/features/claims/components/claim-button';
 import { PlayerControlsPanel } from '@/features/claims/components/player-controls';
+import { EndorsementsSection } from '@/features/coaches/components/endorsements-section';
+import { Provenance } from '@/features/coaches/components/provenance';
 import { useNomination } from '@/features/nominations/api/get-nomination';
 import { ErrorState } from '@/features/nominations/components/error-state';
 import {
@@ -61,6 +63,22 @@ export default function NominationDetailPage() {
     <>
       <UnderReviewNotice nominationId={nomination.id} />
       <NominationProfile nomination={nomination} canEdit={canEdit} />
+      <Provenance
+        playerId={nomination.player.id}
+        nominatedBy={nomination.nominatedBy}
+        managedBy={nomination.player.managedBy}
+        verified={nomination.player.verified}
+      />
+      <EndorsementsSection
+        playerId={nomination.player.id}
+        viewerId={user?.id}
+        renderReport={(endorsement) => (
+          <ReportButton
+            endorsementId={endorsement.id}
+            what={`the endorsement by ${endorsement.coach.name}`}
+          />
+        )}
+      />
       {isClaimant && controls.data && <PlayerControlsPanel controls={controls.data} />}
       <PlayerUpdates
         playerId={nomination.player.id}

@@ -11,6 +11,7 @@ import {
 } from './admin-cache';
 import { adminKeys } from './admin-keys';
 import { applyClaimsChanged, type ClaimsChanged } from './claims';
+import { applyCoachesChanged, type CoachesChanged } from './coaches';
 import { applyIntegrityFlag } from './integrity';
 import { applyUpdateQueueChanged, type PlayerUpdateQueueChanged } from './player-updates';
 import { prependModlogEntry, refreshReports } from './safety';
@@ -60,6 +61,8 @@ export const adminLiveWrites = {
     applyClaimsChanged(queryClient, event.data as ClaimsChanged),
   'player_update_queue.changed': (queryClient, event) =>
     applyUpdateQueueChanged(queryClient, event.data as PlayerUpdateQueueChanged),
+  'coaches.changed': (queryClient, event) =>
+    applyCoachesChanged(queryClient, event.data as CoachesChanged),
 } satisfies LiveWrites;
 
 /**

@@ -130,7 +130,7 @@ function useAdminWrite<Variables, Result>(
 }
 
 export type ResolveVariables = {
-  target: { nominationId: number } | { userId: number };
+  target: { nominationId: number } | { userId: number } | { endorsementId: number };
   action: ReportAction;
   reason: string;
 };

@@ -7,6 +7,7 @@ import { ApiError } from '@/lib/api-client';
 
 import { useClaimsQueue } from '../api/claims';
 import { useUpdatesQueue } from '../api/player-updates';
+import { useCoachVerifications } from '../api/coaches';
 import { useAdminStats } from '../api/get-stats';
 import { useAdminUsers } from '../api/get-users';
 import { useIntegrityFlags } from '../api/integrity';
@@ -17,6 +18,7 @@ import { useErrorToast } from '../hooks/use-error-toast';
 import { isAdminTab, type AdminTab } from './admin-tabs';
 import { ClaimsTab } from './claims-tab';
 import { PlayerUpdatesTab } from './player-updates-tab';
+import { CoachesTab } from './coaches-tab';
 import { DecidedTab } from './decided-tab';
 import { IntegrityTab } from './integrity-tab';
 import { LogTab } from './log-tab';
@@ -68,6 +70,7 @@ function AdminTools({ viewerId, renderEditPlayer }: DashboardProps) {
   useAdminLive();
   const claims = useClaimsQueue().data;
   const playerUpdates = useUpdatesQueue().data;
+  const coaches = useCoachVerifications('pending').data;
   const stats = useAdminStats();
   useErrorToast(stats.error, 'Failed to fetch admin statistics');
   const usersQuery = useAdminUsers();
@@ -108,6 +111,7 @@ function AdminTools({ viewerId, renderEditPlayer }: DashboardProps) {
           <TabsTrigger value="integrity">Integrity{count(openFlags)}</TabsTrigger>
           <TabsTrigger value="claims">Claims{count(claims?.length)}</TabsTrigger>
           <TabsTrigger value="updates">Player updates{count(playerUpdates?.length)}</TabsTrigger>
+          <TabsTrigger value="coaches">Coaches{count(coaches?.length)}</TabsTrigger>
         </TabsList>
         <TabsContent value="pending" className="outline-none">
           <PendingTab renderEditPlayer={renderEditPlayer} />
@@ -138,6 +142,9 @@ function AdminTools({ viewerId, renderEditPlayer }: DashboardProps) {
         </TabsContent>
         <TabsContent value="updates" className="outline-none">
           <PlayerUpdatesTab />
+        </TabsContent>
+        <TabsContent value="coaches" className="outline-none">
+          <CoachesTab />
         </TabsContent>
       </Tabs>
     </>

@@ -9,6 +9,7 @@ export const ADMIN_TABS = [
   'integrity',
   'claims',
   'updates',
+  'coaches',
 ] as const;
 
 export type AdminTab = (typeof ADMIN_TABS)[number];

@@ -28,6 +28,9 @@ const ACTION_LABELS: Record<ModlogAction, string> = {
   claim_revoke: 'revoked a claim of',
   player_update_approve: 'published an update on',
   player_update_reject: 'refused an update on',
+  coach_approve: 'verified a coach',
+  coach_reject: 'rejected a coach verification of',
+  coach_withdraw: "withdrew a coach's badge",
 };
 
 function changesText(changes: ModlogEntry['changes']) {

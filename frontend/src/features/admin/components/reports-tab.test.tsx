@@ -160,6 +160,51 @@ describe('Reports tab', () => {
       }),
     );
   }, 20_000);
+
+  it('shows a reported endorsement with its rating and hides it', async () => {
+    const reported: ReportGroup = {
+      ...group(1),
+      targetType: 'endorsement',
+      targetId: 12,
+      nomination: null,
+      endorsement: {
+        id: 12,
+        playerId: 1003,
+        playerName: 'Mia Jones',
+        nominationId: 3,
+        content: 'Rude words about a child',
+        rating: 1,
+        endorser: { id: 20, name: 'Carla Coach', username: 'carla' },
+        removedAt: null,
+      },
+    };
+    const { requests } = api({
+      'GET /api/admin/reports': { body: [reported] },
+      'POST /api/admin/reports/resolve': { body: { resolved: 1, action: 'hide_endorsement' } },
+    });
+    await openTab('/admin/dashboard?tab=reports');
+    expect(await screen.findByText(/Endorsement of Mia Jones by Carla Coach/)).toBeVisible();
+    expect(screen.getByText('Rude words about a child')).toBeVisible();
+    expect(screen.getByText(/Rated 1 of 5/)).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Open the player page' })).toHaveAttribute(
+      'href',
+      '/nominations/3',
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Resolve' }));
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).queryByLabelText('Hide the nomination')).toBeNull();
+    await user.click(within(dialog).getByLabelText('Hide the endorsement'));
+    await user.type(within(dialog).getByLabelText('Reason'), 'Abusive');
+    await user.click(within(dialog).getByRole('button', { name: 'Resolve' }));
+    await waitFor(() =>
+      expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
+        endorsementId: 12,
+        action: 'hide_endorsement',
+        reason: 'Abusive',
+      }),
+    );
+  }, 20_000);
 });
 
 describe('Log tab', () => {

@@ -13,6 +13,7 @@ import {
   useRestorePlayer,
   useTakedownRefusals,
   useTakedowns,
+  type ResolveVariables,
 } from '../api/safety';
 import type { ReportAction, ReportGroup, Takedown, TakedownDecision } from '../api/types';
 
@@ -39,6 +40,12 @@ const PROFILE_ACTIONS: { value: ReportAction; label: string }[] = [
   { value: 'dismiss', label: 'Dismiss the reports' },
   { value: 'warn_user', label: 'Warn the scout' },
   { value: 'remove_user', label: 'Remove the scout and their data' },
+];
+const ENDORSEMENT_ACTIONS: { value: ReportAction; label: string }[] = [
+  { value: 'dismiss', label: 'Dismiss the reports' },
+  { value: 'hide_endorsement', label: 'Hide the endorsement' },
+  { value: 'warn_user', label: 'Warn the coach' },
+  { value: 'remove_user', label: 'Remove the coach and their data' },
 ];
 const TAKEDOWN_DECISIONS: { value: TakedownDecision; label: string }[] = [
   { value: 'remove', label: 'Keep the profile off the site' },
@@ -102,9 +109,26 @@ function ReportGroupItem({ group }: { group: ReportGroup }) {
   const [open, setOpen] = useState(false);
   const resolve = useResolveReports();
   const isNomination = group.targetType === 'nomination';
-  const title = isNomination
-    ? `Nomination of ${group.nomination?.player.name ?? `#${group.targetId}`}`
-    : `Scout ${group.user?.name ?? `#${group.targetId}`}`;
+  const endorsement = group.targetType === 'endorsement' ? group.endorsement : null;
+  let title = `Scout ${group.user?.name ?? `#${group.targetId}`}`;
+  let link = { to: `/scout/${group.targetId}`, label: 'Open the profile' };
+  let choices = PROFILE_ACTIONS;
+  let target: ResolveVariables['target'] = { userId: group.targetId };
+  if (isNomination) {
+    title = `Nomination of ${group.nomination?.player.name ?? `#${group.targetId}`}`;
+    link = { to: `/nominations/${group.targetId}`, label: 'Open the nomination' };
+    choices = NOMINATION_ACTIONS;
+    target = { nominationId: group.targetId };
+  } else if (group.targetType === 'endorsement') {
+    title = endorsement
+      ? `Endorsement of ${endorsement.playerName} by ${endorsement.endorser.name}`
+      : `Endorsement #${group.targetId}`;
+    link = endorsement?.nominationId
+      ? { to: `/nominations/${endorsement.nominationId}`, label: 'Open the player page' }
+      : { to: '', label: '' };
+    choices = ENDORSEMENT_ACTIONS;
+    target = { endorsementId: group.targetId };
+  }
   return (
     <li className="rounded-xl border border-border bg-surface p-4">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -119,12 +143,19 @@ function ReportGroupItem({ group }: { group: ReportGroup }) {
           <p className="text-sm text-muted-foreground">
             First reported <Age since={group.firstReportedAt} />
           </p>
-          <Link
-            to={isNomination ? `/nominations/${group.targetId}` : `/scout/${group.targetId}`}
-            className="text-sm text-primary hover:underline"
-          >
-            {isNomination ? 'Open the nomination' : 'Open the profile'}
-          </Link>
+          {link.to && (
+            <Link to={link.to} className="text-sm text-primary hover:underline">
+              {link.label}
+            </Link>
+          )}
+          {endorsement && (
+            <p className="mt-2 text-sm whitespace-pre-line" dir="auto">
+              {endorsement.rating != null && (
+                <span className="font-medium">Rated {endorsement.rating} of 5: </span>
+              )}
+              {endorsement.content}
+            </p>
+          )}
           <ul className="mt-2 flex flex-col gap-1 text-sm">
             {group.reports.map((report) => (
               <li key={report.id}>
@@ -142,7 +173,7 @@ function ReportGroupItem({ group }: { group: ReportGroup }) {
       <ReasonDialog
         title={`Resolve reports: ${title}`}
         description="Every open report of this item is resolved with your action. The reason goes to the moderation log and to the member it affects."
-        choices={isNomination ? NOMINATION_ACTIONS : PROFILE_ACTIONS}
+        choices={choices}
         submitLabel="Resolve"
         open={open}
         onOpenChange={setOpen}
@@ -150,7 +181,7 @@ function ReportGroupItem({ group }: { group: ReportGroup }) {
         onSubmit={(action, reason) =>
           resolve.mutate(
             {
-              target: isNomination ? { nominationId: group.targetId } : { userId: group.targetId },
+              target,
               action,
               reason,
             },

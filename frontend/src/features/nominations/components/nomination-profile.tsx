@@ -9,6 +9,7 @@ import { buttonClasses } from '@/components/ui/button-classes';
 import { DocumentTitle } from '@/components/ui/document-title';
 import { Detail } from '@/components/ui/detail';
 import { Skeleton } from '@/components/ui/skeleton';
+import { CoachBadge } from '@/components/coach-badge';
 import { ManagedBadge } from '@/components/managed-badge';
 import { displayAge } from '@/lib/display';
 import { LiveRegion } from '@/components/ui/live-region';
@@ -166,6 +167,7 @@ export function NominationProfile({
               <PlayerAvatar name={nominatedBy.name} className="size-10 text-base" />
               <span className="min-w-0">
                 <span className="block truncate font-semibold">{nominatedBy.name}</span>
+                <CoachBadge userId={nominatedBy.id} className="mt-1" />
                 <span className="block truncate text-sm text-muted-foreground">
                   @{nominatedBy.username}
                 </span>

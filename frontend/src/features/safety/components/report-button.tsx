@@ -11,15 +11,21 @@ import { useReport } from '../api/report';
 import { REPORT_REASONS, type ReportReason } from '../api/types';
 
 type ReportButtonProps =
-  | { nominationId: number; userId?: undefined; what: string }
-  | { userId: number; nominationId?: undefined; what: string };
+  | { nominationId: number; userId?: undefined; endorsementId?: undefined; what: string }
+  | { userId: number; nominationId?: undefined; endorsementId?: undefined; what: string }
+  | { endorsementId: number; nominationId?: undefined; userId?: undefined; what: string };
 
-/** "Report": a member tells the moderators what is wrong with a nomination or a profile. */
-export function ReportButton({ nominationId, userId, what }: ReportButtonProps) {
+/**
+ * "Report": a member tells the moderators what is wrong with a nomination, a profile or an
+ * endorsement.
+ */
+export function ReportButton({ nominationId, userId, endorsementId, what }: ReportButtonProps) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState<ReportReason | null>(null);
   const [text, setText] = useState('');
   const report = useReport();
+  // Several Report buttons share a page (the nomination's, each endorsement's).
+  const idSuffix = endorsementId === undefined ? '' : `-endorsement-${endorsementId}`;
   const changeOpen = (next: boolean) => {
     if (!next) {
       setReason(null);
@@ -46,21 +52,21 @@ export function ReportButton({ nominationId, userId, what }: ReportButtonProps) 
       onAction={() => {
         if (!reason) return;
         report.mutate(
-          { nominationId, userId, reason, text: text.trim() || undefined },
+          { nominationId, userId, endorsementId, reason, text: text.trim() || undefined },
           { onSettled: () => changeOpen(false) },
         );
       }}
     >
       <ChoiceFieldset
         legend="Reason"
-        name="report-reason"
+        name={`report-reason${idSuffix}`}
         choices={REPORT_REASONS}
         value={reason}
         onChange={setReason}
       />
-      <Field id="report-text" label="Details (optional)" className="mt-4">
+      <Field id={`report-text${idSuffix}`} label="Details (optional)" className="mt-4">
         <Textarea
-          id="report-text"
+          id={`report-text${idSuffix}`}
           rows={3}
           maxLength={2000}
           value={text}

@@ -10,6 +10,7 @@ import {
 } from 'lucide-react';
 import { Link } from 'react-router';
 
+import { CoachBadge } from '@/components/coach-badge';
 import { activityAuthor, activityText, relativeTime } from '@/lib/activity-text';
 import { cn } from '@/lib/utils';
 
@@ -51,6 +52,7 @@ export function ActivityItem({ activity, now, highlighted = false }: ActivityIte
           >
             {activityAuthor(activity)}
           </Link>{' '}
+          <CoachBadge userId={activity.userId} className="mr-1 align-middle" />
           <span className="text-foreground/90">{activityText(activity)}</span>
         </p>
         <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground sm:text-sm">

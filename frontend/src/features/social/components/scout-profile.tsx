@@ -15,6 +15,7 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
+import { CoachBadge } from '@/components/coach-badge';
 import { Avatar } from '@/components/ui/avatar';
 import { StatusBadge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -135,6 +136,7 @@ function ScoutDetails({ scout, isSelf }: { scout: Scout; isSelf: boolean }) {
             />
             <h1 className="mt-3 text-2xl font-bold break-words">{scout.name}</h1>
             <p className="text-sm text-muted-foreground">@{scout.username}</p>
+            <CoachBadge userId={scout.id} className="mt-2" />
             <div className="mt-3 flex flex-wrap justify-center gap-2 text-sm">
               <span className="inline-flex items-center gap-1 rounded-full bg-secondary-soft px-3 py-1 font-semibold text-secondary">
                 <Star className="size-4 fill-current" aria-hidden="true" />
