@@ -107,6 +107,7 @@ class ControlsIn(InputSchema):
     hide_nationality: StrictBool | None = None
     share_card: StrictBool | None = None
     voting_open: StrictBool | None = None
+    comments_open: StrictBool | None = None
     indexable: StrictBool | None = None
 
 
@@ -117,5 +118,6 @@ class ControlsOut(CamelSchema):
     hide_nationality: bool
     share_card: bool
     voting_open: bool
+    comments_open: bool
     indexable: bool
     removed_at: datetime | None

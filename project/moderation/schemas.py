@@ -102,7 +102,7 @@ class DecisionConflictOut(CamelSchema):
 REPORT_TEXT_MAX = 2000
 TAKEDOWN_DETAILS_MAX = 4000
 REASON_REQUIRED = "A reason is required"
-ONE_REPORT_TARGET = "Give exactly one of nominationId or userId"
+ONE_REPORT_TARGET = "Give exactly one of nominationId, userId or commentId"
 
 
 def _optional_text(limit: int, label: str) -> Any:
@@ -136,7 +136,8 @@ RequiredReason = Annotated[str, AfterValidator(_required_reason)]
 
 class ReportIn(InputSchema):
     nomination_id: int | None = Field(None, description="Report a nomination ...")
-    user_id: int | None = Field(None, description="... or a scout profile (exactly one)")
+    user_id: int | None = Field(None, description="... or a scout profile ...")
+    comment_id: int | None = Field(None, description="... or a comment (exactly one)")
     reason: Literal["not_real", "wrong_information", "inappropriate", "privacy", "other"]
     text: Annotated[
         str | None,

@@ -26,6 +26,9 @@ class ModlogAction(models.TextChoices):
     VOTES_RESTORE = "votes_restore"
     CLAIM_APPROVE = "claim_approve"
     CLAIM_REJECT = "claim_reject"
+    COMMENT_APPROVE = "comment_approve"
+    COMMENT_REMOVE = "comment_remove"
+    COMMENT_RESTORE = "comment_restore"
 
 
 class ModlogTarget(models.TextChoices):
@@ -33,6 +36,7 @@ class ModlogTarget(models.TextChoices):
     PLAYER = "player"
     USER = "user"
     TAKEDOWN = "takedown"
+    COMMENT = "comment"
 
 
 class ModlogQuerySet(models.QuerySet["ModlogEntry"]):

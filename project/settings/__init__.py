@@ -18,6 +18,7 @@ from project.settings.accounts import *
 from project.settings.budgets import *
 from project.settings.boards import *
 from project.settings.sharing import *
+from project.settings.comments import *
 from project.settings.media import *
 from project.settings.email import *
 from project.settings.jobs import *

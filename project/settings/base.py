@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "project.moderation",
     "project.privacy",
     "project.claims",
+    "project.comments",
     "project.modlog",
     "project.integrity",
     "project.media",

@@ -46,6 +46,8 @@ _BUDGETS_DECLARED = {
     "REPORTS_PER_HOUR": (20, "Reports per member per hour."),
     "IP_REPORTS_PER_HOUR": (60, "Reports per client address per hour."),
     "CLAIMS_PER_DAY": (5, "Claims of a player's profile per member per day."),
+    "COMMENTS_PER_MINUTE": (5, "Comments per member in any minute."),
+    "COMMENTS_PER_DAY": (50, "Comments per member in any 24 hours."),
 }
 BUDGET_DEFAULTS = {name: default for name, (default, _) in _BUDGETS_DECLARED.items()}
 BUDGETS = {

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from project.accounts.models import User
 from project.accounts.selectors import scout_get
 from project.common.errors import Conflict, NotFound, ValidationFailed
+from project.moderation.hooks import report_target
 from project.moderation.models import Report, ReportResolution
 from project.moderation.schemas import ONE_REPORT_TARGET
 from project.moderation.selectors import report_group_data
@@ -60,9 +63,17 @@ def report_create(
     text: str = "",
     nomination_id: int | None = None,
     user_id: int | None = None,
-) -> Report:
-    """Report a nomination or a scout profile the reporter can see, once per item (409
-    after). Admins see the item's group with its new count live."""
+    comment_id: int | None = None,
+) -> Any:
+    """Report a nomination, a scout profile or a comment the reporter can see, once per item
+    (409 after). Admins see the item's group with its new count live; a comment's report is
+    the comments app's (``register_report_target``)."""
+    if comment_id is not None:
+        if nomination_id is not None or user_id is not None:
+            raise ValidationFailed(ONE_REPORT_TARGET, code="one_report_target")
+        return report_target("comment")(
+            reporter=reporter, target_id=comment_id, reason=reason, text=text
+        )
     _report_target(nomination_id=nomination_id, user_id=user_id)
     if nomination_id is not None:
         nomination_get(user=reporter, nomination_id=nomination_id)

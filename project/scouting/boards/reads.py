@@ -36,7 +36,7 @@ from project.common.choices import Sport
 from project.common.db import db_datetime, reading
 from project.common.pagination import PageQuery, cursor_decode, cursor_encode
 from project.privacy.models import PlayerControls
-from project.privacy.players import managed_by_of
+from project.privacy.players import age_from, is_young_child, managed_by_of
 from project.scouting import selectors
 from project.scouting.boards.maths import next_week_start, week_of, week_zone
 from project.scouting.boards.schemas import BoardKind
@@ -231,7 +231,8 @@ def board_data(
 _BOARD_SQL = (
     "SELECT n.id, n.created_at, n.status, n.vote_count, n.version, p.id, p.name, p.age, "
     "p.graduation_year, p.position, p.nationality, p.club, p.sport, p.skills, p.video_link, "
-    "p.verified, c.relationship, c.hide_club, c.hide_nationality, u.id, u.name, u.username, "
+    "p.verified, c.relationship, c.hide_club, c.hide_nationality, n.comment_count, "
+    "c.birth_year, c.comments_open, u.id, u.name, u.username, "
     "{score}, {key} "
     "FROM {nominations} n JOIN {players} p ON p.id = n.player_id "
     "LEFT JOIN {controls} c ON c.player_id = p.id "
@@ -313,6 +314,9 @@ def _entry_wire(row: tuple[Any, ...], rank: int, movement: int | None) -> dict[s
         relationship,
         hide_club,
         hide_nationality,
+        comment_count,
+        birth_year,
+        comments_open,
         nominator_id,
         nominator_name,
         username,
@@ -340,6 +344,12 @@ def _entry_wire(row: tuple[Any, ...], rank: int, movement: int | None) -> dict[s
         "status": status,
         "voteCount": vote_count,
         "version": version,
+        "commentCount": comment_count
+        if (comments_open is None or bool(comments_open))
+        and not is_young_child(
+            age_from(birth_year=birth_year, graduation_year=graduation_year, age=age)
+        )
+        else 0,
         "rank": rank,
         "score": score,
         "movement": movement,

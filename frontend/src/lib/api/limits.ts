@@ -7,6 +7,9 @@ export const LIMITS = {
   ClosedAccountDeleteIn: {
     deletionToken: { maxLength: 500 },
   },
+  CommentIn: {
+    content: { minLength: 1, maxLength: 1000 },
+  },
   LoginIn: {
     code: { maxLength: 32 },
     password: { minLength: 1, maxLength: 256 },
