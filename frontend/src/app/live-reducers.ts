@@ -1,4 +1,5 @@
 import { adminLiveRereads, adminLiveWrites } from '@/features/admin/api/live-writes';
+import { commentLiveRereads, commentLiveWrites } from '@/features/comments/api/live-writes';
 import {
   nominationLiveRereads,
   nominationLiveWrites,
@@ -54,6 +55,15 @@ export const liveReducers = {
   'modlog.created': [adminLiveWrites['modlog.created']],
   'integrity.flagged': [adminLiveWrites['integrity.flagged']],
   'claims.changed': [adminLiveWrites['claims.changed']],
+  'comment.created': [
+    nominationLiveWrites['comment.created'],
+    commentLiveWrites['comment.created'],
+  ],
+  'comment.removed': [
+    nominationLiveWrites['comment.removed'],
+    commentLiveWrites['comment.removed'],
+  ],
+  'comments.review': [adminLiveWrites['comments.review']],
 } satisfies LiveReducerTable;
 
 /**
@@ -67,12 +77,14 @@ export const liveRereads = {
     ...socialLiveRereads.sport,
     ...wallLiveRereads.sport,
     ...adminLiveRereads.sport,
+    ...commentLiveRereads.sport,
   ],
   user: [
     ...nominationLiveRereads.user,
     ...socialLiveRereads.user,
     ...profileLiveRereads.user,
     ...notificationLiveRereads.user,
+    ...commentLiveRereads.user,
   ],
-  admins: [...adminLiveRereads.admins],
+  admins: [...adminLiveRereads.admins, ...commentLiveRereads.admins],
 } satisfies LiveRereadTable;

@@ -17,6 +17,7 @@ export const queryRoots = {
   notifications: ['notifications'],
   settings: ['settings'],
   wall: ['wall'],
+  comments: ['comments'],
 } as const;
 
 /**

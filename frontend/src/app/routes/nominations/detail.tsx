@@ -5,6 +5,7 @@ import { useUser } from '@/features/auth/hooks/use-user';
 import { usePlayerControls } from '@/features/claims/api/claims';
 import { ClaimButton } from '@/features/claims/components/claim-button';
 import { PlayerControlsPanel } from '@/features/claims/components/player-controls';
+import { CommentsSection } from '@/features/comments/components/comments-section';
 import { useNomination } from '@/features/nominations/api/get-nomination';
 import { ErrorState } from '@/features/nominations/components/error-state';
 import {
@@ -80,6 +81,12 @@ export default function NominationDetailPage() {
           what={`the nomination of ${nomination.player.name}`}
         />
       </div>
+      {user && (
+        <CommentsSection
+          nominationId={nomination.id}
+          viewer={{ id: user.id, actsAsAdmin: user.actsAsAdmin === true }}
+        />
+      )}
     </>
   );
 }

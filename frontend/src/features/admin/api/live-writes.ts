@@ -11,6 +11,7 @@ import {
 } from './admin-cache';
 import { adminKeys } from './admin-keys';
 import { applyClaimsChanged, type ClaimsChanged } from './claims';
+import { applyCommentsReview } from './comments';
 import { applyIntegrityFlag } from './integrity';
 import { prependModlogEntry, refreshReports } from './safety';
 import type { ModerationChanged } from './types';
@@ -57,6 +58,7 @@ export const adminLiveWrites = {
   'integrity.flagged': (queryClient, event) => applyIntegrityFlag(queryClient, event.data),
   'claims.changed': (queryClient, event) =>
     applyClaimsChanged(queryClient, event.data as ClaimsChanged),
+  'comments.review': (queryClient, event) => applyCommentsReview(queryClient, event.data),
 } satisfies LiveWrites;
 
 /**

@@ -6,6 +6,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { ApiError } from '@/lib/api-client';
 
 import { useClaimsQueue } from '../api/claims';
+import { useCommentsQueue } from '../api/comments';
 import { useAdminStats } from '../api/get-stats';
 import { useAdminUsers } from '../api/get-users';
 import { useIntegrityFlags } from '../api/integrity';
@@ -15,6 +16,7 @@ import { useErrorToast } from '../hooks/use-error-toast';
 
 import { isAdminTab, type AdminTab } from './admin-tabs';
 import { ClaimsTab } from './claims-tab';
+import { CommentsTab } from './comments-tab';
 import { DecidedTab } from './decided-tab';
 import { IntegrityTab } from './integrity-tab';
 import { LogTab } from './log-tab';
@@ -65,6 +67,7 @@ export function AdminDashboard({
 function AdminTools({ viewerId, renderEditPlayer }: DashboardProps) {
   useAdminLive();
   const claims = useClaimsQueue().data;
+  const heldComments = useCommentsQueue().data;
   const stats = useAdminStats();
   useErrorToast(stats.error, 'Failed to fetch admin statistics');
   const usersQuery = useAdminUsers();
@@ -104,6 +107,7 @@ function AdminTools({ viewerId, renderEditPlayer }: DashboardProps) {
           <TabsTrigger value="log">Log</TabsTrigger>
           <TabsTrigger value="integrity">Integrity{count(openFlags)}</TabsTrigger>
           <TabsTrigger value="claims">Claims{count(claims?.length)}</TabsTrigger>
+          <TabsTrigger value="comments">Comments{count(heldComments?.length)}</TabsTrigger>
         </TabsList>
         <TabsContent value="pending" className="outline-none">
           <PendingTab renderEditPlayer={renderEditPlayer} />
@@ -131,6 +135,9 @@ function AdminTools({ viewerId, renderEditPlayer }: DashboardProps) {
         </TabsContent>
         <TabsContent value="claims" className="outline-none">
           <ClaimsTab />
+        </TabsContent>
+        <TabsContent value="comments" className="outline-none">
+          <CommentsTab />
         </TabsContent>
       </Tabs>
     </>

@@ -8,6 +8,7 @@ export const ADMIN_TABS = [
   'log',
   'integrity',
   'claims',
+  'comments',
 ] as const;
 
 export type AdminTab = (typeof ADMIN_TABS)[number];

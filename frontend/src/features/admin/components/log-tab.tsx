@@ -24,6 +24,9 @@ const ACTION_LABELS: Record<ModlogAction, string> = {
   votes_restore: 'restored voided votes',
   claim_approve: 'approved a claim of',
   claim_reject: 'rejected a claim of',
+  comment_approve: 'approved a comment:',
+  comment_remove: 'removed a comment:',
+  comment_restore: 'restored a comment:',
 };
 
 function changesText(changes: ModlogEntry['changes']) {
