@@ -124,9 +124,7 @@ def test_signed_out_reads_and_writes_nothing(api: ApiClient, nomination: Nominat
     assert post(api, nomination, "hello").status_code == 401
 
 
-def test_a_nomination_the_member_cannot_see_is_not_found(
-    other_api: ApiClient, scout: User
-) -> None:
+def test_a_nomination_the_member_cannot_see_is_not_found(other_api: ApiClient, scout: User) -> None:
     rejected = make_nomination(scout, status=NominationStatus.REJECTED)
     assert other_api.get(f"/api/nominations/{rejected.pk}/comments").status_code == 404
     assert post(other_api, rejected, "hello").status_code == 404
