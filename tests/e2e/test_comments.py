@@ -46,7 +46,7 @@ def test_a_comment_reaches_an_open_page_and_a_held_one_waits_for_an_admin(
 
     # The second member's open page shows it without a reload.
     expect(reader_comments.get_by_text("Brilliant vision in midfield")).to_be_visible()
-    expect(reader_comments.get_by_text("Tom Member")).to_be_visible()
+    expect(reader_comments.get_by_role("link", name="Tom Member")).to_be_visible()
 
     # A watched word holds the next one: its author sees it marked, nobody else does.
     form.fill("That ref was a wanker all game")
