@@ -374,3 +374,4 @@ class ProfileExportOut(CamelSchema):
     activity: list[dict[str, Any]]
     notifications: list[dict[str, Any]]
     reports: list[dict[str, Any]]
+    comments: list[dict[str, Any]] = []

@@ -7,7 +7,9 @@ class CommentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from project.comments import services
+        from project.accounts.export import register_export_section
+        from project.accounts.services import register_user_deletion_step
+        from project.comments import selectors, services
         from project.comments.schemas import (
             CommentEventOut,
             CommentRemovedOut,
@@ -24,3 +26,5 @@ class CommentsConfig(AppConfig):
             }
         )
         register_report_target("comment", services.comment_report)
+        register_user_deletion_step(services.user_comments_delete)
+        register_export_section(selectors.comment_export)

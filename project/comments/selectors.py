@@ -97,22 +97,28 @@ def can_delete(comment: Comment, viewer: User) -> bool:
     )
 
 
+def _author(comment: Comment) -> dict[str, Any]:
+    return {
+        "id": comment.user.pk,
+        "name": comment.user.name,
+        "username": comment.user.username,
+        "badges": badges(comment),
+    }
+
+
 def comment_data(comment: Comment) -> dict[str, Any]:
     """The comment as comment.created carries it (no reader-specific keys)."""
     return _wire(
-        CommentEventOut(
-            id=comment.pk,
-            nomination_id=comment.nomination_id,
-            author={
-                "id": comment.user.pk,
-                "name": comment.user.name,
-                "username": comment.user.username,
-                "badges": badges(comment),
-            },
-            content=comment.content,
-            created_at=comment.created_at,
-            status="pending" if comment.status == CommentStatus.PENDING else "published",
-            comment_count=comment.nomination.comment_count,
+        CommentEventOut.model_validate(
+            {
+                "id": comment.pk,
+                "nomination_id": comment.nomination_id,
+                "author": _author(comment),
+                "content": comment.content,
+                "created_at": comment.created_at,
+                "status": "pending" if comment.status == CommentStatus.PENDING else "published",
+                "comment_count": comment.nomination.comment_count,
+            }
         )
     )
 
@@ -200,24 +206,21 @@ def admin_comment_data(comment: Comment) -> dict[str, Any]:
         .order_by("created_at", "id")
     ]
     return _wire(
-        AdminCommentOut(
-            id=comment.pk,
-            nomination_id=comment.nomination_id,
-            player_name=comment.nomination.player.name,
-            author={
-                "id": comment.user.pk,
-                "name": comment.user.name,
-                "username": comment.user.username,
-                "badges": badges(comment),
-            },
-            content=comment.content,
-            created_at=comment.created_at,
-            status=comment.status,
-            reasons=_reasons(comment),
-            classifier_score=round(comment.classifier_score, 3),
-            watched_words=comment.watched_words,
-            report_weight=comment.report_weight,
-            reports=reports,
+        AdminCommentOut.model_validate(
+            {
+                "id": comment.pk,
+                "nomination_id": comment.nomination_id,
+                "player_name": comment.nomination.player.name,
+                "author": _author(comment),
+                "content": comment.content,
+                "created_at": comment.created_at,
+                "status": comment.status,
+                "reasons": _reasons(comment),
+                "classifier_score": round(comment.classifier_score, 3),
+                "watched_words": comment.watched_words,
+                "report_weight": comment.report_weight,
+                "reports": reports,
+            }
         )
     )
 
@@ -240,3 +243,19 @@ def pending_count() -> int:
 def comments_allowed_for(comment: Comment, viewer: User) -> bool:
     """Whether ``viewer`` reads comments on the comment's page (admins always do)."""
     return viewer.is_admin or comments_allowed(comment.nomination.player)
+
+
+def comment_export(user: User) -> dict[str, Any]:
+    """The member's comments, for their data export."""
+    rows = Comment.objects.filter(user_id=user.pk).order_by("created_at", "id")
+    return {
+        "comments": [
+            {
+                "nominationId": row.nomination_id,
+                "content": row.content,
+                "status": row.status,
+                "createdAt": row.created_at,
+            }
+            for row in rows
+        ]
+    }

@@ -97,9 +97,10 @@ def _published(comment: Comment) -> None:
             also_user_ids=(comment.user_id,),
         )
     )
-    recipients = {nomination.nominated_by_id, nomination.player.claimed_by_id} - {
-        comment.user_id,
-        None,
+    recipients = {
+        user_id
+        for user_id in (nomination.nominated_by_id, nomination.player.claimed_by_id)
+        if user_id is not None and user_id != comment.user_id
     }
     message = COMMENT_MESSAGE.format(author=comment.user.name, player=nomination.player.name)
     for user in User.objects.filter(pk__in=recipients, is_active=True).order_by("pk"):
@@ -341,3 +342,14 @@ def comment_report(*, reporter: User, target_id: int, reason: str, text: str) ->
         comment.save(update_fields=fields)
         _review_changed(comment, "reported")
     return report
+
+
+def user_comments_delete(user: User) -> None:
+    """Accounts' deletion step: the member's comments leave every page they were on, and the
+    nominations' counts with them (comments on their own nominations went with those)."""
+    for comment in selectors.comment_queryset().filter(user_id=user.pk).order_by("pk"):
+        if comment.status == CommentStatus.PUBLISHED:
+            _count_change(comment.nomination, -1)
+        if comment.status != CommentStatus.REMOVED:
+            _left_page(comment)
+        comment.delete()

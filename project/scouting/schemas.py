@@ -217,7 +217,7 @@ class NominationEventOut(CamelSchema):
     @staticmethod
     def resolve_comment_count(obj: Any) -> int:
         if isinstance(obj, dict):
-            return int(obj.get("commentCount", obj.get("comment_count", 0)))
+            return int(obj.get("commentCount", obj.get("comment_count")) or 0)
         return int(obj.comment_count) if comments_allowed(obj.player) else 0
 
 

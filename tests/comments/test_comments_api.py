@@ -518,3 +518,26 @@ def test_admins_remove_and_restore(
 
 def test_members_cannot_use_the_review(other_api: ApiClient) -> None:
     assert other_api.get("/api/admin/comments").status_code == 403
+
+
+# --- The member's account -----------------------------------------------------------------------
+
+
+def test_a_deleted_members_comments_leave_the_counts(
+    nomination: Nomination, other_api: ApiClient, other_scout: User, events: EventRecorder
+) -> None:
+    from project.accounts.services import user_delete
+
+    post(other_api, nomination, "Quick feet")
+    events.clear()
+    user_delete(user=other_scout)
+    assert Nomination.objects.get(pk=nomination.pk).comment_count == 0
+    assert events.one("comment.removed").data["commentCount"] == 0
+
+
+def test_the_export_holds_the_members_comments(
+    nomination: Nomination, other_api: ApiClient
+) -> None:
+    post(other_api, nomination, "Quick feet")
+    exported = other_api.get("/api/profile/export").json()
+    assert [row["content"] for row in exported["comments"]] == ["Quick feet"]

@@ -1347,7 +1347,7 @@ export interface paths {
         };
         /**
          * Download everything the product holds about me
-         * @description Account, settings, nominations, votes, follows, activity, notifications and reports, as one JSON document. At most once an hour: 429 with Retry-After.
+         * @description Account, settings, nominations, votes, follows, activity, notifications, reports and comments, as one JSON document. At most once an hour: 429 with Retry-After.
          */
         get: operations["project_accounts_api_profile_export"];
         put?: never;
@@ -3324,6 +3324,13 @@ export interface components {
             };
             /** Activity */
             activity: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Comments
+             * @default []
+             */
+            comments: {
                 [key: string]: unknown;
             }[];
             /**
