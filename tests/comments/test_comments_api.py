@@ -541,3 +541,21 @@ def test_the_export_holds_the_members_comments(
     post(other_api, nomination, "Quick feet")
     exported = other_api.get("/api/profile/export").json()
     assert [row["content"] for row in exported["comments"]] == ["Quick feet"]
+
+
+def test_emails_and_pushes_follow_published_comments_only(
+    settings: Any, nomination: Nomination, scout: User
+) -> None:
+    from project.notify.models import OutboundEvent
+
+    settings.TRUST_ACCOUNT_AGE_HOURS = 24
+    newcomer_api = ApiClient().login(make_user())
+    held(newcomer_api, nomination, "Saw him at the weekend")
+    assert not OutboundEvent.objects.filter(user_id=scout.pk).exists()
+
+    member_api = ApiClient().login(aged(make_user(name="Old Hand"), hours=48))
+    post(member_api, nomination, "He has grown a lot this year")
+
+    event = OutboundEvent.objects.get(user_id=scout.pk)
+    assert (event.kind, event.nomination_id) == ("comment_received", nomination.pk)
+    assert event.message == "Old Hand commented on Leo Costa"
