@@ -19,6 +19,8 @@ from project.claims.api import admin_router as claims_admin_router
 from project.claims.api import router as claims_router
 from project.coaches.api import admin_router as coaches_admin_router
 from project.coaches.api import router as coaches_router
+from project.comments.api import admin_router as comments_admin_router
+from project.comments.api import router as comments_router
 from project.common.errors import (
     DATABASE_RETRY_AFTER,
     SERVICE_UNAVAILABLE,
@@ -56,12 +58,14 @@ api.add_router("/admin", moderation_router)
 api.add_router("/push", push_router)
 api.add_router("/admin", claims_admin_router)  # /claims...
 api.add_router("/admin", coaches_admin_router)  # /coach-verifications...
+api.add_router("/admin", comments_admin_router)  # /comments...
 api.add_router("/admin", integrity_router)  # /integrity/..., voter lists
 api.add_router("", media_router)  # /objects/upload, /profile/avatar
 api.add_router("", claims_router)  # /players/{id}/claims, /players/{id}/controls
 api.add_router("/admin", updates_admin_router)  # /player-updates...
 api.add_router("", updates_router)  # /players/{id}/updates
 api.add_router("", coaches_router)  # /coach-verifications, /coaches, /players/{id}/endorsements
+api.add_router("", comments_router)  # /nominations/{id}/comments, /comments/{id}
 api.add_router("", safety_router)  # /reports, /takedown-requests
 api.add_router("", scouting_router)  # nominations, players, votes, leaderboard, feed, follow...
 

@@ -47,6 +47,12 @@ CATALOGUE: dict[str, frozenset[Audience]] = {
     # A player's endorsements changed (its open pages read them again): who sees its
     # nomination, by the audience rule, and its claimant.
     "endorsements.changed": frozenset({"sport", "admins", "user"}),
+    # A nomination's comments, by the nomination's audience rule
+    # (project/scouting/services/audience.py); a held comment to its author and admins only.
+    "comment.created": frozenset({"sport", "admins", "user"}),
+    "comment.removed": frozenset({"sport", "admins", "user"}),
+    # The Comments tab: a comment held, reported or decided, with the pending count.
+    "comments.review": frozenset({"admins"}),
     # The Integrity tab: a vote-ring flag raised or grown by live detection (project/integrity).
     "integrity.flagged": frozenset({"admins"}),
 }

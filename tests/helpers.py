@@ -152,10 +152,20 @@ class EventRecorder:
         return self.events[index]
 
 
-# The nomination read shape's keys (docs/specification.md §3, plus the vote count's version); a
-# board entry adds BOARD_PLACE_KEYS.
+# The nomination read shape's keys (docs/specification.md §3, plus the vote count's version and
+# the published comments' count); a board entry adds BOARD_PLACE_KEYS.
 NOMINATION_KEYS = frozenset(
-    {"id", "player", "nominatedBy", "createdAt", "status", "voteCount", "version", "hasVoted"}
+    {
+        "id",
+        "player",
+        "nominatedBy",
+        "createdAt",
+        "status",
+        "voteCount",
+        "version",
+        "hasVoted",
+        "commentCount",
+    }
 )
 BOARD_PLACE_KEYS = frozenset({"rank", "score", "movement"})
 

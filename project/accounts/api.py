@@ -265,8 +265,8 @@ def profile_update(request: HttpRequest, payload: ProfileIn) -> object:
     "/export",
     response={200: ProfileExportOut, codes_4xx: ErrorOut},
     summary="Download everything the product holds about me",
-    description="Account, settings, nominations, votes, follows, activity, notifications and "
-    "reports, as one JSON document. At most once an hour: 429 with Retry-After.",
+    description="Account, settings, nominations, votes, follows, activity, notifications, "
+    "reports and comments, as one JSON document. At most once an hour: 429 with Retry-After.",
 )
 def profile_export(request: HttpRequest, response: HttpResponse) -> dict[str, object]:
     response["Content-Disposition"] = 'attachment; filename="scoutvote-my-data.json"'

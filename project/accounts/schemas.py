@@ -379,3 +379,4 @@ class ProfileExportOut(CamelSchema):
     # project/coaches: the member's requests to be a verified coach, the endorsements written.
     coach_verifications: list[dict[str, Any]] = []
     endorsements: list[dict[str, Any]] = []
+    comments: list[dict[str, Any]] = []

@@ -186,8 +186,8 @@ def controls_get(request: HttpRequest, player_id: int) -> dict[str, object]:
     summary="Change what members and the public see of a claimed player, and its voting",
     description="Any of `hideClub`, `hideNationality` (from everyone but admins), `shareCard` "
     "(the share card and link previews), `votingOpen` (closed: the nomination stays with "
-    "its count, votes are refused), `indexable` (search engines may index its page); "
-    "omitted ones stay." + CLAIMANT_ONLY,
+    "its count, votes are refused), `commentsOpen` (closed: comments are refused and "
+    "hidden), `indexable` (search engines may index its page); omitted ones stay." + CLAIMANT_ONLY,
 )
 def controls_update(request: HttpRequest, player_id: int, payload: ControlsIn) -> dict[str, object]:
     changes = {k: v for k, v in payload.dict().items() if v is not None}

@@ -4,11 +4,12 @@ followed or edited for ``PLAYER_RETENTION_MONTHS`` (24) is anonymised by the dai
 
 Anonymising keeps what the community did (its nominations, their votes and counts, follows)
 and removes who the player is: the name becomes ``ANONYMISED_NAME``; club, nationality,
-skills and video link are cleared; the name is replaced in what the feed, the notifications
-and the comments say of it; its updates go (the apps that hold what was written of a player
-register on the core's ``player_anonymised``); its share cards are deleted. A claimed player
-is the family's to keep or remove, so it is never anonymised. Edits are timestamped by a hook
-on the core's ``player_changed`` (``edited``)."""
+skills and video link are cleared; the name is replaced in what the feed and the
+notifications say of it; its share cards are deleted; and each app that holds what was
+written of the player (its updates go, its comments lose the name) does its part on the
+core's ``player_anonymised``. A claimed player is the family's to keep or remove, so it is
+never anonymised. Edits are timestamped by a hook on the core's ``player_changed``
+(``edited``)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,6 @@ from project.privacy.models import PlayerRetention
 from project.scouting.hooks import AnonymisedPlayer, PlayerChange, player_anonymised
 from project.scouting.models import (
     Activity,
-    Comment,
     Follow,
     Notification,
     Player,
@@ -105,7 +105,6 @@ def player_anonymise(player_id: int, *, now: datetime.datetime | None = None) ->
         Notification.objects.filter(related_nomination_id__in=nominations).update(
             message=_scrub("message", old)
         )
-        Comment.objects.filter(player=player).update(content=_scrub("content", old))
     player_anonymised(AnonymisedPlayer(player.pk, old, ANONYMISED_NAME))
     share_cards_drop_for_player(player.pk)
     if player.hidden_at is None:

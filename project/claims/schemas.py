@@ -109,6 +109,7 @@ class ControlsIn(InputSchema):
     hide_nationality: StrictBool | None = None
     share_card: StrictBool | None = None
     voting_open: StrictBool | None = None
+    comments_open: StrictBool | None = None
     indexable: StrictBool | None = None
 
 
@@ -135,6 +136,7 @@ class ControlsOut(CamelSchema):
     hide_nationality: bool
     share_card: bool
     voting_open: bool
+    comments_open: bool
     indexable: bool
     removed_at: datetime | None
 

@@ -168,6 +168,7 @@ def player_export(*, player: Player, claimant_id: int) -> dict[str, Any]:
                 "hide_nationality",
                 "share_card",
                 "voting_open",
+                "comments_open",
                 "indexable",
                 "removed_at",
                 "athlete_invited_at",

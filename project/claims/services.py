@@ -300,7 +300,14 @@ def player_export(*, user: User, player_id: int) -> dict[str, Any]:
         return selectors.player_export(player=player, claimant_id=user.pk)
 
 
-CONTROL_FIELDS = ("hide_club", "hide_nationality", "share_card", "voting_open", "indexable")
+CONTROL_FIELDS = (
+    "hide_club",
+    "hide_nationality",
+    "share_card",
+    "voting_open",
+    "comments_open",
+    "indexable",
+)
 
 
 @transaction.atomic

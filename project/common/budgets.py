@@ -65,6 +65,7 @@ MESSAGES = {
     "Our moderators will review yours.",
     "REPORTS": "You have sent as many reports as we allow for now. You can report again in {wait}.",
     "IP_REPORTS": "Too many reports come from your network. You can report again in {wait}.",
+    "COMMENTS": "You are commenting faster than we allow. You can comment again in {wait}.",
     "CLAIMS": "You have sent as many claims as we allow for now. You can claim again in {wait}.",
     "PLAYER_UPDATES": "You have posted as many updates as we allow for now. You can post again "
     "in {wait}.",
@@ -76,6 +77,8 @@ MESSAGES = {
 WINDOW_MESSAGES = {
     ("VOTES", "DAY"): "You have cast as many votes as we allow in a day. "
     "You can vote again in {wait}.",
+    ("COMMENTS", "DAY"): "You have posted as many comments as we allow in a day. "
+    "You can comment again in {wait}.",
 }
 
 

@@ -275,10 +275,10 @@ community_router = Router(tags=["safety"])
 @community_router.post(
     "/reports",
     response={201: ReportCreatedOut, codes_4xx: ErrorOut},
-    summary="Report a nomination, a scout profile or an endorsement",
-    description="Exactly one of nominationId, userId or endorsementId, a reason and optional "
-    "text. Once per "
-    "member and item: 409 `already_reported` the second time. 429 `throttled` with "
+    summary="Report a nomination, a scout profile, an endorsement or a comment",
+    description="Exactly one of nominationId, userId, endorsementId or commentId, a reason and "
+    "optional text. Once per member and item: 409 `already_reported` the second time. 429 "
+    "`throttled` with "
     "`Retry-After` beyond `BUDGET_REPORTS_PER_HOUR` per member or "
     "`BUDGET_IP_REPORTS_PER_HOUR` per client address (a refused report spends nothing).",
 )
@@ -295,6 +295,7 @@ def report_create(request: HttpRequest, payload: ReportIn) -> Status[object]:
             nomination_id=payload.nomination_id,
             user_id=payload.user_id,
             endorsement_id=payload.endorsement_id,
+            comment_id=payload.comment_id,
         )
     return Status(201, report)
 

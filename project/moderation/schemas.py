@@ -109,7 +109,7 @@ class DecisionConflictOut(CamelSchema):
 REPORT_TEXT_MAX = 2000
 TAKEDOWN_DETAILS_MAX = 4000
 REASON_REQUIRED = "A reason is required"
-ONE_REPORT_TARGET = "Give exactly one of nominationId, userId or endorsementId"
+ONE_REPORT_TARGET = "Give exactly one of nominationId, userId, endorsementId or commentId"
 
 
 def _optional_text(limit: int, label: str) -> Any:
@@ -146,7 +146,8 @@ RequiredReason = Annotated[
 class ReportIn(InputSchema):
     nomination_id: int | None = Field(None, description="Report a nomination ...")
     user_id: int | None = Field(None, description="... or a scout profile ...")
-    endorsement_id: int | None = Field(None, description="... or an endorsement (exactly one)")
+    endorsement_id: int | None = Field(None, description="... or an endorsement ...")
+    comment_id: int | None = Field(None, description="... or a comment (exactly one)")
     reason: Literal["not_real", "wrong_information", "inappropriate", "privacy", "other"]
     text: Annotated[
         str | None,

@@ -33,6 +33,9 @@ class ModlogAction(models.TextChoices):
     COACH_APPROVE = "coach_approve"
     COACH_REJECT = "coach_reject"
     COACH_WITHDRAW = "coach_withdraw"
+    COMMENT_APPROVE = "comment_approve"
+    COMMENT_REMOVE = "comment_remove"
+    COMMENT_RESTORE = "comment_restore"
 
 
 class ModlogTarget(models.TextChoices):
@@ -41,6 +44,7 @@ class ModlogTarget(models.TextChoices):
     USER = "user"
     TAKEDOWN = "takedown"
     ENDORSEMENT = "endorsement"
+    COMMENT = "comment"
 
 
 class ModlogQuerySet(models.QuerySet["ModlogEntry"]):

@@ -30,6 +30,8 @@ class PlayerControls(models.Model):
     # Off until the claimant turns it on: the public gets the generic preview and card.
     share_card = models.BooleanField(default=False)
     voting_open = models.BooleanField(default=True)
+    # Off: nobody comments on the player's nominations, and their comments are hidden.
+    comments_open = models.BooleanField(default=True)
     indexable = models.BooleanField(default=False)
     # Set while the claimant has removed the page (hidden like a confirmed takedown); the
     # claimant may bring it back within PROFILE_RESTORE_DAYS.

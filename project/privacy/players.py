@@ -127,6 +127,22 @@ def is_young_child(age: int | None) -> bool:
     return age is None or age < CHILD_UNDER
 
 
+def comments_allowed(player: Any, *, today: datetime.date | None = None) -> bool:
+    """Whether members may comment on the player's nominations (and read their comments):
+    never under 13 (an unknown age counts as under 13), nor while its claimant turned them
+    off."""
+    controls = controls_of(player)
+    if controls is not None and not controls.comments_open:
+        return False
+    return not is_young_child(player_age(player, today=today))
+
+
+def is_minor(player: Any, *, today: datetime.date | None = None) -> bool:
+    """Under 18, or of unknown age."""
+    age = player_age(player, today=today)
+    return age is None or age < ADULT_FROM
+
+
 def first_name_initial(name: str) -> str:
     """ "Mia Jones" -> "Mia J."; a single name stays as it is."""
     parts = name.split()

@@ -66,13 +66,6 @@ class FollowAdmin(admin.ModelAdmin):
     raw_id_fields = ("follower", "followed_user", "followed_player", "followed_club")
 
 
-@admin.register(models.Comment)
-class CommentAdmin(admin.ModelAdmin):
-    list_display = ("id", "user", "nomination", "player", "created_at")
-    search_fields = ("content",)
-    raw_id_fields = ("user", "nomination", "player")
-
-
 @admin.register(models.Activity)
 class ActivityAdmin(admin.ModelAdmin):
     list_display = ("id", "activity_type", "user", "sport", "created_at")

@@ -37,6 +37,7 @@ class NotificationType(models.TextChoices):
     REFERRAL_JOINED = "referral_joined"
     NOMINATION_REMOVED = "nomination_removed"
     MODERATION_WARNING = "moderation_warning"
+    COMMENT_RECEIVED = "comment_received"
 
 
 class ActivityType(models.TextChoices):
@@ -149,6 +150,8 @@ class Nomination(models.Model):
     # Kept equal to the number of active (not voided) vote rows by the vote services, in the
     # vote's transaction: the specification's raw count (docs/specification.md §3), trusted or not.
     vote_count = models.PositiveIntegerField(default=0)
+    # Its published comments (project/comments keeps it in the comment's transaction).
+    comment_count = models.PositiveIntegerField(default=0, db_default=0)
     # The active votes that count on the ranked boards (trusted accounts' votes): the votes
     # behind ``trend``, so the last one's removal empties it.
     counted_votes = models.PositiveIntegerField(default=0, db_default=0)
@@ -342,23 +345,6 @@ class Follow(models.Model):
 
     def __str__(self) -> str:
         return f"Follow by {self.follower_id}"
-
-
-class Comment(models.Model):
-    """A member's comment on a nomination or a player (kept for the Django admin)."""
-
-    user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="comments")
-    nomination = models.ForeignKey(
-        Nomination, null=True, blank=True, on_delete=models.CASCADE, related_name="comments"
-    )
-    player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="comments"
-    )
-    content = models.TextField()
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self) -> str:
-        return f"Comment {self.pk}"
 
 
 class Activity(models.Model):

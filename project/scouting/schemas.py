@@ -18,7 +18,7 @@ from project.common.schemas import (
     single_line,
     spec_error,
 )
-from project.privacy.players import Audience, player_view
+from project.privacy.players import Audience, comments_allowed, player_view
 
 AGE_MIN, AGE_MAX = 9, 50
 GRADUATION_YEAR_MIN, GRADUATION_YEAR_MAX = 2024, 2040
@@ -211,6 +211,14 @@ class NominationEventOut(CamelSchema):
     # Raised with every change of vote_count (as vote.changed carries it): a screen keeps the
     # newer of a read and a live count that crossed on the way.
     version: int
+    # Its published comments; 0 while comments are off for the player (privacy's rule).
+    comment_count: int = 0
+
+    @staticmethod
+    def resolve_comment_count(obj: Any) -> int:
+        if isinstance(obj, dict):
+            return int(obj.get("commentCount", obj.get("comment_count")) or 0)
+        return int(obj.comment_count) if comments_allowed(obj.player) else 0
 
 
 class NominationOut(NominationEventOut):

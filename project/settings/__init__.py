@@ -19,6 +19,7 @@ from project.settings.budgets import *
 from project.settings.privacy import *
 from project.settings.boards import *
 from project.settings.sharing import *
+from project.settings.comments import *
 from project.settings.media import *
 from project.settings.email import *
 from project.settings.jobs import *

@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "project.claims",
     "project.updates",
     "project.coaches",
+    "project.comments",
     "project.modlog",
     "project.integrity",
     "project.media",

@@ -49,6 +49,8 @@ _BUDGETS_DECLARED = {
     "PLAYER_UPDATES_PER_DAY": (20, "Updates posted on players' pages per member per day."),
     "COACH_VERIFICATIONS_PER_DAY": (3, "Requests to be verified as a coach per member per day."),
     "ENDORSEMENTS_PER_HOUR": (30, "Endorsements written or edited per coach per hour."),
+    "COMMENTS_PER_MINUTE": (5, "Comments per member in any minute."),
+    "COMMENTS_PER_DAY": (50, "Comments per member in any 24 hours."),
 }
 BUDGET_DEFAULTS = {name: default for name, (default, _) in _BUDGETS_DECLARED.items()}
 BUDGETS = {

@@ -39,6 +39,8 @@ from project.coaches.services import (
     verification_approve,
     verification_create,
 )
+from project.comments.models import Comment, CommentStatus
+from project.comments.services import comment_create
 from project.moderation.services.reports import report_create
 from project.moderation.services.takedowns import (
     takedown_confirm_token,
@@ -323,6 +325,8 @@ def _athlete_invited(world: World, clients: dict[str, ApiClient]) -> dict[str, A
     extra = _sixteen_claimed_by_the_scout(world, clients)
     PlayerControls.objects.filter(player_id=extra["claimed_player"]).update(athlete=world.other)
     return extra
+
+
 def _a_coach_request(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
     verification = verification_create(
         user=world.scout,
@@ -352,6 +356,19 @@ def _the_scout_endorsed_as_coach(world: World, clients: dict[str, ApiClient]) ->
         coach=world.scout, player_id=player_id, content="Quick feet", rating=4
     )
     return {**extra, "endorsement": endorsement.pk, "endorsed_player": player_id}
+
+
+def _owners_comment(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
+    """The owner's comment on the other scout's approved nomination (nobody claims it)."""
+    comment = comment_create(author=world.owner, nomination_id=world.approved.pk, content="Hi")
+    return {"comment": comment.pk}
+
+
+def _owners_comment_held(world: World, clients: dict[str, ApiClient]) -> dict[str, Any]:
+    extra = _owners_comment(world, clients)
+    Comment.objects.filter(pk=extra["comment"]).update(status=CommentStatus.PENDING)
+    Nomination.objects.filter(pk=world.approved.pk).update(comment_count=0)
+    return extra
 
 
 def _pending_player_taken_down(world: World, clients: dict[str, ApiClient]) -> None:
@@ -613,6 +630,23 @@ CALLS: list[Call] = [
     # Reports, takedown requests, the moderation log.
     Call("open reports", "GET", "/api/admin/reports", ADMIN_ONLY_200),
     Call("claims to review", "GET", "/api/admin/claims?status=pending", ADMIN_ONLY_200),
+    Call("held comments", "GET", "/api/admin/comments?status=pending", ADMIN_ONLY_200),
+    Call(
+        "approve a held comment",
+        "POST",
+        "/api/admin/comments/{comment}/approve",
+        ADMIN_ONLY_200,
+        {"reason": ""},
+        setup=_owners_comment_held,
+    ),
+    Call(
+        "remove a comment",
+        "POST",
+        "/api/admin/comments/{comment}/remove",
+        ADMIN_ONLY_200,
+        {"reason": ""},
+        setup=_owners_comment,
+    ),
     Call(
         "approve a claim",
         "POST",
@@ -709,6 +743,34 @@ CALLS: list[Call] = [
         "/api/admin/integrity/restore",
         ADMIN_ONLY_200,
         {"userIds": ["{owner}", "{other}"], "reason": "A mistake"},
+    ),
+    Call(
+        "read a nomination's comments",
+        "GET",
+        "/api/nominations/{pending}/comments",
+        EVERYONE_200,
+    ),
+    Call(
+        "comment on a nomination",
+        "POST",
+        "/api/nominations/{pending}/comments",
+        (401, 201, 201, 201, 201),
+        {"content": "Good feet"},
+    ),
+    Call(
+        "comment on a nomination seen only by its nominator",
+        "POST",
+        "/api/nominations/{rejected}/comments",
+        (401, 404, 403, 404, 403),
+        {"content": "Good feet"},
+    ),
+    # The author (the owner) and admins delete; the nominator (the other scout) does not.
+    Call(
+        "delete a comment",
+        "DELETE",
+        "/api/comments/{comment}",
+        (401, 403, 204, 403, 204),
+        setup=_owners_comment,
     ),
     Call(
         "report a nomination",

@@ -46,6 +46,7 @@ def read_shape(nomination: Nomination, *, status: str, has_voted: bool = False) 
         "status": status,
         "voteCount": nomination.vote_count,
         "version": nomination.version,
+        "commentCount": 0,
         "hasVoted": has_voted,
     }
 

@@ -1,5 +1,6 @@
 import { adminLiveRereads, adminLiveWrites } from '@/features/admin/api/live-writes';
 import { coachLiveRereads, coachLiveWrites } from '@/features/coaches/api/live-writes';
+import { commentLiveRereads, commentLiveWrites } from '@/features/comments/api/live-writes';
 import {
   nominationLiveRereads,
   nominationLiveWrites,
@@ -60,6 +61,15 @@ export const liveReducers = {
   'player_update_queue.changed': [adminLiveWrites['player_update_queue.changed']],
   'coaches.changed': [adminLiveWrites['coaches.changed'], coachLiveWrites['coaches.changed']],
   'endorsements.changed': [coachLiveWrites['endorsements.changed']],
+  'comment.created': [
+    nominationLiveWrites['comment.created'],
+    commentLiveWrites['comment.created'],
+  ],
+  'comment.removed': [
+    nominationLiveWrites['comment.removed'],
+    commentLiveWrites['comment.removed'],
+  ],
+  'comments.review': [adminLiveWrites['comments.review']],
 } satisfies LiveReducerTable;
 
 /**
@@ -75,6 +85,7 @@ export const liveRereads = {
     ...adminLiveRereads.sport,
     ...updateLiveRereads.sport,
     ...coachLiveRereads.sport,
+    ...commentLiveRereads.sport,
   ],
   user: [
     ...nominationLiveRereads.user,
@@ -83,10 +94,12 @@ export const liveRereads = {
     ...notificationLiveRereads.user,
     ...updateLiveRereads.user,
     ...coachLiveRereads.user,
+    ...commentLiveRereads.user,
   ],
   admins: [
     ...adminLiveRereads.admins,
     ...updateLiveRereads.admins,
     ...coachLiveRereads.admins,
+    ...commentLiveRereads.admins,
   ],
 } satisfies LiveRereadTable;

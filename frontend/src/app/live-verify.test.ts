@@ -6,6 +6,8 @@ import { adminKeys } from '@/features/admin/api/admin-keys';
 import { type AdminClaim, claimsQueueKey } from '@/features/admin/api/claims';
 import { type AdminPlayerUpdate, updatesQueueKey } from '@/features/admin/api/player-updates';
 import { type AdminCoachVerification, coachesQueueKey } from '@/features/admin/api/coaches';
+import { type AdminComment, commentsQueueKey } from '@/features/admin/api/comments';
+import { type Comment, commentKeys } from '@/features/comments/api/comments';
 import type {
   AdminNomination,
   AdminStats,
@@ -71,6 +73,8 @@ type AdminState = {
   playerUpdates: AdminPlayerUpdate[];
   /** Coach verifications: pending (the longest waiting first) and approved (latest first). */
   coaches: { pending: AdminCoachVerification[]; approved: AdminCoachVerification[] };
+  /** Held comments, the longest waiting first. */
+  heldComments: AdminComment[];
 };
 
 /** What the fake server knows, for the reader. */
@@ -88,6 +92,8 @@ type State = {
   endorsements: EndorsementList;
   /** The verified coaches' ids. */
   coachIds: { ids: number[] };
+  /** Nomination 7's comments, oldest first, as the server stores them (canDelete unset). */
+  comments: Comment[];
   admin: AdminState;
 };
 
@@ -177,6 +183,23 @@ function memberReads(viewer: number): Read[] {
     [updateKeys.player(1007), (s) => onePage(s.updates)],
     [endorsementKeys.player(1007), (s) => s.endorsements],
     [coachIdsKey(), (s) => s.coachIds],
+    [
+      commentKeys.nomination(7),
+      (s) => ({
+        pages: [
+          {
+            open: true,
+            closedReason: null,
+            minor: true,
+            items: s.comments
+              .filter((c) => c.status === 'published' || c.author.id === viewer)
+              .map((c) => ({ ...c, canDelete: c.author.id === viewer })),
+            nextUrl: null,
+          },
+        ],
+        pageParams: [null],
+      }),
+    ],
   ];
 }
 
@@ -217,6 +240,7 @@ function adminReads(): Read[] {
     [coachesQueueKey('pending'), (s) => s.admin.coaches.pending],
     [coachesQueueKey('approved'), (s) => s.admin.coaches.approved],
     [coachIdsKey(), (s) => s.coachIds],
+    [commentsQueueKey(), (s) => s.admin.heldComments],
   ];
 }
 
@@ -349,6 +373,37 @@ function endorsementsOf(count: number): EndorsementList {
   };
 }
 
+function comment(id: number, authorId: number, overrides: Partial<Comment> = {}): Comment {
+  return {
+    id,
+    nominationId: 7,
+    author: { id: authorId, name: `Member ${authorId}`, username: `member${authorId}`, badges: [] },
+    content: `Comment ${id}`,
+    createdAt: `2025-01-02T12:${String(id).padStart(2, '0')}:00Z`,
+    status: 'published',
+    commentCount: 1,
+    canDelete: false,
+    ...overrides,
+  };
+}
+
+function heldComment(id: number, createdAt: string): AdminComment {
+  return {
+    id,
+    nominationId: 7,
+    playerName: 'Player 7',
+    author: { id: 60 + id, name: `New ${id}`, username: `new${id}`, badges: [] },
+    content: `Held ${id}`,
+    createdAt,
+    status: 'pending',
+    reasons: [{ code: 'new_member', label: 'New member', detail: '' }],
+    classifierScore: 0.1,
+    watchedWords: [],
+    reportWeight: 0,
+    reports: [],
+  };
+}
+
 function flag(id: number, updatedAt: string, overrides: Partial<IntegrityFlag> = {}) {
   return {
     id,
@@ -368,7 +423,7 @@ function flag(id: number, updatedAt: string, overrides: Partial<IntegrityFlag> =
 
 const stateA = (): State => ({
   nominations: [
-    makeNomination(7, { voteCount: 2, version: 2, hasVoted: true }),
+    makeNomination(7, { voteCount: 2, version: 2, hasVoted: true, commentCount: 1 }),
     makeNomination(8, { voteCount: 4, version: 4 }),
     makeNomination(9, { voteCount: 1, version: 1, status: 'approved' }),
   ],
@@ -402,7 +457,9 @@ const stateA = (): State => ({
         }),
       ],
     },
+    heldComments: [heldComment(1, '2025-01-01T00:00:00Z')],
   },
+  comments: [comment(1, NOMINATOR)],
 });
 
 let queryClient: QueryClient;
@@ -565,6 +622,24 @@ describe('every live write leaves the cache as a fresh read of the new state', (
       event('vote.changed', { votes: [{ nominationId: 8, voteCount: 5, version: 5 }] }),
     ]);
   });
+
+  verifies(
+    ['comment.created', 'comment.removed'],
+    "a comment arrives, the first is deleted, the reader's own held one shows to them",
+    async () => {
+      const a = stateA();
+      readAll(a, READER);
+      const arrived = comment(2, SCOUT, { commentCount: 2 });
+      const mine = comment(3, READER, { status: 'pending', commentCount: 1 });
+      const b = change({ ...a, comments: [arrived, mine] }, 7, { commentCount: 1 });
+      const asPushed = ({ canDelete: _canDelete, ...rest }: Comment) => rest;
+      await verify(b, [
+        event('comment.created', asPushed(arrived)),
+        event('comment.removed', { id: 1, nominationId: 7, commentCount: 1 }),
+        event('comment.created', asPushed(mine), `user.${READER}`),
+      ]);
+    },
+  );
 
   verifies(['follow.own'], 'the reader follows a player in another tab', async () => {
     const a = stateA();
@@ -1006,6 +1081,26 @@ describe("every live write leaves an admin's dashboard as a fresh read of the ne
       );
     },
   );
+
+  verifies(['comments.review'], 'a comment is held and another approved', async () => {
+    const a = stateA();
+    readAll(a, ADMIN);
+    const held = heldComment(2, '2025-01-02T00:00:00Z');
+    const approved = { ...heldComment(1, '2025-01-01T00:00:00Z'), status: 'published' as const };
+    const b = { ...a, admin: { ...a.admin, heldComments: [held] } };
+    await verify(
+      b,
+      [
+        event('comments.review', { pending: 2, id: 2, action: 'held', item: held }, 'admins'),
+        event(
+          'comments.review',
+          { pending: 1, id: 1, action: 'approved', item: approved },
+          'admins',
+        ),
+      ],
+      ADMIN,
+    );
+  });
 
   verifies(['integrity.flagged'], 'a new flag and a grown one', async () => {
     const a = stateA();

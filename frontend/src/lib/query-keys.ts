@@ -19,6 +19,7 @@ export const queryRoots = {
   wall: ['wall'],
   updates: ['updates'],
   coaches: ['coaches'],
+  comments: ['comments'],
 } as const;
 
 /**

@@ -13,6 +13,7 @@ export function makeNomination(
     createdAt: `2025-01-${String((id % 28) + 1).padStart(2, '0')}T10:00:00Z`,
     status: 'pending',
     voteCount: 0,
+    commentCount: 0,
     version: 0,
     hasVoted: false,
     nominatedBy: { id: 90, name: 'Nora Nominator', username: 'nora' },

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -9,6 +11,7 @@ from project.accounts.models import User
 from project.accounts.selectors import scout_get
 from project.common.errors import Conflict, NotFound, ValidationFailed
 from project.moderation import hooks
+from project.moderation.hooks import report_target
 from project.moderation.models import Report, ReportResolution
 from project.moderation.schemas import ONE_REPORT_TARGET
 from project.moderation.selectors import report_group_data
@@ -56,9 +59,13 @@ ACCOUNT_REMOVED_MESSAGE = (
 
 
 def _report_target(
-    *, nomination_id: int | None, user_id: int | None, endorsement_id: int | None = None
+    *,
+    nomination_id: int | None,
+    user_id: int | None,
+    endorsement_id: int | None = None,
+    comment_id: int | None = None,
 ) -> None:
-    given = [pk for pk in (nomination_id, user_id, endorsement_id) if pk is not None]
+    given = [pk for pk in (nomination_id, user_id, endorsement_id, comment_id) if pk is not None]
     if len(given) != 1:
         raise ValidationFailed(ONE_REPORT_TARGET, code="one_report_target")
 
@@ -87,10 +94,21 @@ def report_create(
     nomination_id: int | None = None,
     user_id: int | None = None,
     endorsement_id: int | None = None,
-) -> Report:
-    """Report a nomination, a scout profile or an endorsement the reporter can see, once
-    per item (409 after). Admins see the item's group with its new count live."""
-    _report_target(nomination_id=nomination_id, user_id=user_id, endorsement_id=endorsement_id)
+    comment_id: int | None = None,
+) -> Any:
+    """Report a nomination, a scout profile, an endorsement or a comment the reporter can see,
+    once per item (409 after). Admins see the item's group with its new count live; a
+    comment's report is the comments app's (``register_report_target``)."""
+    _report_target(
+        nomination_id=nomination_id,
+        user_id=user_id,
+        endorsement_id=endorsement_id,
+        comment_id=comment_id,
+    )
+    if comment_id is not None:
+        return report_target("comment")(
+            reporter=reporter, target_id=comment_id, reason=reason, text=text
+        )
     if nomination_id is not None:
         nomination_get(user=reporter, nomination_id=nomination_id)
         mine = Report.objects.filter(reporter=reporter, nomination_id=nomination_id)

@@ -36,7 +36,7 @@ from project.common.choices import Sport
 from project.common.db import db_datetime, reading
 from project.common.pagination import PageQuery, cursor_decode, cursor_encode
 from project.privacy.models import PlayerControls
-from project.privacy.players import managed_by_of
+from project.privacy.players import age_from, is_young_child, managed_by_of
 from project.scouting import selectors
 from project.scouting.boards.maths import next_week_start, week_of, week_zone
 from project.scouting.boards.schemas import BoardKind
@@ -233,7 +233,8 @@ _BOARD_SQL = (
     "p.graduation_year, p.position, p.nationality, p.club, p.sport, p.skills, p.video_link, "
     # Who manages the page: no one once its controls are held by no one (privacy/players.py).
     "p.verified, CASE WHEN p.claimed_by_id IS NULL THEN NULL ELSE c.relationship END, "
-    "c.hide_club, c.hide_nationality, u.id, u.name, u.username, "
+    "c.hide_club, c.hide_nationality, n.comment_count, "
+    "c.birth_year, c.comments_open, u.id, u.name, u.username, "
     "{score}, {key} "
     "FROM {nominations} n JOIN {players} p ON p.id = n.player_id "
     "LEFT JOIN {controls} c ON c.player_id = p.id "
@@ -315,6 +316,9 @@ def _entry_wire(row: tuple[Any, ...], rank: int, movement: int | None) -> dict[s
         relationship,
         hide_club,
         hide_nationality,
+        comment_count,
+        birth_year,
+        comments_open,
         nominator_id,
         nominator_name,
         username,
@@ -342,6 +346,12 @@ def _entry_wire(row: tuple[Any, ...], rank: int, movement: int | None) -> dict[s
         "status": status,
         "voteCount": vote_count,
         "version": version,
+        "commentCount": comment_count
+        if (comments_open is None or bool(comments_open))
+        and not is_young_child(
+            age_from(birth_year=birth_year, graduation_year=graduation_year, age=age)
+        )
+        else 0,
         "rank": rank,
         "score": score,
         "movement": movement,

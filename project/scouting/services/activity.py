@@ -27,6 +27,8 @@ from realtime.publish import Event, publish, publish_activity, publish_summaries
 logger = logging.getLogger(__name__)
 
 READ_TARGET_REQUIRED = "Give ids or all: true"
+# Kinds folded into one unread notification per nomination.
+FOLDED_TYPES = frozenset({NotificationType.VOTE_RECEIVED, NotificationType.COMMENT_RECEIVED})
 NOTIFICATION_PREFERENCES = {
     NotificationType.VOTE_RECEIVED: "vote_notifications",
     NotificationType.NOMINATION_APPROVED: "nomination_notifications",
@@ -171,12 +173,13 @@ def notification_create(
 ) -> Notification | None:
     """Notify ``user`` unless their settings turn this type off (``notification_wanted``).
 
-    vote_received is coalesced: while the user has an unread one for the nomination, that
-    row gets the new message and time instead of a second row (callers hold the nomination's
-    lock, so this is race-free; votes find that row in their nomination update instead, see
-    ``vote_cast``). Publishes notification.created (the same id again when coalesced) after
-    the notification hooks ran (``notification_put``). Returns None when the settings turned
-    it off in the app; the hooks still run, without a row, since its email has switches of its
+    vote_received and comment_received are coalesced: while the user has an unread one of
+    the kind for the nomination, that row gets the new message and time instead of a second
+    row (callers hold the nomination's lock, so this is race-free; votes find that row in
+    their nomination update instead, see ``vote_cast``). Publishes notification.created (the
+    same id again when coalesced) after the notification hooks ran (``notification_put``).
+    Returns None when the settings turned it off in the app; the hooks still run, without a
+    row, since its email has switches of its
     own (project/notify).
     """
     settings = UserSettings.objects.filter(user_id=user.pk).first()
@@ -196,7 +199,7 @@ def notification_create(
         )
         return None
     unread_id = None
-    if type == NotificationType.VOTE_RECEIVED and related_nomination is not None:
+    if type in FOLDED_TYPES and related_nomination is not None:
         unread_id = (
             Notification.objects.filter(
                 user_id=user.pk, type=type, related_nomination=related_nomination, read=False

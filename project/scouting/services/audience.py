@@ -1,5 +1,6 @@
 """Who hears of a nomination: the one rule every nomination.created, nomination.updated and
-nomination.removed event is built by (``nomination_event``, ``nomination_removed``)."""
+nomination.removed event is built by (``nomination_event``, ``nomination_removed``), and the
+events about what hangs off a nomination (its comments) too."""
 
 from __future__ import annotations
 
@@ -30,28 +31,42 @@ def _audience(*, status: str, sport: str) -> _Audience:
 
 
 def _event(
-    event_type: str, nomination: Nomination, data: dict[str, Any], audience: _Audience
+    event_type: str,
+    nomination: Nomination,
+    data: dict[str, Any],
+    audience: _Audience,
+    also_user_ids: tuple[int, ...] = (),
 ) -> Event | None:
     if audience == _NOBODY:
         return None
+    nominator = (nomination.nominated_by_id,) if audience.nominator else ()
     return Event(
         event_type,
         data,
         sport=audience.sport,
-        user_ids=(nomination.nominated_by_id,) if audience.nominator else (),
+        user_ids=tuple(dict.fromkeys(nominator + also_user_ids)),
         admins=audience.admins,
     )
 
 
 def nomination_event(
-    event_type: Literal["nomination.created", "nomination.updated"],
+    event_type: Literal[
+        "nomination.created", "nomination.updated", "comment.created", "comment.removed"
+    ],
     nomination: Nomination,
     data: dict[str, Any],
+    *,
+    also_user_ids: tuple[int, ...] = (),
 ) -> Event | None:
-    """``event_type`` about ``nomination`` (``data``: its read shape) to everyone who sees it
-    as it is now (``_audience``); None when nobody does (a hidden one)."""
+    """``event_type`` about ``nomination`` (``data``: its read shape, or one of its comments)
+    to everyone who sees it as it is now (``_audience``), and to ``also_user_ids`` (a
+    comment's author); None when nobody does (a hidden one)."""
     return _event(
-        event_type, nomination, data, _audience(status=nomination.status, sport=nomination.sport)
+        event_type,
+        nomination,
+        data,
+        _audience(status=nomination.status, sport=nomination.sport),
+        also_user_ids,
     )
 
 

@@ -19,6 +19,9 @@ export const LIMITS = {
     roleTitle: { minLength: 1, maxLength: 100 },
     workEmail: { maxLength: 254 },
   },
+  CommentIn: {
+    content: { minLength: 1, maxLength: 1000 },
+  },
   EmailConfirmIn: {
     token: { minLength: 1, maxLength: 200 },
   },

@@ -184,6 +184,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Comments tab: held, reported or removed comments, the longest waiting first
+         * @description `status` `pending` (held: new member, low trust, watched word, classifier score or reports, each in `reasons`), `reported` (published with open reports) or `removed`.
+         */
+        get: operations["project_comments_api_admin_comments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/comments/{comment_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a held comment, or restore a removed one (in the moderation log)
+         * @description Its open reports are dismissed; its notifications go now. 409 `already_decided` for a published one.
+         */
+        post: operations["project_comments_api_admin_comment_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/comments/{comment_id}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a held or reported comment (in the moderation log)
+         * @description Its open reports are upheld (their reporters' records gain). 409 `already_decided` for a removed one.
+         */
+        post: operations["project_comments_api_admin_comment_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/integrity/flags": {
         parameters: {
             query?: never;
@@ -977,6 +1037,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/comments/{comment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment (its author, the player's claimant or an admin)
+         * @description 403 `not_allowed` for anyone else who sees it; 404 for a comment the reader does not see.
+         */
+        delete: operations["project_comments_api_comment_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/feed": {
         parameters: {
             query?: never;
@@ -1269,6 +1349,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/nominations/{nomination_id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A nomination's comments, oldest first, and whether members may comment
+         * @description `open` false with `closedReason` while comments are off: the player is under 13 (or of unknown age), its claimant turned them off (then no comments are listed), or the nomination is not live. A held comment (`status` `pending`) is listed to its author and admins only. `minor`: contact details are refused on this page. 404 as the nomination's.
+         */
+        get: operations["project_comments_api_comment_list"];
+        put?: never;
+        /**
+         * Comment on a nomination
+         * @description `content`: 1 to 1,000 characters. 403 `comments_off` with the reason while comments are off; 400 `contact_details` for a phone number, email address, link or social handle on a minor's page. A new or flagged member's comment, or one with a watched word or a high classifier score, is held for review (`status` `pending`). 429 `throttled` with `Retry-After` beyond `BUDGET_COMMENTS_PER_MINUTE` or `BUDGET_COMMENTS_PER_DAY` per member (a refused comment spends nothing).
+         */
+        post: operations["project_comments_api_comment_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/nominations/{nomination_id}/under-review": {
         parameters: {
             query?: never;
@@ -1397,7 +1501,7 @@ export interface paths {
         get: operations["project_claims_api_controls_get"];
         /**
          * Change what members and the public see of a claimed player, and its voting
-         * @description Any of `hideClub`, `hideNationality` (from everyone but admins), `shareCard` (the share card and link previews), `votingOpen` (closed: the nomination stays with its count, votes are refused), `indexable` (search engines may index its page); omitted ones stay. For the player's claimant only (403 `not_claimant` for anyone else, admins
+         * @description Any of `hideClub`, `hideNationality` (from everyone but admins), `shareCard` (the share card and link previews), `votingOpen` (closed: the nomination stays with its count, votes are refused), `commentsOpen` (closed: comments are refused and hidden), `indexable` (search engines may index its page); omitted ones stay. For the player's claimant only (403 `not_claimant` for anyone else, admins
          */
         put: operations["project_claims_api_controls_update"];
         post?: never;
@@ -1689,7 +1793,7 @@ export interface paths {
         };
         /**
          * Download everything the product holds about me
-         * @description Account, settings, nominations, votes, follows, activity, notifications and reports, as one JSON document. At most once an hour: 429 with Retry-After.
+         * @description Account, settings, nominations, votes, follows, activity, notifications, reports and comments, as one JSON document. At most once an hour: 429 with Retry-After.
          */
         get: operations["project_accounts_api_profile_export"];
         put?: never;
@@ -1770,8 +1874,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Report a nomination, a scout profile or an endorsement
-         * @description Exactly one of nominationId, userId or endorsementId, a reason and optional text. Once per member and item: 409 `already_reported` the second time. 429 `throttled` with `Retry-After` beyond `BUDGET_REPORTS_PER_HOUR` per member or `BUDGET_IP_REPORTS_PER_HOUR` per client address (a refused report spends nothing).
+         * Report a nomination, a scout profile, an endorsement or a comment
+         * @description Exactly one of nominationId, userId, endorsementId or commentId, a reason and optional text. Once per member and item: 409 `already_reported` the second time. 429 `throttled` with `Retry-After` beyond `BUDGET_REPORTS_PER_HOUR` per member or `BUDGET_IP_REPORTS_PER_HOUR` per client address (a refused report spends nothing).
          */
         post: operations["project_moderation_api_report_create"];
         delete?: never;
@@ -2280,6 +2384,47 @@ export interface components {
             /** Workemail */
             workEmail: string;
         };
+        /** AdminCommentOut */
+        AdminCommentOut: {
+            author: components["schemas"]["CommentAuthorOut"];
+            /** Classifierscore */
+            classifierScore: number;
+            /** Content */
+            content: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Id */
+            id: number;
+            /** Nominationid */
+            nominationId: number;
+            /** Playername */
+            playerName: string;
+            /** Reasons */
+            reasons: components["schemas"]["HoldReasonOut"][];
+            /** Reportweight */
+            reportWeight: number;
+            /** Reports */
+            reports: components["schemas"]["CommentReportOut"][];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "published" | "pending" | "removed";
+            /** Watchedwords */
+            watchedWords: string[];
+        };
+        /** AdminCommentQuery */
+        AdminCommentQuery: {
+            /**
+             * Status
+             * @default pending
+             * @enum {string}
+             */
+            status: "pending" | "reported" | "removed";
+        };
         /** AdminLeaderboardOut */
         AdminLeaderboardOut: {
             /** Id */
@@ -2456,6 +2601,11 @@ export interface components {
          */
         BoardEntryEventOut: {
             /**
+             * Commentcount
+             * @default 0
+             */
+            commentCount: number;
+            /**
              * Createdat
              * Format: date-time
              */
@@ -2491,6 +2641,11 @@ export interface components {
          * @description A board entry: the nomination read shape with its place.
          */
         BoardEntryOut: {
+            /**
+             * Commentcount
+             * @default 0
+             */
+            commentCount: number;
             /**
              * Createdat
              * Format: date-time
@@ -2763,8 +2918,208 @@ export interface components {
             /** Pending */
             pending: number;
         };
+        /** CommentAuthorOut */
+        CommentAuthorOut: {
+            /**
+             * Badges
+             * @description admin; nominator (of this nomination); family or athlete (manages the player's page)
+             */
+            badges: ("admin" | "nominator" | "family" | "athlete")[];
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Username */
+            username: string;
+        };
+        /** CommentCreatedEvent */
+        CommentCreatedEvent: {
+            data: components["schemas"]["CommentEventOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "comment.created";
+        };
+        /** CommentDecisionIn */
+        CommentDecisionIn: {
+            /**
+             * Reason
+             * @default
+             */
+            reason: string;
+        };
+        /**
+         * CommentEventOut
+         * @description A comment as everyone who may see it reads it (comment.created carries it).
+         */
+        CommentEventOut: {
+            author: components["schemas"]["CommentAuthorOut"];
+            /**
+             * Commentcount
+             * @description The nomination's published comments now
+             */
+            commentCount: number;
+            /** Content */
+            content: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Id */
+            id: number;
+            /** Nominationid */
+            nominationId: number;
+            /**
+             * Status
+             * @description pending: awaiting review, seen by its author and admins only
+             * @enum {string}
+             */
+            status: "published" | "pending";
+        };
+        /** CommentIn */
+        CommentIn: {
+            /** Content */
+            content: string;
+        };
+        /** CommentOut */
+        CommentOut: {
+            author: components["schemas"]["CommentAuthorOut"];
+            /**
+             * Candelete
+             * @description The reader may delete it (author, claimant, admin)
+             */
+            canDelete: boolean;
+            /**
+             * Commentcount
+             * @description The nomination's published comments now
+             */
+            commentCount: number;
+            /** Content */
+            content: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Id */
+            id: number;
+            /** Nominationid */
+            nominationId: number;
+            /**
+             * Status
+             * @description pending: awaiting review, seen by its author and admins only
+             * @enum {string}
+             */
+            status: "published" | "pending";
+        };
+        /** CommentRemovedEvent */
+        CommentRemovedEvent: {
+            data: components["schemas"]["CommentRemovedOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "comment.removed";
+        };
+        /**
+         * CommentRemovedOut
+         * @description comment.removed: a comment left the page (deleted, removed or held on reports).
+         */
+        CommentRemovedOut: {
+            /** Commentcount */
+            commentCount: number;
+            /** Id */
+            id: number;
+            /** Nominationid */
+            nominationId: number;
+        };
+        /** CommentReportOut */
+        CommentReportOut: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Reason */
+            reason: string;
+            /** Reporter */
+            reporter: {
+                [key: string]: unknown;
+            };
+            /** Text */
+            text: string;
+            /** Weight */
+            weight: number;
+        };
+        /**
+         * CommentReviewChangedOut
+         * @description comments.review: the Comments tab's pending count and the comment that changed.
+         */
+        CommentReviewChangedOut: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "held" | "reported" | "approved" | "removed" | "deleted";
+            /** Id */
+            id: number;
+            item?: components["schemas"]["AdminCommentOut"] | null;
+            /** Pending */
+            pending: number;
+        };
+        /**
+         * CommentsPageOut
+         * @description A nomination's comments, oldest first, and whether members may comment.
+         */
+        CommentsPageOut: {
+            /**
+             * Closedreason
+             * @description Why comments are off, for the section
+             */
+            closedReason?: string | null;
+            /** Items */
+            items: components["schemas"]["CommentOut"][];
+            /**
+             * Minor
+             * @description Contact details are refused on this page
+             */
+            minor: boolean;
+            /** Open */
+            open: boolean;
+        };
+        /** CommentsReviewEvent */
+        CommentsReviewEvent: {
+            data: components["schemas"]["CommentReviewChangedOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "comments.review";
+        };
         /** ControlsIn */
         ControlsIn: {
+            /** Commentsopen */
+            commentsOpen?: boolean | null;
             /** Hideclub */
             hideClub?: boolean | null;
             /** Hidenationality */
@@ -2785,6 +3140,8 @@ export interface components {
              * @description A guardian holds the controls of an athlete of 16 or over, who may take them
              */
             athleteMayHold: boolean;
+            /** Commentsopen */
+            commentsOpen: boolean;
             /** Hideclub */
             hideClub: boolean;
             /** Hidenationality */
@@ -3141,6 +3498,18 @@ export interface components {
             /** @description One sport's weeks; every sport without it */
             sport?: components["schemas"]["Sport"] | null;
         };
+        /** HoldReasonOut */
+        HoldReasonOut: {
+            /**
+             * Code
+             * @enum {string}
+             */
+            code: "new_member" | "low_trust" | "watched_word" | "classifier" | "reports";
+            /** Detail */
+            detail: string;
+            /** Label */
+            label: string;
+        };
         /** IntegrityFlaggedEvent */
         IntegrityFlaggedEvent: {
             data: components["schemas"]["FlagOut"];
@@ -3186,9 +3555,9 @@ export interface components {
         /** LiveControlMessage */
         LiveControlMessage: components["schemas"]["HelloMessage"] | components["schemas"]["SubscribedMessage"] | components["schemas"]["ResumedMessage"] | components["schemas"]["ResyncMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["SkippedMessage"] | components["schemas"]["PresenceChangedMessage"] | components["schemas"]["ReviewChangedMessage"] | components["schemas"]["PongMessage"] | components["schemas"]["ErrorMessage"];
         /** LiveEvent */
-        LiveEvent: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["TakedownConfirmedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["ClaimsChangedEvent"] | components["schemas"]["PlayerUpdateChangedEvent"] | components["schemas"]["PlayerUpdateQueueChangedEvent"] | components["schemas"]["CoachesChangedEvent"] | components["schemas"]["EndorsementsChangedEvent"] | components["schemas"]["IntegrityFlaggedEvent"];
+        LiveEvent: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["TakedownConfirmedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["ClaimsChangedEvent"] | components["schemas"]["PlayerUpdateChangedEvent"] | components["schemas"]["PlayerUpdateQueueChangedEvent"] | components["schemas"]["CoachesChangedEvent"] | components["schemas"]["EndorsementsChangedEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentRemovedEvent"] | components["schemas"]["CommentsReviewEvent"] | components["schemas"]["IntegrityFlaggedEvent"];
         /** LiveServerMessage */
-        LiveServerMessage: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["TakedownConfirmedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["ClaimsChangedEvent"] | components["schemas"]["PlayerUpdateChangedEvent"] | components["schemas"]["PlayerUpdateQueueChangedEvent"] | components["schemas"]["CoachesChangedEvent"] | components["schemas"]["EndorsementsChangedEvent"] | components["schemas"]["IntegrityFlaggedEvent"] | components["schemas"]["HelloMessage"] | components["schemas"]["SubscribedMessage"] | components["schemas"]["ResumedMessage"] | components["schemas"]["ResyncMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["SkippedMessage"] | components["schemas"]["PresenceChangedMessage"] | components["schemas"]["ReviewChangedMessage"] | components["schemas"]["PongMessage"] | components["schemas"]["ErrorMessage"];
+        LiveServerMessage: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["TakedownConfirmedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["ClaimsChangedEvent"] | components["schemas"]["PlayerUpdateChangedEvent"] | components["schemas"]["PlayerUpdateQueueChangedEvent"] | components["schemas"]["CoachesChangedEvent"] | components["schemas"]["EndorsementsChangedEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentRemovedEvent"] | components["schemas"]["CommentsReviewEvent"] | components["schemas"]["IntegrityFlaggedEvent"] | components["schemas"]["HelloMessage"] | components["schemas"]["SubscribedMessage"] | components["schemas"]["ResumedMessage"] | components["schemas"]["ResyncMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["SkippedMessage"] | components["schemas"]["PresenceChangedMessage"] | components["schemas"]["ReviewChangedMessage"] | components["schemas"]["PongMessage"] | components["schemas"]["ErrorMessage"];
         /** LoginIn */
         LoginIn: {
             /**
@@ -3299,7 +3668,7 @@ export interface components {
          * ModlogAction
          * @enum {string}
          */
-        ModlogAction: "nomination_approve" | "nomination_reject" | "player_verify" | "player_unverify" | "player_edit" | "player_restore" | "user_role_change" | "user_delete" | "report_resolve" | "takedown_decide" | "votes_void" | "votes_restore" | "claim_approve" | "claim_reject" | "claim_transfer" | "claim_revoke" | "player_update_approve" | "player_update_reject" | "coach_approve" | "coach_reject" | "coach_withdraw";
+        ModlogAction: "nomination_approve" | "nomination_reject" | "player_verify" | "player_unverify" | "player_edit" | "player_restore" | "user_role_change" | "user_delete" | "report_resolve" | "takedown_decide" | "votes_void" | "votes_restore" | "claim_approve" | "claim_reject" | "claim_transfer" | "claim_revoke" | "player_update_approve" | "player_update_reject" | "coach_approve" | "coach_reject" | "coach_withdraw" | "comment_approve" | "comment_remove" | "comment_restore";
         /** ModlogCreatedEvent */
         ModlogCreatedEvent: {
             data: components["schemas"]["ModlogEntryOut"];
@@ -3373,7 +3742,7 @@ export interface components {
          * ModlogTarget
          * @enum {string}
          */
-        ModlogTarget: "nomination" | "player" | "user" | "takedown" | "endorsement";
+        ModlogTarget: "nomination" | "player" | "user" | "takedown" | "endorsement" | "comment";
         /** NominationCreatedEvent */
         NominationCreatedEvent: {
             data: components["schemas"]["NominationEventOut"];
@@ -3394,6 +3763,11 @@ export interface components {
          * @description The nomination read shape as pushed live (no hasVoted: it depends on the reader).
          */
         NominationEventOut: {
+            /**
+             * Commentcount
+             * @default 0
+             */
+            commentCount: number;
             /**
              * Createdat
              * Format: date-time
@@ -3460,6 +3834,11 @@ export interface components {
         };
         /** NominationOut */
         NominationOut: {
+            /**
+             * Commentcount
+             * @default 0
+             */
+            commentCount: number;
             /**
              * Createdat
              * Format: date-time
@@ -3894,6 +4273,13 @@ export interface components {
                 [key: string]: unknown;
             }[];
             /**
+             * Comments
+             * @default []
+             */
+            comments: {
+                [key: string]: unknown;
+            }[];
+            /**
              * Endorsements
              * @default []
              */
@@ -4122,8 +4508,13 @@ export interface components {
         /** ReportIn */
         ReportIn: {
             /**
+             * Commentid
+             * @description ... or a comment (exactly one)
+             */
+            commentId?: number | null;
+            /**
              * Endorsementid
-             * @description ... or an endorsement (exactly one)
+             * @description ... or an endorsement ...
              */
             endorsementId?: number | null;
             /**
@@ -4957,6 +5348,11 @@ export interface components {
         };
         /** WeekWinnerOut */
         WeekWinnerOut: {
+            /**
+             * Commentcount
+             * @default 0
+             */
+            commentCount: number;
             /**
              * Createdat
              * Format: date-time
@@ -6550,6 +6946,570 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminCoachVerificationOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_comments_api_admin_comments: {
+        parameters: {
+            query?: {
+                status?: "pending" | "reported" | "removed";
+                /** @description Page size (default 50; above 200 is capped) */
+                limit?: number;
+                /** @description Opaque position from the previous page's Link rel="next" header */
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCommentOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_comments_api_admin_comment_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                comment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentDecisionIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCommentOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_comments_api_admin_comment_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                comment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentDecisionIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCommentOut"];
                 };
             };
             /** @description Bad Request */
@@ -13999,6 +14959,188 @@ export interface operations {
             };
         };
     };
+    project_comments_api_comment_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                comment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     project_scouting_api_feed: {
         parameters: {
             query?: {
@@ -16663,6 +17805,383 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NominationOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_comments_api_comment_list: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 50; above 200 is capped) */
+                limit?: number;
+                /** @description Opaque position from the previous page's Link rel="next" header */
+                cursor?: string | null;
+            };
+            header?: never;
+            path: {
+                nomination_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentsPageOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_comments_api_comment_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                nomination_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentOut"];
                 };
             };
             /** @description Bad Request */

@@ -7,6 +7,7 @@ import { ClaimButton } from '@/features/claims/components/claim-button';
 import { PlayerControlsPanel } from '@/features/claims/components/player-controls';
 import { EndorsementsSection } from '@/features/coaches/components/endorsements-section';
 import { Provenance } from '@/features/coaches/components/provenance';
+import { CommentsSection } from '@/features/comments/components/comments-section';
 import { useNomination } from '@/features/nominations/api/get-nomination';
 import { ErrorState } from '@/features/nominations/components/error-state';
 import {
@@ -104,6 +105,12 @@ export default function NominationDetailPage() {
           what={`the nomination of ${nomination.player.name}`}
         />
       </div>
+      {user && (
+        <CommentsSection
+          nominationId={nomination.id}
+          viewer={{ id: user.id, actsAsAdmin: user.actsAsAdmin === true }}
+        />
+      )}
     </>
   );
 }

@@ -12,6 +12,7 @@ import {
 import { adminKeys } from './admin-keys';
 import { applyClaimsChanged, type ClaimsChanged } from './claims';
 import { applyCoachesChanged, type CoachesChanged } from './coaches';
+import { applyCommentsReview } from './comments';
 import { applyIntegrityFlag } from './integrity';
 import { applyUpdateQueueChanged, type PlayerUpdateQueueChanged } from './player-updates';
 import { prependModlogEntry, refreshReports } from './safety';
@@ -63,6 +64,7 @@ export const adminLiveWrites = {
     applyUpdateQueueChanged(queryClient, event.data as PlayerUpdateQueueChanged),
   'coaches.changed': (queryClient, event) =>
     applyCoachesChanged(queryClient, event.data as CoachesChanged),
+  'comments.review': (queryClient, event) => applyCommentsReview(queryClient, event.data),
 } satisfies LiveWrites;
 
 /**

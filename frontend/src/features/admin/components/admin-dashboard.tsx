@@ -8,6 +8,7 @@ import { ApiError } from '@/lib/api-client';
 import { useClaimsQueue } from '../api/claims';
 import { useUpdatesQueue } from '../api/player-updates';
 import { useCoachVerifications } from '../api/coaches';
+import { useCommentsQueue } from '../api/comments';
 import { useAdminStats } from '../api/get-stats';
 import { useAdminUsers } from '../api/get-users';
 import { useIntegrityFlags } from '../api/integrity';
@@ -19,6 +20,7 @@ import { isAdminTab, type AdminTab } from './admin-tabs';
 import { ClaimsTab } from './claims-tab';
 import { PlayerUpdatesTab } from './player-updates-tab';
 import { CoachesTab } from './coaches-tab';
+import { CommentsTab } from './comments-tab';
 import { DecidedTab } from './decided-tab';
 import { IntegrityTab } from './integrity-tab';
 import { LogTab } from './log-tab';
@@ -71,6 +73,7 @@ function AdminTools({ viewerId, renderEditPlayer }: DashboardProps) {
   const claims = useClaimsQueue().data;
   const playerUpdates = useUpdatesQueue().data;
   const coaches = useCoachVerifications('pending').data;
+  const heldComments = useCommentsQueue().data;
   const stats = useAdminStats();
   useErrorToast(stats.error, 'Failed to fetch admin statistics');
   const usersQuery = useAdminUsers();
@@ -112,6 +115,7 @@ function AdminTools({ viewerId, renderEditPlayer }: DashboardProps) {
           <TabsTrigger value="claims">Claims{count(claims?.length)}</TabsTrigger>
           <TabsTrigger value="updates">Player updates{count(playerUpdates?.length)}</TabsTrigger>
           <TabsTrigger value="coaches">Coaches{count(coaches?.length)}</TabsTrigger>
+          <TabsTrigger value="comments">Comments{count(heldComments?.length)}</TabsTrigger>
         </TabsList>
         <TabsContent value="pending" className="outline-none">
           <PendingTab renderEditPlayer={renderEditPlayer} />
@@ -145,6 +149,9 @@ function AdminTools({ viewerId, renderEditPlayer }: DashboardProps) {
         </TabsContent>
         <TabsContent value="coaches" className="outline-none">
           <CoachesTab />
+        </TabsContent>
+        <TabsContent value="comments" className="outline-none">
+          <CommentsTab />
         </TabsContent>
       </Tabs>
     </>

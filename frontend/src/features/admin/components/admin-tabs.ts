@@ -10,6 +10,7 @@ export const ADMIN_TABS = [
   'claims',
   'updates',
   'coaches',
+  'comments',
 ] as const;
 
 export type AdminTab = (typeof ADMIN_TABS)[number];

@@ -31,6 +31,9 @@ const ACTION_LABELS: Record<ModlogAction, string> = {
   coach_approve: 'verified a coach',
   coach_reject: 'rejected a coach verification of',
   coach_withdraw: "withdrew a coach's badge",
+  comment_approve: 'approved a comment:',
+  comment_remove: 'removed a comment:',
+  comment_restore: 'restored a comment:',
 };
 
 function changesText(changes: ModlogEntry['changes']) {

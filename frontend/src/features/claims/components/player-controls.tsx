@@ -38,6 +38,11 @@ const TOGGLES: { field: Toggle; label: string; hint: string }[] = [
     hint: 'Closed: the nomination stays with its votes, and no one can vote.',
   },
   {
+    field: 'commentsOpen',
+    label: 'Comments open',
+    hint: 'Closed: no one can comment, and the comments are hidden.',
+  },
+  {
     field: 'indexable',
     label: 'Search engines may list this page',
     hint: 'Off: search engines are asked not to index it.',

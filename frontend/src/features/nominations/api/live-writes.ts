@@ -10,6 +10,7 @@ import {
   insertNomination,
   removeNomination,
   replaceNomination,
+  setCommentCount,
   setLeaderboards,
   setStats,
   setVoteCount,
@@ -76,6 +77,12 @@ export const nominationLiveWrites = {
   'stats.changed': (queryClient, event) => {
     if (isSport(event.sport)) setStats(queryClient, event.sport, event.data);
   },
+  // The count on the cards and the page moves with each published comment (a held one
+  // carries the published count unchanged).
+  'comment.created': (queryClient, event) =>
+    setCommentCount(queryClient, event.data.nominationId, event.data.commentCount),
+  'comment.removed': (queryClient, event) =>
+    setCommentCount(queryClient, event.data.nominationId, event.data.commentCount),
 } satisfies LiveWrites;
 
 /** The nomination reads a created, edited or removed nomination is written into. */

@@ -165,6 +165,16 @@ export function setVoteCount(
   );
 }
 
+/** A nomination's published-comment count, in every cached copy (its cards and details). */
+export function setCommentCount(queryClient: QueryClient, id: number, commentCount: number) {
+  updateCachedNominations(
+    queryClient,
+    byId(id, (nomination) =>
+      nomination.commentCount === commentCount ? nomination : { ...nomination, commentCount },
+    ),
+  );
+}
+
 /**
  * The reader's vote on a nomination: sets hasVoted and moves the count by one. Applying the same
  * state twice changes nothing, so a rollback never counts twice.

@@ -1,4 +1,4 @@
-import { BadgeCheck } from 'lucide-react';
+import { BadgeCheck, MessageSquare } from 'lucide-react';
 import { Link } from 'react-router';
 
 import { Badge } from '@/components/ui/badge';
@@ -65,7 +65,18 @@ export function NominationCard({
             </div>
           )}
         </div>
-        <VoteCount count={nomination.voteCount} />
+        <div className="flex shrink-0 flex-col items-end gap-1">
+          <VoteCount count={nomination.voteCount} />
+          {nomination.commentCount > 0 && (
+            <span className="inline-flex items-center gap-1 text-xs text-muted-foreground tabular-nums">
+              <MessageSquare className="size-3.5" aria-hidden="true" />
+              <span data-testid="comment-count">{nomination.commentCount}</span>
+              <span className="sr-only">
+                {nomination.commentCount === 1 ? 'comment' : 'comments'}
+              </span>
+            </span>
+          )}
+        </div>
       </div>
 
       {(age || graduation) && (
