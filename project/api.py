@@ -17,6 +17,8 @@ from project.accounts.api import router as accounts_router
 from project.accounts.auth import user_auth
 from project.claims.api import admin_router as claims_admin_router
 from project.claims.api import router as claims_router
+from project.clubs.api import admin_router as clubs_admin_router
+from project.clubs.api import router as clubs_router
 from project.common.errors import (
     DATABASE_RETRY_AFTER,
     SERVICE_UNAVAILABLE,
@@ -54,6 +56,8 @@ api.add_router("/admin", claims_admin_router)  # /claims...
 api.add_router("/admin", integrity_router)  # /integrity/..., voter lists
 api.add_router("", media_router)  # /objects/upload, /profile/avatar
 api.add_router("", claims_router)  # /players/{id}/claims, /players/{id}/controls
+api.add_router("/admin", clubs_admin_router)  # /clubs/{id}/merge
+api.add_router("", clubs_router)  # /clubs, /clubs/{id}, /players/{id}/club, /follow/club/{id}
 api.add_router("", safety_router)  # /reports, /takedown-requests
 api.add_router("", scouting_router)  # nominations, players, votes, leaderboard, feed, follow...
 

@@ -26,6 +26,7 @@ class ModlogAction(models.TextChoices):
     VOTES_RESTORE = "votes_restore"
     CLAIM_APPROVE = "claim_approve"
     CLAIM_REJECT = "claim_reject"
+    CLUB_MERGE = "club_merge"
 
 
 class ModlogTarget(models.TextChoices):
@@ -33,6 +34,7 @@ class ModlogTarget(models.TextChoices):
     PLAYER = "player"
     USER = "user"
     TAKEDOWN = "takedown"
+    CLUB = "club"
 
 
 class ModlogQuerySet(models.QuerySet["ModlogEntry"]):

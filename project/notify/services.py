@@ -52,6 +52,7 @@ EMAIL_SUBJECTS: dict[str, str] = {
     NotificationType.NEW_FOLLOWER: "You have a new follower",
     NotificationType.NOMINATION_REMOVED: "Your nomination was removed",
     NotificationType.MODERATION_WARNING: "A warning from the ScoutVote moderators",
+    NotificationType.CLUB_NOMINATION: "A club you follow has a new nomination",
 }
 # Messages of a folded email listed one by one (the rest are counted).
 FOLD_LISTED = 10

@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "project.moderation",
     "project.privacy",
     "project.claims",
+    "project.clubs",
     "project.modlog",
     "project.integrity",
     "project.media",
