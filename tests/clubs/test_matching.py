@@ -24,7 +24,11 @@ MATCHES = [
     ("Spanish", "CD Leganés", ["C.D. Leganés", "CD Leganes", "c.d. leganes"]),
     ("Spanish", "Deportivo Alavés", ["Deportivo Alaves", "Deportivo  Alavés"]),
     ("German", "1. FC Köln", ["1 FC Koln", "1.FC Köln", "1. FC KÖLN"]),
-    ("German", "Borussia Mönchengladbach", ["Borussia Monchengladbach", "borussia mönchengladbach"]),
+    (
+        "German",
+        "Borussia Mönchengladbach",
+        ["Borussia Monchengladbach", "borussia mönchengladbach"],
+    ),
     ("German", "FC Bayern München", ["FC Bayern Munchen", "F.C. Bayern München"]),
     ("French", "AS Saint-Étienne", ["AS Saint Etienne", "A.S. Saint-Étienne", "as saint-etienne"]),
     ("French", "Stade Rennais FC", ["Stade Rennais F.C.", "stade rennais fc"]),
@@ -34,7 +38,7 @@ MATCHES = [
     ("Swedish", "Malmö FF", ["Malmo FF", "Malmö F.F."]),
     ("Danish", "Brøndby IF", ["Brondby IF", "Brøndby I.F."]),
     ("Icelandic", "Þór Akureyri", ["Thor Akureyri", "þór akureyri"]),
-    ("Irish", "St Patrick's Athletic", ["St Patricks Athletic", "St. Patrick’s Athletic"]),
+    ("Irish", "St Patrick's Athletic", ["St Patricks Athletic", "St. Patrick\u2019s Athletic"]),
 ]
 
 # Variants the fold does not join: admins merge them (their names then find the kept club).
