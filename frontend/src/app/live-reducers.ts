@@ -1,4 +1,5 @@
 import { adminLiveRereads, adminLiveWrites } from '@/features/admin/api/live-writes';
+import { clubLiveRereads, clubLiveWrites } from '@/features/clubs/api/live-writes';
 import {
   nominationLiveRereads,
   nominationLiveWrites,
@@ -20,9 +21,17 @@ import type { LiveReducerTable, LiveRereadTable } from '@/lib/live/reducers';
  * the live bus, which hears each event after these writes.
  */
 export const liveReducers = {
-  'vote.changed': [nominationLiveWrites['vote.changed'], adminLiveWrites['vote.changed']],
+  'vote.changed': [
+    nominationLiveWrites['vote.changed'],
+    adminLiveWrites['vote.changed'],
+    clubLiveWrites['vote.changed'],
+  ],
   'vote.own': [nominationLiveWrites['vote.own']],
-  'follow.own': [nominationLiveWrites['follow.own'], socialLiveWrites['follow.own']],
+  'follow.own': [
+    nominationLiveWrites['follow.own'],
+    socialLiveWrites['follow.own'],
+    clubLiveWrites['follow.own'],
+  ],
   'nomination.created': [
     nominationLiveWrites['nomination.created'],
     adminLiveWrites['nomination.created'],
@@ -30,12 +39,14 @@ export const liveReducers = {
   'nomination.updated': [
     nominationLiveWrites['nomination.updated'],
     adminLiveWrites['nomination.updated'],
+    clubLiveWrites['nomination.updated'],
   ],
   'nomination.removed': [
     nominationLiveWrites['nomination.removed'],
     socialLiveWrites['nomination.removed'],
     wallLiveWrites['nomination.removed'],
     adminLiveWrites['nomination.removed'],
+    clubLiveWrites['nomination.removed'],
   ],
   'leaderboard.changed': [
     nominationLiveWrites['leaderboard.changed'],
@@ -67,12 +78,14 @@ export const liveRereads = {
     ...socialLiveRereads.sport,
     ...wallLiveRereads.sport,
     ...adminLiveRereads.sport,
+    ...clubLiveRereads.sport,
   ],
   user: [
     ...nominationLiveRereads.user,
     ...socialLiveRereads.user,
     ...profileLiveRereads.user,
     ...notificationLiveRereads.user,
+    ...clubLiveRereads.user,
   ],
   admins: [...adminLiveRereads.admins],
 } satisfies LiveRereadTable;

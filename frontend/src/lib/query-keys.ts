@@ -17,6 +17,7 @@ export const queryRoots = {
   notifications: ['notifications'],
   settings: ['settings'],
   wall: ['wall'],
+  clubs: ['clubs'],
 } as const;
 
 /**
@@ -43,4 +44,17 @@ export const boardKeys = {
   players: (sport: Sport, board: BoardKind = 'all') =>
     [...boardKeys.all(), 'players', sport, board] as const,
   scouts: (sport: Sport) => [...boardKeys.all(), 'scouts', sport] as const,
+};
+
+/**
+ * Clubs: the suggestions the nomination form (nominations) reads as a club is typed, and a
+ * club's page (clubs), which the live votes on its players write.
+ */
+export const clubKeys = {
+  all: queryRoots.clubs,
+  suggestions: (sport: string, q: string) =>
+    [...clubKeys.all, 'suggestions', { sport, q }] as const,
+  details: () => [...clubKeys.all, 'detail'] as const,
+  detail: (clubId: number) => [...clubKeys.details(), clubId] as const,
+  ofPlayer: (playerId: number) => [...clubKeys.all, 'of-player', playerId] as const,
 };

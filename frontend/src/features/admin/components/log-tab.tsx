@@ -24,6 +24,7 @@ const ACTION_LABELS: Record<ModlogAction, string> = {
   votes_restore: 'restored voided votes',
   claim_approve: 'approved a claim of',
   claim_reject: 'rejected a claim of',
+  club_merge: 'merged clubs into',
 };
 
 function changesText(changes: ModlogEntry['changes']) {
@@ -92,6 +93,7 @@ export function LogTab() {
             <option value="player">Player</option>
             <option value="user">User</option>
             <option value="takedown">Takedown request</option>
+            <option value="club">Club</option>
           </NativeSelect>
         </Field>
         <Field id="log-target-id" label="Target id">
