@@ -53,7 +53,11 @@ export const liveReducers = {
     wallLiveWrites['leaderboard.changed'],
   ],
   'stats.changed': [nominationLiveWrites['stats.changed']],
-  'activity.created': [socialLiveWrites['activity.created'], wallLiveWrites['activity.created']],
+  'activity.created': [
+    socialLiveWrites['activity.created'],
+    wallLiveWrites['activity.created'],
+    clubLiveWrites['activity.created'],
+  ],
   // The live session hands a batch on as the activity.created of each of its items.
   'activity.batch': [],
   'notification.created': [notificationLiveWrites['notification.created']],

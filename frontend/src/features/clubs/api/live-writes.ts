@@ -6,6 +6,9 @@ import { clubKeys } from '@/lib/query-keys';
 import { withFollowing } from './clubs';
 import type { Club, ClubNomination } from './types';
 
+/** How many recent activities a club's page holds (the server's PAGE_ACTIVITY_MAX). */
+export const ACTIVITY_SHOWN = 10;
+
 /** The server's order of a club's players: most votes first, then the oldest nomination. */
 function byVotes(a: ClubNomination, b: ClubNomination) {
   return b.voteCount - a.voteCount || a.nominationId - b.nominationId;
@@ -21,7 +24,7 @@ function eachClub(queryClient: QueryClient, update: (club: Club) => Club) {
  * What the live events write into the club pages: the votes of their players (a count older than
  * the one shown is ignored, by its version), the reader's own follow from another tab, and the
  * nominations that change or leave (read again: whether the club lists one is the server's
- * privacy rule to decide).
+ * privacy rule to decide), and new activity about its listed players.
  */
 export const clubLiveWrites = {
   'vote.changed': (queryClient, event) => {
@@ -47,6 +50,15 @@ export const clubLiveWrites = {
   'nomination.updated': (queryClient) => {
     // An approval, an edit of the club, a takedown: who the club lists is the server's rule.
     void queryClient.invalidateQueries({ queryKey: clubKeys.details() });
+  },
+  'activity.created': (queryClient, event) => {
+    // Activity about a listed player leads the club's recent activity (as many as a read holds).
+    const activity = event.data;
+    eachClub(queryClient, (club) => {
+      const listed = club.players.some((row) => row.player.id === activity.relatedPlayerId);
+      if (!listed || club.activity.some((item) => item.id === activity.id)) return club;
+      return { ...club, activity: [activity, ...club.activity].slice(0, ACTIVITY_SHOWN) };
+    });
   },
   'nomination.removed': (queryClient, event) => {
     eachClub(queryClient, (club) => {
