@@ -17,6 +17,8 @@ from project.accounts.api import router as accounts_router
 from project.accounts.auth import user_auth
 from project.claims.api import admin_router as claims_admin_router
 from project.claims.api import router as claims_router
+from project.clubs.api import admin_router as clubs_admin_router
+from project.clubs.api import router as clubs_router
 from project.coaches.api import admin_router as coaches_admin_router
 from project.coaches.api import router as coaches_router
 from project.comments.api import admin_router as comments_admin_router
@@ -66,6 +68,8 @@ api.add_router("/admin", updates_admin_router)  # /player-updates...
 api.add_router("", updates_router)  # /players/{id}/updates
 api.add_router("", coaches_router)  # /coach-verifications, /coaches, /players/{id}/endorsements
 api.add_router("", comments_router)  # /nominations/{id}/comments, /comments/{id}
+api.add_router("/admin", clubs_admin_router)  # /clubs/{id}/merge
+api.add_router("", clubs_router)  # /clubs, /clubs/{id}, /players/{id}/club, /follow/club/{id}
 api.add_router("", safety_router)  # /reports, /takedown-requests
 api.add_router("", scouting_router)  # nominations, players, votes, leaderboard, feed, follow...
 

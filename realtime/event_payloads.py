@@ -58,10 +58,11 @@ class VoteOwnData(VoteCount):
 
 
 class FollowOwnData(Wire):
-    """The reader's own follow or unfollow, for their other tabs: one of the two ids is set."""
+    """The reader's own follow or unfollow, for their other tabs: one of the ids is set."""
 
     player_id: int | None
     user_id: int | None
+    club_id: int | None = None
     following: bool
 
 

@@ -36,6 +36,7 @@ class ModlogAction(models.TextChoices):
     COMMENT_APPROVE = "comment_approve"
     COMMENT_REMOVE = "comment_remove"
     COMMENT_RESTORE = "comment_restore"
+    CLUB_MERGE = "club_merge"
 
 
 class ModlogTarget(models.TextChoices):
@@ -45,6 +46,7 @@ class ModlogTarget(models.TextChoices):
     TAKEDOWN = "takedown"
     ENDORSEMENT = "endorsement"
     COMMENT = "comment"
+    CLUB = "club"
 
 
 class ModlogQuerySet(models.QuerySet["ModlogEntry"]):

@@ -57,6 +57,7 @@ EMAIL_SUBJECTS: dict[str, str] = {
     NotificationType.PLAYER_UPDATE: "About a player's profile on ScoutVote",
     NotificationType.ENDORSEMENT_RECEIVED: "A verified coach endorsed a player",
     NotificationType.COMMENT_RECEIVED: "A new comment on a player's page",
+    NotificationType.CLUB_NOMINATION: "A club you follow has a new nomination",
 }
 # Messages of a folded email listed one by one (the rest are counted).
 FOLD_LISTED = 10

@@ -297,11 +297,14 @@ def feed(request: HttpRequest, query: Query[FeedQuery]) -> QuerySet:
     "/follow/status",
     response={200: FollowStatusOut, codes_4xx: ErrorOut},
     tags=["follow"],
-    summary="Whether the caller follows a player (playerId) or a scout (userId)",
+    summary="Whether the caller follows a player (playerId), a scout (userId) or a club (clubId)",
 )
 def follow_status(request: HttpRequest, target: Query[FollowTargetIn]) -> dict[str, bool]:
     following = selectors.follow_exists(
-        user=current_user(request), player_id=target.player_id, user_id=target.user_id
+        user=current_user(request),
+        player_id=target.player_id,
+        user_id=target.user_id,
+        club_id=target.club_id,
     )
     return {"is_following": following}
 
@@ -343,9 +346,9 @@ def follow_user(request: HttpRequest, user_id: int) -> Status[dict[str, bool]]:
     "/follow",
     response={200: FollowStatusOut, codes_4xx: ErrorOut},
     tags=["follow"],
-    summary="Unfollow a player or a scout",
-    description="Exactly one of `playerId` and `userId`, in the JSON body or the query (else "
-    "400); 404 `not_following` when not following.",
+    summary="Unfollow a player, a scout or a club",
+    description="Exactly one of `playerId`, `userId` and `clubId`, in the JSON body or the "
+    "query (else 400); 404 `not_following` when not following.",
 )
 def unfollow(
     request: HttpRequest,
@@ -354,7 +357,10 @@ def unfollow(
 ) -> dict[str, bool]:
     chosen = payload if payload is not None and payload.model_fields_set else target
     follows.follow_delete(
-        user=current_user(request), player_id=chosen.player_id, user_id=chosen.user_id
+        user=current_user(request),
+        player_id=chosen.player_id,
+        user_id=chosen.user_id,
+        club_id=chosen.club_id,
     )
     return {"is_following": False}
 
@@ -363,7 +369,7 @@ def unfollow(
     "/user/following",
     response={200: list[FollowingOut], codes_4xx: ErrorOut},
     tags=["follow"],
-    summary="What the caller follows: players of the sport and every scout",
+    summary="What the caller follows: players and clubs of the sport and every scout",
     description=PAGED.strip(),
 )
 @paginate(ordering=selectors.NEWEST_FIRST)

@@ -3,7 +3,7 @@
 Scouting imports none of the apps that react to it (notify, push, sharing, integrity): each
 registers what it does in its ``AppConfig.ready()``, as accounts' ``register_user_deletion_step``
 does for an account's deletion. The services run what is registered, in registration order
-(the order of INSTALLED_APPS), at five points:
+(the order of INSTALLED_APPS), at these points:
 
 - ``register_vote_statements``: statements sent inside a vote's single round trip (psycopg's
   pipeline: ``votes.vote_cast``, ``votes.vote_remove``), rolled back with the vote;
@@ -14,7 +14,9 @@ does for an account's deletion. The services run what is registered, in registra
 - ``register_player_changed``: what runs when a player is created with its nomination or edited,
   in that transaction;
 - ``register_player_anonymised``: what each app removes or rewrites of a player the retention
-  job anonymises (its posts, what was said of it by name), in that transaction.
+  job anonymises (its posts, what was said of it by name), in that transaction;
+- ``register_nomination_approved``: what runs when an admin approves a nomination, in that
+  transaction (project/moderation calls it).
 
 A hook raises nothing it does not mean to fail the write with: it runs in the write's
 transaction (the vote-committed ones after it, where a failure must not fail the vote)."""
@@ -105,6 +107,7 @@ VoteCommitted = Callable[[CastVote, int], None]
 NotificationCreated = Callable[[NewNotification], None]
 PlayerChanged = Callable[[PlayerChange], None]
 PlayerAnonymised = Callable[[AnonymisedPlayer], None]
+NominationApproved = Callable[["Nomination"], None]
 
 # Statements added before the nomination's counters (they lock nothing), and after them
 # (under the nomination's lock, taken by the counters' UPDATE).
@@ -114,6 +117,7 @@ _vote_committed: list[VoteCommitted] = []
 _notification_created: list[NotificationCreated] = []
 _player_changed: list[PlayerChanged] = []
 _player_anonymised: list[PlayerAnonymised] = []
+_nomination_approved: list[NominationApproved] = []
 
 
 def _add(hooks: list[Any], hook: Any) -> None:
@@ -148,6 +152,12 @@ def register_player_anonymised(hook: PlayerAnonymised) -> None:
     _add(_player_anonymised, hook)
 
 
+def register_nomination_approved(hook: NominationApproved) -> None:
+    """Run ``hook(nomination)`` for each nomination an admin approves, in its transaction
+    (the nomination as approved, its player and nominator joined)."""
+    _add(_nomination_approved, hook)
+
+
 def vote_statements(write: VoteWrite, *, under_lock: bool = False) -> list[Statement]:
     hooks = _vote_statements_locked if under_lock else _vote_statements
     return [statement for hook in hooks for statement in hook(write)]
@@ -171,3 +181,8 @@ def player_changed(change: PlayerChange) -> None:
 def player_anonymised(player: AnonymisedPlayer) -> None:
     for hook in _player_anonymised:
         hook(player)
+
+
+def nomination_approved(nomination: Nomination) -> None:
+    for hook in _nomination_approved:
+        hook(nomination)

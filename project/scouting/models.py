@@ -38,6 +38,8 @@ class NotificationType(models.TextChoices):
     NOMINATION_REMOVED = "nomination_removed"
     MODERATION_WARNING = "moderation_warning"
     COMMENT_RECEIVED = "comment_received"
+    # A followed club has a new approved nomination (project/clubs).
+    CLUB_NOMINATION = "club_nomination"
 
 
 class ActivityType(models.TextChoices):
@@ -59,9 +61,13 @@ class QuestType(models.TextChoices):
 
 
 class Club(models.Model):
-    """A club players belong to (kept for the Django admin)."""
+    """A club players belong to: made or matched from a player's free-text club by
+    project/clubs, which keeps ``Player.club_ref`` and ``name_key``."""
 
     name = models.CharField(max_length=200)
+    # The name folded as the search folds it, without spaces (project/clubs: ``club_key``):
+    # "F.C. Porto" and "fc porto" are one club of the sport.
+    name_key = models.CharField(max_length=200, blank=True, default="", db_default="")
     sport = models.CharField(max_length=32, choices=Sport.choices, default=Sport.FOOTBALL)
     type = models.CharField(max_length=64, blank=True, default="")
     location = models.CharField(max_length=200, blank=True, default="")
@@ -71,6 +77,7 @@ class Club(models.Model):
 
     class Meta:
         constraints = [choices_check("sport", Sport, "club_sport_valid")]
+        indexes = [models.Index(fields=["sport", "name_key"], name="club_sport_key")]
 
     def __str__(self) -> str:
         return self.name

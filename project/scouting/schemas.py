@@ -305,28 +305,43 @@ class FeedQuery(SportQuery):
 
 
 class FollowTargetIn(CamelSchema):
-    """Exactly one of playerId and userId."""
+    """Exactly one of playerId, userId and clubId."""
 
     player_id: int | None = None
     user_id: int | None = None
+    club_id: int | None = None
 
 
 class FollowStatusOut(CamelSchema):
     is_following: bool
 
 
+class ClubRefOut(CamelSchema):
+    id: int
+    name: str
+    sport: str
+    location: str
+
+
 class FollowingOut(CamelSchema):
-    """One followed player or user; ``id`` is the follow's id."""
+    """One followed player, user or club; ``id`` is the follow's id."""
 
     id: int
-    type: Literal["player", "user"]
+    type: Literal["player", "user", "club"]
     player: PlayerOut | None
     user: UserRefOut | None
+    club: ClubRefOut | None = None
     created_at: datetime
 
     @staticmethod
     def resolve_type(follow: Any) -> str:
-        return "player" if follow.followed_player_id is not None else "user"
+        if follow.followed_player_id is not None:
+            return "player"
+        return "club" if follow.followed_club_id is not None else "user"
+
+    @staticmethod
+    def resolve_club(follow: Any) -> Any:
+        return follow.followed_club
 
     @staticmethod
     def resolve_player(follow: Any) -> Any:

@@ -40,7 +40,7 @@ RECENT_MAX = 50
 NOMINATION_NOT_FOUND = "Nomination not found"
 PLAYER_NOT_FOUND = "Player not found"
 ADMIN_REQUIRED = "Admin access required"
-ONE_FOLLOW_TARGET = "Give exactly one of playerId or userId"
+ONE_FOLLOW_TARGET = "Give exactly one of playerId, userId or clubId"
 
 NEWEST_FIRST = ("-created_at", "-id")
 MOST_VOTED_FIRST = ("-vote_count", "id")  # ties: the oldest nomination (ids rise with time)
@@ -374,35 +374,52 @@ def activity_data(activity: Activity) -> dict[str, Any]:
 _ENCODER = NinjaJSONEncoder()
 
 
-def follow_target_check(*, player_id: int | None, user_id: int | None) -> None:
-    """Exactly one of the two targets (400 otherwise)."""
-    if (player_id is None) == (user_id is None):
+def follow_target_check(
+    *, player_id: int | None, user_id: int | None, club_id: int | None = None
+) -> None:
+    """Exactly one of the targets (400 otherwise)."""
+    if [player_id, user_id, club_id].count(None) != 2:
         raise ValidationFailed(ONE_FOLLOW_TARGET, code="one_follow_target")
 
 
-def follow_exists(*, user: User, player_id: int | None = None, user_id: int | None = None) -> bool:
-    follow_target_check(player_id=player_id, user_id=user_id)
+def follow_exists(
+    *,
+    user: User,
+    player_id: int | None = None,
+    user_id: int | None = None,
+    club_id: int | None = None,
+) -> bool:
+    follow_target_check(player_id=player_id, user_id=user_id, club_id=club_id)
+    follows = Follow.objects.filter(follower_id=user.pk)
     if player_id is not None:
-        return Follow.objects.filter(follower_id=user.pk, followed_player_id=player_id).exists()
-    return Follow.objects.filter(follower_id=user.pk, followed_user_id=user_id).exists()
+        return follows.filter(followed_player_id=player_id).exists()
+    if club_id is not None:
+        return follows.filter(followed_club_id=club_id).exists()
+    return follows.filter(followed_user_id=user_id).exists()
 
 
 def following_list(*, user: User, sport: str | None) -> QuerySet[Follow]:
-    """What the user follows: players of the sport and every followed user.
+    """What the user follows: players and clubs of the sport and every followed user.
     Unordered: paginate it in ``NEWEST_FIRST``."""
     queryset = Follow.objects.filter(follower_id=user.pk).select_related(
-        "followed_player", "followed_player__controls", "followed_user"
+        "followed_player", "followed_player__controls", "followed_user", "followed_club"
     )
     players = Q(followed_player__isnull=False, followed_player__hidden_at__isnull=True)
+    clubs = Q(followed_club__isnull=False)
     if sport:
         players &= Q(followed_player__sport=sport)
-    return queryset.filter(players | Q(followed_user__isnull=False)).only(
+        clubs &= Q(followed_club__sport=sport)
+    return queryset.filter(players | clubs | Q(followed_user__isnull=False)).only(
         "id",
         "created_at",
         "followed_player",
         "followed_user__id",
         "followed_user__name",
         "followed_user__username",
+        "followed_club__id",
+        "followed_club__name",
+        "followed_club__sport",
+        "followed_club__location",
     )
 
 

@@ -99,6 +99,7 @@ INSTALLED_APPS = [
     "project.updates",
     "project.coaches",
     "project.comments",
+    "project.clubs",
     "project.modlog",
     "project.integrity",
     "project.media",

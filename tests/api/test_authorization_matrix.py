@@ -49,7 +49,7 @@ from project.moderation.services.takedowns import (
 )
 from project.privacy.models import PlayerControls
 from project.push.models import PushSubscription
-from project.scouting.models import Nomination, Notification, Player, Vote
+from project.scouting.models import Club, Nomination, Notification, Player, Vote
 from project.updates.services import update_create
 from tests.api.conftest import World, build_world
 from tests.builders import PASSWORD
@@ -87,6 +87,8 @@ def _ids(world: World, extra: dict[str, Any]) -> dict[str, Any]:
         "pending_player": world.pending.player_id,
         "rejected_player": world.rejected.player_id,
         "notification": world.notification.pk,
+        # The approved nomination's club ("Toronto Academy", soccer).
+        "club": Player.objects.get(pk=world.approved.player_id).club_ref_id,
         **extra,
     }
 
@@ -139,6 +141,13 @@ def _contact_only_for_self_and_admin(
         assert body["phoneNumber"] == world.owner.phone_number
     else:
         assert body["email"] is None and body["phoneNumber"] is None, (actor, body)
+
+
+def _club_lists_approved(actor: str, client: ApiClient, response: Response, world: World) -> None:
+    """Only approved nominations, for everyone; the approved player is 15, so the public
+    sees it too."""
+    rows = response.json()["players"]
+    assert [row["nominationId"] for row in rows] == [world.approved.pk], (actor, rows)
 
 
 def _rejected_only_for_nominator_and_admin(
@@ -1190,6 +1199,24 @@ CALLS: list[Call] = [
         lambda w: {"userId": w.owner.pk},
     ),
     Call("what I follow", "GET", "/api/user/following", EVERYONE_200),
+    # Clubs: the page answers the public its own view (docs/privacy.md).
+    Call("club suggestions", "GET", "/api/clubs?sport=soccer&q=toronto", EVERYONE_200),
+    Call("a club's page", "GET", "/api/clubs/{club}", PUBLIC_200, check=_club_lists_approved),
+    Call("a player's club", "GET", "/api/players/{pending_player}/club", EVERYONE_200),
+    Call(
+        "the club of a player seen only through a rejected nomination",
+        "GET",
+        "/api/players/{rejected_player}/club",
+        (401, 404, 200, 404, 200),
+    ),
+    Call("follow a club", "POST", "/api/follow/club/{club}", (401, 201, 201, 201, 201)),
+    Call(
+        "merge a duplicate club into another",
+        "POST",
+        "/api/admin/clubs/{club}/merge",
+        ADMIN_ONLY_200,
+        lambda w: {"mergeIds": [Club.objects.create(name="Toronto Acad.", sport="soccer").pk]},
+    ),
     # Notifications.
     Call(
         "my notifications",

@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from project.accounts.models import Role, User
 from project.moderation.services import decisions as moderation
+from project.scouting.models import Player
 from project.scouting.services import follows
 from project.scouting.services.votes import vote_cast
 from tests.builders import aged_user, make_user
@@ -53,6 +54,7 @@ class World:
     admin: User
     other: User
     nomination_id: int
+    club_id: int
 
 
 @pytest.fixture
@@ -72,7 +74,9 @@ def world() -> World:
     vote_cast(user=scout, nomination_id=ids[1])
     nominate(scout, name="Eli Moss", age=None, graduation_year=2027)
     follows.follow_user_create(user=scout, target_id=other.pk)
-    return World(scout=scout, admin=admin, other=other, nomination_id=ids[0])
+    club_id = Player.objects.get(nominations__pk=ids[0]).club_ref_id
+    assert club_id is not None
+    return World(scout=scout, admin=admin, other=other, nomination_id=ids[0], club_id=club_id)
 
 
 def scout_routes(world: World) -> list[str]:
@@ -86,6 +90,7 @@ def scout_routes(world: World) -> list[str]:
         "/feed",
         "/discover",
         f"/scout/{world.other.pk}",
+        f"/clubs/{world.club_id}",
         "/profile",
         "/settings",
         "/about",
@@ -306,3 +311,19 @@ def test_ties_are_numbered_the_same_on_results_and_the_wall(pages: Any, world: W
     expect(rows).to_have_count(5)
     ranks = [re.match(r"\d+", text) for text in rows.all_inner_texts()]
     assert [int(m.group()) for m in ranks if m] == [1, 1, 3, 4, 5]
+
+
+def test_no_serious_axe_violation_on_a_club_page_signed_out_and_as_an_admin(
+    pages: Any, world: World
+) -> None:
+    route = f"/clubs/{world.club_id}"
+    problems = sweep(pages(), [route], "signed out")
+    problems += sweep(pages(PHONE), [route], "signed out 390x844", phone=True)
+    admin = pages()
+    log_in(admin, "root", to=route)
+    settle(admin, "admin club")
+    # The merge panel with its search answered (the duplicates' checkboxes).
+    admin.get_by_label("Find duplicates").fill("Central")
+    admin.wait_for_load_state("networkidle")
+    problems += axe_problems(admin, f"admin {route}")
+    assert not problems, "\n".join(problems)

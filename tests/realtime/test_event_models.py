@@ -90,7 +90,9 @@ def test_a_payload_that_drifted_from_its_model_is_refused_where_it_is_published(
 def test_a_payload_as_published_passes() -> None:
     validate_payload("vote.own", OWN)
     validate_payload("vote.changed", {"votes": [{"nominationId": 1, "voteCount": 1, "version": 1}]})
-    validate_payload("follow.own", {"playerId": None, "userId": 4, "following": False})
+    validate_payload(
+        "follow.own", {"playerId": None, "userId": 4, "clubId": None, "following": False}
+    )
 
 
 async def drain(socket: Socket, seconds: float) -> list[dict[str, Any]]:

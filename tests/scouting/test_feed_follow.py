@@ -158,7 +158,7 @@ def test_follow_unknown_or_hidden_player_is_404(scout_api: ApiClient, other_scou
 
 
 def test_follow_target_must_be_exactly_one(scout_api: ApiClient) -> None:
-    message = "Give exactly one of playerId or userId"
+    message = "Give exactly one of playerId, userId or clubId"
     assert_error(scout_api.get("/api/follow/status"), 400, message)
     assert_error(scout_api.get("/api/follow/status?playerId=1&userId=2"), 400, message)
     assert_error(scout_api.delete("/api/follow"), 400, message)
@@ -244,8 +244,9 @@ def test_following_list(scout_api: ApiClient, other_scout: User) -> None:
     body = scout_api.get("/api/user/following?sport=football").json()
     assert [item["type"] for item in body] == ["user", "player"]
     user_item, player_item = body
-    assert set(user_item) == {"id", "type", "player", "user", "createdAt"}
+    assert set(user_item) == {"id", "type", "player", "user", "club", "createdAt"}
     assert user_item["player"] is None
+    assert user_item["club"] is None
     assert user_item["user"] == {
         "id": other_scout.pk,
         "name": other_scout.name,
@@ -275,9 +276,9 @@ def test_follow_toggles_reach_only_the_users_own_group(
         scout_api.delete("/api/follow", {"userId": other_scout.pk})
     own = events.of_type("follow.own")
     assert [event.data for event in own] == [
-        {"playerId": player_id, "userId": None, "following": True},
-        {"playerId": None, "userId": other_scout.pk, "following": True},
-        {"playerId": player_id, "userId": None, "following": False},
-        {"playerId": None, "userId": other_scout.pk, "following": False},
+        {"playerId": player_id, "userId": None, "clubId": None, "following": True},
+        {"playerId": None, "userId": other_scout.pk, "clubId": None, "following": True},
+        {"playerId": player_id, "userId": None, "clubId": None, "following": False},
+        {"playerId": None, "userId": other_scout.pk, "clubId": None, "following": False},
     ]
     assert all(event.groups() == [f"user.{scout.pk}"] for event in own)

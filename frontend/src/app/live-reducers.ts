@@ -1,6 +1,7 @@
 import { adminLiveRereads, adminLiveWrites } from '@/features/admin/api/live-writes';
 import { coachLiveRereads, coachLiveWrites } from '@/features/coaches/api/live-writes';
 import { commentLiveRereads, commentLiveWrites } from '@/features/comments/api/live-writes';
+import { clubLiveRereads, clubLiveWrites } from '@/features/clubs/api/live-writes';
 import {
   nominationLiveRereads,
   nominationLiveWrites,
@@ -23,9 +24,17 @@ import type { LiveReducerTable, LiveRereadTable } from '@/lib/live/reducers';
  * the live bus, which hears each event after these writes.
  */
 export const liveReducers = {
-  'vote.changed': [nominationLiveWrites['vote.changed'], adminLiveWrites['vote.changed']],
+  'vote.changed': [
+    nominationLiveWrites['vote.changed'],
+    adminLiveWrites['vote.changed'],
+    clubLiveWrites['vote.changed'],
+  ],
   'vote.own': [nominationLiveWrites['vote.own']],
-  'follow.own': [nominationLiveWrites['follow.own'], socialLiveWrites['follow.own']],
+  'follow.own': [
+    nominationLiveWrites['follow.own'],
+    socialLiveWrites['follow.own'],
+    clubLiveWrites['follow.own'],
+  ],
   'nomination.created': [
     nominationLiveWrites['nomination.created'],
     adminLiveWrites['nomination.created'],
@@ -33,19 +42,25 @@ export const liveReducers = {
   'nomination.updated': [
     nominationLiveWrites['nomination.updated'],
     adminLiveWrites['nomination.updated'],
+    clubLiveWrites['nomination.updated'],
   ],
   'nomination.removed': [
     nominationLiveWrites['nomination.removed'],
     socialLiveWrites['nomination.removed'],
     wallLiveWrites['nomination.removed'],
     adminLiveWrites['nomination.removed'],
+    clubLiveWrites['nomination.removed'],
   ],
   'leaderboard.changed': [
     nominationLiveWrites['leaderboard.changed'],
     wallLiveWrites['leaderboard.changed'],
   ],
   'stats.changed': [nominationLiveWrites['stats.changed']],
-  'activity.created': [socialLiveWrites['activity.created'], wallLiveWrites['activity.created']],
+  'activity.created': [
+    socialLiveWrites['activity.created'],
+    wallLiveWrites['activity.created'],
+    clubLiveWrites['activity.created'],
+  ],
   // The live session hands a batch on as the activity.created of each of its items.
   'activity.batch': [],
   'notification.created': [notificationLiveWrites['notification.created']],
@@ -86,6 +101,7 @@ export const liveRereads = {
     ...updateLiveRereads.sport,
     ...coachLiveRereads.sport,
     ...commentLiveRereads.sport,
+    ...clubLiveRereads.sport,
   ],
   user: [
     ...nominationLiveRereads.user,
@@ -95,6 +111,7 @@ export const liveRereads = {
     ...updateLiveRereads.user,
     ...coachLiveRereads.user,
     ...commentLiveRereads.user,
+    ...clubLiveRereads.user,
   ],
   admins: [
     ...adminLiveRereads.admins,

@@ -3,6 +3,7 @@ import { act } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { adminKeys } from '@/features/admin/api/admin-keys';
+import type { Club } from '@/features/clubs/api/types';
 import { type AdminClaim, claimsQueueKey } from '@/features/admin/api/claims';
 import { type AdminPlayerUpdate, updatesQueueKey } from '@/features/admin/api/player-updates';
 import { type AdminCoachVerification, coachesQueueKey } from '@/features/admin/api/coaches';
@@ -32,7 +33,7 @@ import { wallKeys } from '@/features/wall/api/wall-keys';
 import { ApiError } from '@/lib/api-client';
 import { liveEventsOf } from '@/lib/live/live-session';
 import type { LiveEvent, LiveEventMap, LiveEventType } from '@/lib/live/protocol';
-import { boardKeys, coachIdsKey, followKeys } from '@/lib/query-keys';
+import { boardKeys, clubKeys, coachIdsKey, followKeys } from '@/lib/query-keys';
 import { byVotes, topOf } from '@/lib/ranks';
 import { queryConfig } from '@/lib/query-client';
 import { makeNomination } from '@/testing/nomination-factory';
@@ -55,6 +56,7 @@ const ADMIN = 2; // the signed-in admin
 const OTHER_ADMIN = 3;
 const NOMINATOR = 90;
 const SCOUT = 55; // a scout the reader may follow
+const CLUB = 70; // the club every player of the fake plays for ("City FC")
 const LIVE = new Set(['pending', 'approved']);
 
 type Profile = { id: number; points: number };
@@ -81,7 +83,7 @@ type AdminState = {
 type State = {
   nominations: Nomination[];
   stats: Stats;
-  follows: { players: number[]; users: number[] };
+  follows: { players: number[]; users: number[]; clubs?: number[] };
   profile: Profile;
   notifications: Notifications;
   /** The sport's activity, newest first. */
@@ -118,6 +120,47 @@ function feedOf(state: State) {
   return state.activities.filter(
     (a) => a.relatedNominationId === null || live.has(a.relatedNominationId),
   );
+}
+
+/**
+ * The club's page: its approved nominations, most voted first, and the activity about their
+ * players (the server's privacy rule lists every one of these adults to a member).
+ */
+function clubOf(s: State): Club {
+  const approved = s.nominations.filter((n) => n.status === 'approved' && n.player.sport === SPORT);
+  const players = approved
+    .map((n) => ({
+      nominationId: n.id,
+      voteCount: n.voteCount,
+      version: n.version,
+      player: {
+        id: n.player.id,
+        name: n.player.name,
+        position: n.player.position,
+        age: n.player.age,
+        graduationYear: n.player.graduationYear,
+        verified: n.player.verified,
+        underReview: false,
+      },
+    }))
+    .sort((a, b) => b.voteCount - a.voteCount || a.nominationId - b.nominationId);
+  const listed = new Set(approved.map((n) => n.player.id));
+  const following = s.follows.clubs?.includes(CLUB) ?? false;
+  return {
+    id: CLUB,
+    name: 'City FC',
+    sport: SPORT,
+    type: '',
+    location: '',
+    description: '',
+    logoUrl: '',
+    players,
+    followerCount: following ? 1 : 0,
+    isFollowing: following,
+    activity: feedOf(s)
+      .filter((a) => a.relatedPlayerId !== null && listed.has(a.relatedPlayerId))
+      .slice(0, 10),
+  };
 }
 
 /** The reads a member's cache holds, and what each answers against a state. */
@@ -200,6 +243,7 @@ function memberReads(viewer: number): Read[] {
         pageParams: [null],
       }),
     ],
+    [clubKeys.detail(CLUB), clubOf],
   ];
 }
 
@@ -647,6 +691,28 @@ describe('every live write leaves the cache as a fresh read of the new state', (
     const b = { ...a, follows: { ...a.follows, players: [1007] } };
     await verify(b, [
       event('follow.own', { playerId: 1007, userId: null, following: true }, `user.${READER}`),
+    ]);
+  });
+
+  verifies(['vote.changed'], "a vote on a club's player reorders its page", async () => {
+    const a = change(stateA(), 8, { status: 'approved' });
+    readAll(a, READER);
+    const b = change(a, 9, { voteCount: 5, version: 5 });
+    await verify(b, [
+      event('vote.changed', { votes: [{ nominationId: 9, voteCount: 5, version: 5 }] }),
+    ]);
+  });
+
+  verifies(['follow.own'], 'the reader follows a club in another tab', async () => {
+    const a = stateA();
+    readAll(a, READER);
+    const b = { ...a, follows: { ...a.follows, clubs: [CLUB] } };
+    await verify(b, [
+      event(
+        'follow.own',
+        { playerId: null, userId: null, clubId: CLUB, following: true },
+        `user.${READER}`,
+      ),
     ]);
   });
 

@@ -30,6 +30,7 @@ const ProfilePage = lazy(() => import('./routes/profile'));
 const SettingsPage = lazy(() => import('./routes/settings'));
 const DiscoverPage = lazy(() => import('./routes/scouts/discover'));
 const ScoutPage = lazy(() => import('./routes/scouts/scout'));
+const ClubPage = lazy(() => import('./routes/clubs/club'));
 const WallPage = lazy(() => import('./routes/wall'));
 const TakedownPage = lazy(() => import('./routes/takedown'));
 const TakedownConfirmPage = lazy(() => import('./routes/takedown-confirm'));
@@ -45,7 +46,8 @@ const signedIn = (Page: ComponentType): ReactNode => (
 
 /**
  * Public: the auth, static and not-found pages, plus /feed and /profile, which show their own
- * signed-out message, and /admin, which has its own toasts. Every other page needs sign-in.
+ * signed-out message, /clubs/:id, which the server answers with the public's view signed out,
+ * and /admin, which has its own toasts. Every other page needs sign-in.
  */
 export const routes: RouteObject[] = [
   {
@@ -86,6 +88,7 @@ export const routes: RouteObject[] = [
       { path: 'settings', element: signedIn(SettingsPage) },
       { path: 'discover', element: signedIn(DiscoverPage) },
       { path: 'scout/:id', element: signedIn(ScoutPage) },
+      { path: 'clubs/:id', element: <ClubPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

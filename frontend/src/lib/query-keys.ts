@@ -20,6 +20,7 @@ export const queryRoots = {
   updates: ['updates'],
   coaches: ['coaches'],
   comments: ['comments'],
+  clubs: ['clubs'],
 } as const;
 
 /**
@@ -53,3 +54,16 @@ export const boardKeys = {
  * badge (src/components/coach-badge.tsx), and the coaches feature's writes refresh them.
  */
 export const coachIdsKey = () => [...queryRoots.coaches, 'ids'] as const;
+
+/**
+ * Clubs: the suggestions the nomination form (nominations) reads as a club is typed, and a
+ * club's page (clubs), which the live votes on its players write.
+ */
+export const clubKeys = {
+  all: queryRoots.clubs,
+  suggestions: (sport: string, q: string) =>
+    [...clubKeys.all, 'suggestions', { sport, q }] as const,
+  details: () => [...clubKeys.all, 'detail'] as const,
+  detail: (clubId: number) => [...clubKeys.details(), clubId] as const,
+  ofPlayer: (playerId: number) => [...clubKeys.all, 'of-player', playerId] as const,
+};

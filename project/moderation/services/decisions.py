@@ -11,6 +11,7 @@ from project.common.errors import Conflict, NotFound
 from project.moderation.selectors import moderation_counts
 from project.modlog.models import ModlogAction, ModlogTarget
 from project.modlog.services import modlog_record
+from project.scouting import hooks
 from project.scouting.models import (
     LIVE_STATUSES,
     Nomination,
@@ -113,6 +114,8 @@ def nomination_approve(*, admin: User, nomination_id: int) -> Nomination:
     previews_changed(nomination_ids=[decided.pk])
     card_redraw_request(decided.pk)
     _publish_updated(decided)
+    # What other apps do about an approval (clubs: the club's followers hear of it).
+    hooks.nomination_approved(decided)
     return decided
 
 

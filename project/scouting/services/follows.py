@@ -1,4 +1,5 @@
-"""Following and unfollowing players and scouts."""
+"""Following and unfollowing players and scouts, and unfollowing clubs (project/clubs
+follows them)."""
 
 from __future__ import annotations
 
@@ -30,9 +31,10 @@ logger = logging.getLogger(__name__)
 CANNOT_FOLLOW_SELF = "You cannot follow yourself"
 NOT_FOLLOWING_PLAYER = "You are not following this player"
 NOT_FOLLOWING_SCOUT = "You are not following this scout"
+NOT_FOLLOWING_CLUB = "You are not following this club"
 
 
-def _follow_insert(**target: Any) -> bool:
+def follow_insert(**target: Any) -> bool:
     """Insert a follow; False when it already exists (idempotent under races too)."""
     try:
         with transaction.atomic():
@@ -47,7 +49,7 @@ def follow_player_create(*, user: User, player_id: int) -> bool:
     """Follow a visible player; True when newly followed, False when already following.
     The first follow of a player records a follow activity."""
     player = selectors.player_get_visible(user=user, player_id=player_id)
-    created = _follow_insert(follower=user, followed_player=player)
+    created = follow_insert(follower=user, followed_player=player)
     first_time = not Activity.objects.filter(
         user_id=user.pk, activity_type=ActivityType.FOLLOW, related_player_id=player.pk
     ).exists()
@@ -62,7 +64,7 @@ def follow_player_create(*, user: User, player_id: int) -> bool:
             )
         )
     if created:
-        _follow_own(user=user, player_id=player.pk, following=True)
+        follow_own(user=user, player_id=player.pk, following=True)
     return created
 
 
@@ -75,7 +77,7 @@ def follow_user_create(*, user: User, target_id: int) -> bool:
     if target_id == user.pk:
         raise ValidationFailed(CANNOT_FOLLOW_SELF, code="cannot_follow_self")
     target = scout_followable(viewer=user, user_id=target_id)
-    created = _follow_insert(follower=user, followed_user=target)
+    created = follow_insert(follower=user, followed_user=target)
     first_time = not Activity.objects.filter(
         user_id=user.pk, activity_type=ActivityType.FOLLOW, related_user_id=target.pk
     ).exists()
@@ -96,30 +98,44 @@ def follow_user_create(*, user: User, target_id: int) -> bool:
             message=f"{user.name} started following you.",
         )
     if created:
-        _follow_own(user=user, target_id=target.pk, following=True)
+        follow_own(user=user, target_id=target.pk, following=True)
     return created
 
 
 @transaction.atomic
-def follow_delete(*, user: User, player_id: int | None = None, user_id: int | None = None) -> None:
-    """Unfollow a player or a scout (exactly one); 404 when not following."""
-    selectors.follow_target_check(player_id=player_id, user_id=user_id)
+def follow_delete(
+    *,
+    user: User,
+    player_id: int | None = None,
+    user_id: int | None = None,
+    club_id: int | None = None,
+) -> None:
+    """Unfollow a player, a scout or a club (exactly one); 404 when not following."""
+    selectors.follow_target_check(player_id=player_id, user_id=user_id, club_id=club_id)
     follows = Follow.objects.filter(follower_id=user.pk)
     if player_id is not None:
         deleted, _ = follows.filter(followed_player_id=player_id).delete()
-        if not deleted:
-            raise NotFound(NOT_FOLLOWING_PLAYER, code="not_following")
+        message = NOT_FOLLOWING_PLAYER
+    elif club_id is not None:
+        deleted, _ = follows.filter(followed_club_id=club_id).delete()
+        message = NOT_FOLLOWING_CLUB
     else:
         deleted, _ = follows.filter(followed_user_id=user_id).delete()
-        if not deleted:
-            raise NotFound(NOT_FOLLOWING_SCOUT, code="not_following")
-    _follow_own(user=user, player_id=player_id, target_id=user_id, following=False)
+        message = NOT_FOLLOWING_SCOUT
+    if not deleted:
+        raise NotFound(message, code="not_following")
+    follow_own(user=user, player_id=player_id, target_id=user_id, club_id=club_id, following=False)
 
 
-def _follow_own(
-    *, user: User, following: bool, player_id: int | None = None, target_id: int | None = None
+def follow_own(
+    *,
+    user: User,
+    following: bool,
+    player_id: int | None = None,
+    target_id: int | None = None,
+    club_id: int | None = None,
 ) -> None:
     """Tells the user's other tabs (their own group only) that they now follow or no longer
-    follow a player or a scout."""
-    data = {"playerId": player_id, "userId": target_id, "following": following}
+    follow a player, a scout or a club."""
+    data = {"playerId": player_id, "userId": target_id, "clubId": club_id, "following": following}
     publish(Event("follow.own", data, user_ids=(user.pk,)))

@@ -114,6 +114,9 @@ export const LIMITS = {
 
 // Each operation's query parameters and their bounds.
 export const QUERY_LIMITS = {
+  'GET /api/clubs': {
+    q: { maxLength: 200 },
+  },
   'GET /api/nominations': {
     q: { maxLength: 200 },
   },

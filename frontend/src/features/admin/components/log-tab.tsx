@@ -34,6 +34,7 @@ const ACTION_LABELS: Record<ModlogAction, string> = {
   comment_approve: 'approved a comment:',
   comment_remove: 'removed a comment:',
   comment_restore: 'restored a comment:',
+  club_merge: 'merged clubs into',
 };
 
 function changesText(changes: ModlogEntry['changes']) {
@@ -102,6 +103,7 @@ export function LogTab() {
             <option value="player">Player</option>
             <option value="user">User</option>
             <option value="takedown">Takedown request</option>
+            <option value="club">Club</option>
           </NativeSelect>
         </Field>
         <Field id="log-target-id" label="Target id">

@@ -18,6 +18,7 @@ import { sportLabel } from '@/lib/sport-label';
 
 import type { Nomination } from '../api/types';
 
+import { ClubLink } from './club-link';
 import { EditPlayerDialog } from './edit-player-dialog';
 import { EmptyState } from './empty-state';
 import { FollowPlayerButton } from './follow-player-button';
@@ -132,7 +133,9 @@ export function NominationProfile({
             <Detail label="Position">{player.position}</Detail>
             <Detail label="Sport">{sportLabel(player.sport)}</Detail>
             <Detail label="Nationality">{player.nationality || NOT_SPECIFIED}</Detail>
-            <Detail label="Current Club/School">{player.club || NOT_SPECIFIED}</Detail>
+            <Detail label="Current Club/School">
+              <ClubLink playerId={player.id} club={player.club} />
+            </Detail>
           </dl>
 
           <h3 className="mt-8 text-sm font-semibold tracking-wide text-muted-foreground uppercase">

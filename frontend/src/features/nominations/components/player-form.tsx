@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
@@ -24,6 +24,8 @@ import {
   type NominationFormValues,
   type NominationInput,
 } from '../api/player-schema';
+
+import { ClubCombobox } from './club-combobox';
 
 export type PlayerFormMode = 'nominate' | 'edit';
 
@@ -69,6 +71,8 @@ export function PlayerForm({ mode, defaultValues, onSubmit, onDone, onNavigate }
     register,
     handleSubmit,
     setError,
+    setValue,
+    control: formControl,
     formState: { errors, isSubmitting },
   } = useForm<NominationFormValues, unknown, NominationInput>({
     resolver: zodResolver(text.schema),
@@ -96,6 +100,8 @@ export function PlayerForm({ mode, defaultValues, onSubmit, onDone, onNavigate }
     toast({ title: 'Success', description: text.success(values.name) });
     onDone();
   });
+
+  const [sport, club] = useWatch({ control: formControl, name: ['sport', 'club'] });
 
   const fieldId = (name: keyof NominationFormValues) => `${mode}-player-${name}`;
 
@@ -187,8 +193,21 @@ export function PlayerForm({ mode, defaultValues, onSubmit, onDone, onNavigate }
       </div>
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id={fieldId('club')} label="Current Club/School" error={errors.club?.message}>
-          {(control) => <Input autoComplete="off" {...control} {...register('club')} />}
+        <Field
+          id={fieldId('club')}
+          label="Current Club/School"
+          error={errors.club?.message}
+          hint="Pick an existing club or type a new one."
+        >
+          {(control) => (
+            <ClubCombobox
+              control={control}
+              sport={sport ?? ''}
+              value={club ?? ''}
+              inputProps={register('club')}
+              onPick={(name) => setValue('club', name, { shouldDirty: true, shouldValidate: true })}
+            />
+          )}
         </Field>
         <Field id={fieldId('sport')} label="Sport" error={errors.sport?.message}>
           {(control) => (
