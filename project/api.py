@@ -23,6 +23,7 @@ from project.common.errors import (
     ApplicationError,
     is_database_unavailable,
 )
+from project.engagement.api import router as engagement_router
 from project.integrity.api import router as integrity_router
 from project.media.api import router as media_router
 from project.moderation.api import community_router as safety_router
@@ -53,6 +54,7 @@ api.add_router("/push", push_router)
 api.add_router("/admin", claims_admin_router)  # /claims...
 api.add_router("/admin", integrity_router)  # /integrity/..., voter lists
 api.add_router("", media_router)  # /objects/upload, /profile/avatar
+api.add_router("", engagement_router)  # /quests, /streak, /referrals, /settings/engagement
 api.add_router("", claims_router)  # /players/{id}/claims, /players/{id}/controls
 api.add_router("", safety_router)  # /reports, /takedown-requests
 api.add_router("", scouting_router)  # nominations, players, votes, leaderboard, feed, follow...

@@ -106,6 +106,9 @@ class RegisterIn(InputSchema):
     birth_year: BirthYear
     # The browser's IANA time zone (Intl.DateTimeFormat().resolvedOptions().timeZone).
     time_zone: TimeZone = ""
+    # The code of the member whose link (/register?ref=CODE) brought the visitor; an unknown
+    # one is ignored (project/engagement).
+    referral_code: Annotated[str, Field(max_length=16)] = ""
 
 
 class LoginIn(InputSchema):

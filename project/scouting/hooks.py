@@ -3,7 +3,7 @@
 Scouting imports none of the apps that react to it (notify, push, sharing, integrity): each
 registers what it does in its ``AppConfig.ready()``, as accounts' ``register_user_deletion_step``
 does for an account's deletion. The services run what is registered, in registration order
-(the order of INSTALLED_APPS), at four points:
+(the order of INSTALLED_APPS), at five points:
 
 - ``register_vote_statements``: statements sent inside a vote's single round trip (psycopg's
   pipeline: ``votes.vote_cast``, ``votes.vote_remove``), rolled back with the vote;
@@ -12,6 +12,8 @@ does for an account's deletion. The services run what is registered, in registra
 - ``register_notification_created``: what runs when a notification is written, in its
   transaction (before notification.created is published);
 - ``register_player_changed``: what runs when a player is created with its nomination or edited,
+  in that transaction;
+- ``register_follow_created``: what runs when a member starts following someone or something,
   in that transaction.
 
 A hook raises nothing it does not mean to fail the write with: it runs in the write's
@@ -88,10 +90,21 @@ class PlayerChange:
     created: bool
 
 
+@dataclass(frozen=True)
+class NewFollow:
+    """A follow just made: the follower and exactly one followed id."""
+
+    follower: User
+    followed_user_id: int | None = None
+    followed_player_id: int | None = None
+    followed_club_id: int | None = None
+
+
 VoteStatements = Callable[[VoteWrite], Iterable[Statement]]
 VoteCommitted = Callable[[CastVote, int], None]
 NotificationCreated = Callable[[NewNotification], None]
 PlayerChanged = Callable[[PlayerChange], None]
+FollowCreated = Callable[[NewFollow], None]
 
 # Statements added before the nomination's counters (they lock nothing), and after them
 # (under the nomination's lock, taken by the counters' UPDATE).
@@ -100,6 +113,7 @@ _vote_statements_locked: list[VoteStatements] = []
 _vote_committed: list[VoteCommitted] = []
 _notification_created: list[NotificationCreated] = []
 _player_changed: list[PlayerChanged] = []
+_follow_created: list[FollowCreated] = []
 
 
 def _add(hooks: list[Any], hook: Any) -> None:
@@ -129,6 +143,11 @@ def register_player_changed(hook: PlayerChanged) -> None:
     _add(_player_changed, hook)
 
 
+def register_follow_created(hook: FollowCreated) -> None:
+    """Run ``hook`` for each follow made, in its transaction."""
+    _add(_follow_created, hook)
+
+
 def vote_statements(write: VoteWrite, *, under_lock: bool = False) -> list[Statement]:
     hooks = _vote_statements_locked if under_lock else _vote_statements
     return [statement for hook in hooks for statement in hook(write)]
@@ -147,3 +166,8 @@ def notification_created(new: NewNotification) -> None:
 def player_changed(change: PlayerChange) -> None:
     for hook in _player_changed:
         hook(change)
+
+
+def follow_created(new: NewFollow) -> None:
+    for hook in _follow_created:
+        hook(new)
