@@ -5,56 +5,6 @@ from django.conf import settings
 from django.db import migrations, models
 
 
-QUESTS = [
-    (
-        "daily_vote",
-        "Vote where it is needed",
-        "Vote for a nomination that needs votes (one with fewer than 5).",
-        5,
-        1,
-        "day",
-    ),
-    (
-        "weekly_votes",
-        "Ten nominations this week",
-        "Vote for 10 different nominations this week.",
-        20,
-        10,
-        "week",
-    ),
-    (
-        "follow_players",
-        "Follow 3 clubs or scouts",
-        "Follow 3 clubs or adult scouts.",
-        10,
-        3,
-        "once",
-    ),
-    (
-        "share_profile",
-        "Share your scout profile",
-        "Share your own scout profile with someone.",
-        5,
-        1,
-        "once",
-    ),
-]
-
-
-def quests_seed(apps, schema_editor):
-    Quest = apps.get_model("engagement", "Quest")
-    for type_, name, description, points, target, period in QUESTS:
-        Quest.objects.get_or_create(
-            type=type_,
-            defaults={
-                "name": name,
-                "description": description,
-                "points_reward": points,
-                "target_count": target,
-                "period": period,
-            },
-        )
-
 
 class Migration(migrations.Migration):
 
@@ -179,5 +129,4 @@ class Migration(migrations.Migration):
             model_name='queststep',
             constraint=models.UniqueConstraint(fields=('user_quest', 'key'), name='engagement_step_once'),
         ),
-        migrations.RunPython(quests_seed, migrations.RunPython.noop),
     ]

@@ -30,6 +30,63 @@ from realtime.publish import Event, publish
 # A quest done once has one period, starting here.
 ONCE = date(1970, 1, 1)
 
+# The quests, made on first use; admins may then change names, points, targets or turn one
+# off in the Django admin. (type, name, description, points, target, period)
+QUESTS = (
+    (
+        QuestType.DAILY_VOTE,
+        "Vote where it is needed",
+        "Vote for a nomination that needs votes (one with fewer than 5).",
+        5,
+        1,
+        QuestPeriod.DAY,
+    ),
+    (
+        QuestType.WEEKLY_VOTES,
+        "Ten nominations this week",
+        "Vote for 10 different nominations this week.",
+        20,
+        10,
+        QuestPeriod.WEEK,
+    ),
+    (
+        QuestType.FOLLOW_PLAYERS,
+        "Follow 3 clubs or scouts",
+        "Follow 3 clubs or adult scouts.",
+        10,
+        3,
+        QuestPeriod.ONCE,
+    ),
+    (
+        QuestType.SHARE_PROFILE,
+        "Share your scout profile",
+        "Share your own scout profile with someone.",
+        5,
+        1,
+        QuestPeriod.ONCE,
+    ),
+)
+
+
+def quests_ensure() -> list[Quest]:
+    """Every quest type's row (made when missing), in the order above."""
+    found = {quest.type: quest for quest in Quest.objects.all()}
+    for quest_type, name, description, points, target, period in QUESTS:
+        if quest_type not in found:
+            try:
+                with transaction.atomic():
+                    found[quest_type] = Quest.objects.create(
+                        type=quest_type,
+                        name=name,
+                        description=description,
+                        points_reward=points,
+                        target_count=target,
+                        period=period,
+                    )
+            except IntegrityError:
+                found[quest_type] = Quest.objects.get(type=quest_type)
+    return [found[quest_type] for quest_type, *_ in QUESTS]
+
 
 def quest_completed_message(quest: Quest) -> str:
     return f'Quest completed: "{quest.name}". You earned {quest.points_reward} points.'
@@ -60,9 +117,11 @@ def quest_out(quest: Quest, run: UserQuest | None, *, expires_at: datetime | Non
     )
 
 
-def _run_for_update(
-    quest: Quest, *, user: User, now: datetime
-) -> tuple[UserQuest, datetime | None]:
+def _run_made(quest: Quest, *, user: User, now: datetime) -> tuple[date, datetime | None]:
+    """Make the member's run of ``quest`` for ``now``'s period when missing, in a transaction
+    of its own: the row's insert takes a key-share lock on the member's row, and a transaction
+    that later adds the quest's points to that row must not be upgrading that lock while a
+    vote waits for the row (PostgreSQL would call it a deadlock)."""
     start, expires_at = quest_period(quest, user=user, now=now)
     try:
         with transaction.atomic():
@@ -73,11 +132,8 @@ def _run_for_update(
                 defaults={"expires_at": expires_at},
             )
     except IntegrityError:
-        pass  # made by a concurrent step: locked below
-    run = UserQuest.objects.select_for_update().get(
-        user_id=user.pk, quest=quest, period_start=start
-    )
-    return run, expires_at
+        pass  # made by a concurrent step
+    return start, expires_at
 
 
 def quest_step(
@@ -88,12 +144,15 @@ def quest_step(
     Reaching the target completes it (``_complete``). Returns the run when it moved."""
     if not gate.quests_on(user):
         return None
-    quest = Quest.objects.filter(type=quest_type, active=True).first()
+    quest = next((q for q in quests_ensure() if q.type == quest_type and q.active), None)
     if quest is None:
         return None
     now = now or timezone.now()
+    start, expires_at = _run_made(quest, user=user, now=now)
     with transaction.atomic():
-        run, expires_at = _run_for_update(quest, user=user, now=now)
+        run = UserQuest.objects.select_for_update().get(
+            user_id=user.pk, quest=quest, period_start=start
+        )
         if run.completed_at is not None:
             return None
         try:
@@ -134,7 +193,7 @@ def _complete(quest: Quest, *, user: User) -> None:
 def quests_list(*, user: User, now: datetime | None = None) -> list[QuestOut]:
     """The member's active quests in their current periods, with progress and expiry."""
     now = now or timezone.now()
-    quests = list(Quest.objects.filter(active=True).order_by("id"))
+    quests = [quest for quest in quests_ensure() if quest.active]
     periods = {quest.pk: quest_period(quest, user=user, now=now) for quest in quests}
     runs = {
         (run.quest_id, run.period_start): run
