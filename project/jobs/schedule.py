@@ -42,6 +42,8 @@ PERIODIC: tuple[Periodic, ...] = (
     Periodic("weekly_digest", WEEK, "weekly_digest", late_after=DAY),
     # Sent emails' and pushes' rows past OUTBOUND_RETENTION_DAYS, old windows (project/notify).
     Periodic("prune_outbound", DAY, "prune_outbound"),
+    # Referrals old enough to qualify, rewarded or not (project/engagement).
+    Periodic("referrals_qualify", DAY, "referrals_qualify"),
     # Finished tasks' rows older than 14 days (django-tasks-db's command).
     Periodic("prune_task_results", DAY, "prune_db_task_results", ("--queue-name", "*")),
 )

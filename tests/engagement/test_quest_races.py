@@ -32,9 +32,7 @@ def test_twenty_parallel_votes_complete_each_quest_once() -> None:
 
     statuses = run_threads(
         20,
-        lambda i: clients[i]
-        .post("/api/votes", {"nominationId": nominations[i].pk})
-        .status_code,
+        lambda i: clients[i].post("/api/votes", {"nominationId": nominations[i].pk}).status_code,
     )
 
     assert statuses == [201] * 20

@@ -120,9 +120,9 @@ def test_expiry_follows_the_members_time_zone_across_a_dst_change(db: None) -> N
         listed = {q.type: q for q in quests_list(user=user)}
         assert listed["weekly_votes"].progress == 0
         assert listed["daily_vote"].expires_at.isoformat() == "2026-03-31T00:00:00+02:00"
-    assert list(
-        UserQuest.objects.filter(user=user).values_list("period_start", flat=True)
-    ) == [datetime(2026, 3, 23).date()]
+    assert list(UserQuest.objects.filter(user=user).values_list("period_start", flat=True)) == [
+        datetime(2026, 3, 23).date()
+    ]
 
 
 def test_the_api_answers_expiry_with_the_members_offset(db: None) -> None:
