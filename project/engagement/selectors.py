@@ -28,7 +28,9 @@ def referrals_get(*, user: User) -> ReferralsOut:
         link=referral_link(user.referral_code),
         points_per_referral=settings.REFERRAL_POINTS,
         rewarded_this_month=sum(
-            1 for r in referred if r.state == ReferralState.REWARDED and r.decided_at >= month
+            1
+            for r in referred
+            if r.state == ReferralState.REWARDED and r.decided_at and r.decided_at >= month
         ),
         monthly_cap=settings.REFERRAL_MONTHLY_CAP,
         referred=[

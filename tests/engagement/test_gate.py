@@ -4,8 +4,6 @@ see none of it (403 adults_only) and nothing moves for them."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.utils import timezone
 
