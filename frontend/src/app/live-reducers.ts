@@ -1,4 +1,5 @@
 import { adminLiveRereads, adminLiveWrites } from '@/features/admin/api/live-writes';
+import { engagementLiveRereads, engagementLiveWrites } from '@/features/engagement/api/live-writes';
 import {
   nominationLiveRereads,
   nominationLiveWrites,
@@ -54,6 +55,7 @@ export const liveReducers = {
   'modlog.created': [adminLiveWrites['modlog.created']],
   'integrity.flagged': [adminLiveWrites['integrity.flagged']],
   'claims.changed': [adminLiveWrites['claims.changed']],
+  'quest.progress': [engagementLiveWrites['quest.progress']],
 } satisfies LiveReducerTable;
 
 /**
@@ -73,6 +75,7 @@ export const liveRereads = {
     ...socialLiveRereads.user,
     ...profileLiveRereads.user,
     ...notificationLiveRereads.user,
+    ...engagementLiveRereads.user,
   ],
   admins: [...adminLiveRereads.admins],
 } satisfies LiveRereadTable;

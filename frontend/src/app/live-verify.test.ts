@@ -11,6 +11,8 @@ import type {
   ModlogEntry,
   ModerationChanged,
 } from '@/features/admin/api/types';
+import { engagementKeys } from '@/features/engagement/api/keys';
+import type { Quest, Quests } from '@/features/engagement/api/types';
 import { useIncomingStore } from '@/features/nominations/api/incoming';
 import { nominationKeys } from '@/features/nominations/api/nomination-keys';
 import type { PagedData } from '@/features/nominations/api/paged';
@@ -71,6 +73,8 @@ type State = {
   follows: { players: number[]; users: number[] };
   profile: Profile;
   notifications: Notifications;
+  /** The reader's quests (an adult who turned them on). */
+  quests: Quests;
   /** The sport's activity, newest first. */
   activities: Activity[];
   admin: AdminState;
@@ -159,6 +163,7 @@ function memberReads(viewer: number): Read[] {
     [wallKeys.activity(SPORT), (s) => feedOf(s).slice(0, TICKER_SIZE)],
     [profileKeys.me(), (s) => s.profile],
     [notificationKeys.list(), (s) => s.notifications],
+    [engagementKeys.quests(), (s) => s.quests],
   ];
 }
 
@@ -268,6 +273,20 @@ function flag(id: number, updatedAt: string, overrides: Partial<IntegrityFlag> =
   } as IntegrityFlag;
 }
 
+function quest(type: Quest['type'], progress: number, target: number): Quest {
+  return {
+    type,
+    name: type,
+    description: '',
+    pointsReward: 5,
+    progress,
+    target,
+    completed: progress >= target,
+    completedAt: progress >= target ? '2025-01-02T10:00:00Z' : null,
+    expiresAt: '2025-01-03T00:00:00+01:00',
+  };
+}
+
 const stateA = (): State => ({
   nominations: [
     makeNomination(7, { voteCount: 2, version: 2, hasVoted: true }),
@@ -278,6 +297,11 @@ const stateA = (): State => ({
   follows: { players: [], users: [] },
   profile: { id: READER, points: 10 },
   notifications: { items: [], unreadCount: 0 },
+  quests: {
+    enabled: true,
+    timeZone: 'Europe/Paris',
+    quests: [quest('daily_vote', 0, 1), quest('weekly_votes', 3, 10)],
+  },
   activities: [
     activity(3, { relatedNominationId: 8, relatedPlayerId: 1008 }),
     activity(2, { userId: SCOUT, user: { id: SCOUT, name: 'Sam Scout', username: 'sam' } }),
@@ -562,6 +586,18 @@ describe('every live write leaves the cache as a fresh read of the new state', (
         { points: 35, currentStreak: 1, longestStreak: 1 },
         `user.${READER}`,
       ),
+    ]);
+  });
+
+  verifies(['quest.progress'], 'the reader votes where votes are needed', async () => {
+    const a = stateA();
+    readAll(a, READER);
+    const daily = quest('daily_vote', 1, 1);
+    const weekly = quest('weekly_votes', 4, 10);
+    const b = { ...a, quests: { ...a.quests, quests: [daily, weekly] } };
+    await verify(b, [
+      event('quest.progress', daily, `user.${READER}`),
+      event('quest.progress', weekly, `user.${READER}`),
     ]);
   });
 

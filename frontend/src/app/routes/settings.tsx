@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { PageHeader } from '@/components/ui/page-header';
 import { authKeys } from '@/features/auth/api/auth-keys';
 import { useUser } from '@/features/auth/hooks/use-user';
+import { EngagementSection } from '@/features/engagement/components/engagement-section';
 import { ExportDataSection } from '@/features/safety/components/export-data-section';
 import { SettingsView } from '@/features/settings/components/settings-view';
 import { forgetOwnVotes } from '@/lib/live/vote-versions';
@@ -30,6 +31,7 @@ export default function SettingsPage() {
         onAccountDeleted={endSession}
         onTwoFactorEnrolled={() => void queryClient.invalidateQueries({ queryKey: authKeys.me() })}
       />
+      <EngagementSection adult={user?.ageBand === 'adult'} />
       <div className="mt-6">
         <ExportDataSection />
       </div>
