@@ -377,3 +377,5 @@ class ProfileExportOut(CamelSchema):
     activity: list[dict[str, Any]]
     notifications: list[dict[str, Any]]
     reports: list[dict[str, Any]]
+    # An adult's quests, streak and referrals (project/engagement); null when it holds none.
+    engagement: dict[str, Any] | None = None

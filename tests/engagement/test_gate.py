@@ -144,3 +144,12 @@ def test_a_streak_shows_on_a_profile_only_when_its_adult_turns_it_on() -> None:
 
     EngagementSettings.objects.create(user=young, show_streak=True)
     assert viewer.get(f"/api/users/{young.pk}/streak").status_code == 404
+
+
+def test_the_members_export_holds_their_engagement() -> None:
+    user = with_quests(make_user(birth_year=1990))
+    client = ApiClient().login(user)
+    client.post("/api/quests/share-profile")
+    exported = client.get("/api/profile/export").json()["engagement"]
+    assert exported["settings"]["quests"] is True
+    assert [(q["questType"], q["progress"]) for q in exported["quests"]] == [("share_profile", 1)]

@@ -3085,6 +3085,10 @@ export interface components {
             activity: {
                 [key: string]: unknown;
             }[];
+            /** Engagement */
+            engagement?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Exportedat
              * Format: date-time
