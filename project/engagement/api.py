@@ -7,7 +7,7 @@ from django.http import HttpRequest
 from ninja import Status
 from ninja.responses import codes_4xx
 
-from project.accounts.auth import current_user
+from project.accounts.auth import admin_auth, current_user
 from project.accounts.throttle import client_ip
 from project.common.router import Router
 from project.common.schemas import CamelSchema, ErrorOut
@@ -19,11 +19,13 @@ from project.engagement.schemas import (
     EngagementSettingsOut,
     QuestsOut,
     ReferralsOut,
+    ReferralTreeOut,
     StreakOut,
 )
 from project.engagement.services import quests, referrals, streaks
 
 router = Router(tags=["engagement"])
+admin_router = Router(tags=["engagement"], auth=admin_auth)
 
 ADULTS = (
     " For adult members only: 403 `adults_only` for an account under 18, with no year of "
@@ -140,3 +142,15 @@ def referrals_list(request: HttpRequest) -> object:
     gate.engagement_require(user)
     referrals.network_seen(user=user, address=client_ip(request))
     return selectors.referrals_get(user=user)
+
+
+@admin_router.get(
+    "/referrals/{int:user_id}/tree",
+    response={200: ReferralTreeOut, codes_4xx: ErrorOut},
+    summary="A member's referral tree (admins)",
+    description="Who invited the member, up to the root, and whom they invited, four levels "
+    "down; each account with its referral's state and reason and the integrity flags naming "
+    "it (open and all). 404 for an unknown account.",
+)
+def referral_tree(request: HttpRequest, user_id: int) -> object:
+    return selectors.referral_tree(user_id=user_id)

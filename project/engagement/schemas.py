@@ -77,3 +77,26 @@ class ReferralsOut(CamelSchema):
     rewarded_this_month: int
     monthly_cap: int
     referred: list[ReferredOut]
+
+
+class ReferralNodeOut(CamelSchema):
+    """One account of a referral tree: who they are, how their referral stands, the integrity
+    flags naming them, and the accounts they referred in turn."""
+
+    id: int
+    name: str
+    username: str
+    joined_at: datetime
+    state: str
+    reason: str
+    open_flags: int
+    flags: int
+    referred: list[ReferralNodeOut]
+
+
+class ReferralTreeOut(CamelSchema):
+    """A member's place in the invitation tree: who invited them (up to the root) and whom
+    they invited, down to ``depth`` levels."""
+
+    invited_by: list[ReferralNodeOut]
+    member: ReferralNodeOut

@@ -19,8 +19,14 @@ from project.engagement.models import (
     Streak,
     UserQuest,
 )
-from project.engagement.schemas import ReferralsOut, ReferredOut
+from project.engagement.schemas import (
+    ReferralNodeOut,
+    ReferralsOut,
+    ReferralTreeOut,
+    ReferredOut,
+)
 from project.engagement.services.referrals import referral_link
+from project.integrity.models import FlagStatus, IntegrityFlag
 
 STREAK_NOT_SHOWN = "Streak not shown"
 
@@ -103,3 +109,80 @@ def engagement_export(user: User) -> dict[str, Any]:
             "referred": [camel_keys(row) for row in referred],
         }
     }
+
+
+TREE_DEPTH = 4
+
+
+def _flag_counts(user_ids: set[int]) -> dict[int, tuple[int, int]]:
+    """Per account, (open flags, all flags) naming it."""
+    counts: dict[int, tuple[int, int]] = {}
+    for accounts, status in IntegrityFlag.objects.values_list("accounts", "status"):
+        for account in set(accounts or []) & user_ids:
+            open_, all_ = counts.get(account, (0, 0))
+            counts[account] = (open_ + (status == FlagStatus.OPEN), all_ + 1)
+    return counts
+
+
+def referral_tree(*, user_id: int, depth: int = TREE_DEPTH) -> ReferralTreeOut:
+    """For admins: the member's inviters up to the root and their invitations ``depth`` levels
+    down (Lobsters' invitation tree), each account with its referral's state and flags."""
+    member = User.objects.filter(pk=user_id).first()
+    if member is None:
+        raise NotFound("Scout not found", code="not_found")
+    chain: list[User] = []
+    seen = {member.pk}
+    current = member
+    while current.referred_by_id is not None and current.referred_by_id not in seen:
+        parent = User.objects.filter(pk=current.referred_by_id).first()
+        if parent is None:
+            break
+        chain.append(parent)
+        seen.add(parent.pk)
+        current = parent
+    levels: list[list[Referral]] = []
+    frontier = [member.pk]
+    for _ in range(depth):
+        found = list(
+            Referral.objects.filter(referrer_id__in=frontier)
+            .select_related("referred")
+            .order_by("created_at", "id")
+        )
+        if not found:
+            break
+        levels.append(found)
+        frontier = [referral.referred_id for referral in found]
+    everyone = seen | {r.referred_id for level in levels for r in level}
+    flags = _flag_counts(everyone)
+    states = {
+        r.referred_id: (r.state, r.reason)
+        for r in Referral.objects.filter(referred_id__in=everyone)
+    }
+    children: dict[int, list[int]] = {}
+    users = {member.pk: member, **{u.pk: u for u in chain}}
+    for level in levels:
+        for referral in level:
+            children.setdefault(referral.referrer_id, []).append(referral.referred_id)
+            users[referral.referred_id] = referral.referred
+
+    def node(user: User, *, below: bool) -> ReferralNodeOut:
+        state, reason = states.get(user.pk, ("", ""))
+        open_flags, all_flags = flags.get(user.pk, (0, 0))
+        return ReferralNodeOut(
+            id=user.pk,
+            name=user.name,
+            username=user.username,
+            joined_at=user.date_joined,
+            state=state,
+            reason=reason,
+            open_flags=open_flags,
+            flags=all_flags,
+            referred=[node(users[c], below=True) for c in children.get(user.pk, [])]
+            if below
+            else [],
+        )
+
+    return ReferralTreeOut(
+        invited_by=[node(user, below=False) for user in chain],
+        member=node(member, below=True),
+    )

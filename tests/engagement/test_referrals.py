@@ -133,3 +133,26 @@ def test_networks_are_ipv4_24_and_ipv6_64() -> None:
     assert network_key("2001:db8:1:2::1") == network_key("2001:db8:1:2:ffff::9")
     assert network_key("2001:db8:1:2::1") != network_key("2001:db8:1:3::1")
     assert network_key("127.0.0.1") == ""
+
+
+def test_admins_see_the_referral_tree_with_flags(referrer: User) -> None:
+    friend = join(referrer.referral_code, "192.0.2.90")
+    ApiClient().login(friend, "secret-pass").get("/api/referrals", REMOTE_ADDR="192.0.2.90")
+    grandchild = join(friend.referral_code, "192.0.5.90")
+    IntegrityFlag.objects.create(rule="shared_prefix", subject="y", accounts=[grandchild.pk])
+    admin = make_user(role="admin", birth_year=1980)
+
+    assert (
+        ApiClient()
+        .login(friend, "secret-pass")
+        .get(f"/api/admin/referrals/{friend.pk}/tree")
+        .status_code
+        == 403
+    )
+    tree = ApiClient().login(admin).get(f"/api/admin/referrals/{friend.pk}/tree").json()
+
+    assert [node["id"] for node in tree["invitedBy"]] == [referrer.pk]
+    assert tree["member"]["id"] == friend.pk
+    assert tree["member"]["state"] == "waiting"
+    (child,) = tree["member"]["referred"]
+    assert (child["id"], child["openFlags"], child["flags"]) == (grandchild.pk, 1, 1)
