@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { ShareButton } from '@/components/share-button';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { useProfileShared } from '@/features/engagement/api/engagement';
+import { ProfileStreak } from '@/features/engagement/components/profile-streak';
 import { ReportButton } from '@/features/safety/components/report-button';
 import { ScoutProfile } from '@/features/social/components/scout-profile';
 
@@ -22,14 +23,17 @@ export default function ScoutPage() {
   // Share and report only a profile there is: none under "Scout Not Found"; one's own is
   // shared, not reported.
   const footer = userId !== null && (
-    <div className="mt-6 flex flex-wrap justify-end gap-3 border-t border-border pt-4">
-      <ShareButton
-        path={`/scout/${userId}`}
-        title="A scout on ScoutVote"
-        onShared={own ? () => shared.mutate() : undefined}
-      />
-      {userId !== user?.id && <ReportButton userId={userId} what="this scout's profile" />}
-    </div>
+    <>
+      <ProfileStreak userId={userId} />
+      <div className="mt-6 flex flex-wrap justify-end gap-3 border-t border-border pt-4">
+        <ShareButton
+          path={`/scout/${userId}`}
+          title="A scout on ScoutVote"
+          onShared={own ? () => shared.mutate() : undefined}
+        />
+        {userId !== user?.id && <ReportButton userId={userId} what="this scout's profile" />}
+      </div>
+    </>
   );
   return <ScoutProfile key={id} userId={userId} viewerId={user?.id ?? 0} footer={footer} />;
 }

@@ -42,6 +42,22 @@ export function useReferrals(enabled: boolean) {
   });
 }
 
+/** A scout's streak, answered only when its adult shows it on their profile (404 otherwise). */
+export function useProfileStreak(userId: number | null) {
+  return useQuery({
+    queryKey: engagementKeys.profileStreak(userId ?? 0),
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET('/api/users/{user_id}/streak', {
+          params: { path: { user_id: userId ?? 0 } },
+          signal,
+        }),
+      ),
+    enabled: userId !== null,
+    retry: adultsOnly,
+  });
+}
+
 export function updateEngagementSetting({ field, value }: EngagementChange) {
   const body = field === 'quests' ? { quests: value } : { showStreak: value };
   return unwrap(api.PUT('/api/settings/engagement', { body }));

@@ -10,4 +10,5 @@ export const engagementKeys = {
   settings: () => [...engagementKeys.all, 'settings'] as const,
   streak: () => [...engagementKeys.all, 'streak'] as const,
   referrals: () => [...engagementKeys.all, 'referrals'] as const,
+  profileStreak: (userId: number) => [...engagementKeys.all, 'profile-streak', userId] as const,
 };
