@@ -29,6 +29,8 @@ from project.common.errors import (
     ApplicationError,
     is_database_unavailable,
 )
+from project.engagement.api import admin_router as engagement_admin_router
+from project.engagement.api import router as engagement_router
 from project.integrity.api import router as integrity_router
 from project.media.api import router as media_router
 from project.moderation.api import community_router as safety_router
@@ -62,7 +64,9 @@ api.add_router("/admin", claims_admin_router)  # /claims...
 api.add_router("/admin", coaches_admin_router)  # /coach-verifications...
 api.add_router("/admin", comments_admin_router)  # /comments...
 api.add_router("/admin", integrity_router)  # /integrity/..., voter lists
+api.add_router("/admin", engagement_admin_router)  # /referrals/{id}/tree
 api.add_router("", media_router)  # /objects/upload, /profile/avatar
+api.add_router("", engagement_router)  # /quests, /streak, /referrals, /settings/engagement
 api.add_router("", claims_router)  # /players/{id}/claims, /players/{id}/controls
 api.add_router("/admin", updates_admin_router)  # /player-updates...
 api.add_router("", updates_router)  # /players/{id}/updates

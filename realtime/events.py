@@ -55,6 +55,8 @@ CATALOGUE: dict[str, frozenset[Audience]] = {
     "comments.review": frozenset({"admins"}),
     # The Integrity tab: a vote-ring flag raised or grown by live detection (project/integrity).
     "integrity.flagged": frozenset({"admins"}),
+    # An adult member's own quest progress (project/engagement), for their tabs only.
+    "quest.progress": frozenset({"user"}),
 }
 
 # hasVoted depends on who looks: a broadcast copy would tell everyone what one user did.

@@ -106,6 +106,9 @@ class RegisterIn(InputSchema):
     birth_year: BirthYear
     # The browser's IANA time zone (Intl.DateTimeFormat().resolvedOptions().timeZone).
     time_zone: TimeZone = ""
+    # The code of the member whose link (/register?ref=CODE) brought the visitor; an unknown
+    # one is ignored (project/engagement).
+    referral_code: Annotated[str, Field(max_length=16)] = ""
 
 
 class LoginIn(InputSchema):
@@ -380,3 +383,5 @@ class ProfileExportOut(CamelSchema):
     coach_verifications: list[dict[str, Any]] = []
     endorsements: list[dict[str, Any]] = []
     comments: list[dict[str, Any]] = []
+    # An adult's quests, streak and referrals (project/engagement); null when it holds none.
+    engagement: dict[str, Any] | None = None

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.core import signing
@@ -11,7 +12,7 @@ from django.utils import timezone
 
 from project.accounts.ages import UNDER_MINIMUM_AGE, AgeBand, age_band_of
 from project.accounts.models import ProfileVisibility, Role, User, UserSession, UserSettings
-from project.accounts.throttle import forget_login_attempts, register_login_attempt
+from project.accounts.throttle import client_ip, forget_login_attempts, register_login_attempt
 from project.accounts.two_factor import INVALID_CODE, second_factor_check, two_factor_enabled
 from project.common.errors import Conflict, NotAuthenticated, PermissionDenied, ValidationFailed
 from project.common.second_factor import acts_as_admin, second_factor_passed
@@ -99,22 +100,48 @@ def user_register(
     favorite_sport: str,
     birth_year: int,
     time_zone: str = "",
+    referral_code: str = "",
 ) -> User:
     """Create an account and sign it in. Under 13 the account is refused before anything is
-    read or written: no row, no session, and the answer the same whatever else was sent."""
+    read or written: no row, no session, and the answer the same whatever else was sent.
+    The apps registered on ``register_user_registered`` (referrals) then see the new account
+    with the referral code it came with."""
     if age_band_of(birth_year) == AgeBand.UNDER_13:
         raise _refuse_under_minimum_age()
-    user = user_create(
-        username=username,
-        email=email,
-        password=password,
-        name=name,
-        favorite_sport=favorite_sport,
-        birth_year=birth_year,
-        time_zone=time_zone,
-    )
+    with transaction.atomic():
+        user = user_create(
+            username=username,
+            email=email,
+            password=password,
+            name=name,
+            favorite_sport=favorite_sport,
+            birth_year=birth_year,
+            time_zone=time_zone,
+        )
+        for hook in _registered_hooks:
+            hook(Registered(user=user, referral_code=referral_code, address=client_ip(request)))
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return user
+
+
+@dataclass(frozen=True)
+class Registered:
+    """An account just created by registration: the referral code sent with it ("" when
+    none) and the client's address (for the apps that keep a keyed hash of its network)."""
+
+    user: User
+    referral_code: str
+    address: str
+
+
+_registered_hooks: list[Callable[[Registered], None]] = []
+
+
+def register_user_registered(hook: Callable[[Registered], None]) -> None:
+    """Run ``hook`` for each account registration creates (apps above accounts, from their
+    ``ready()``)."""
+    if hook not in _registered_hooks:
+        _registered_hooks.append(hook)
 
 
 BIRTH_YEAR_ALREADY_GIVEN = "Your year of birth is already saved"

@@ -15,7 +15,7 @@ from project.common.errors import NotFound, ValidationFailed
 from project.modlog.models import ModlogAction, ModlogTarget
 from project.modlog.services import modlog_record
 from project.privacy.players import controls_of
-from project.scouting.hooks import PlayerChange
+from project.scouting.hooks import NewFollow, PlayerChange, follow_created
 from project.scouting.models import Club, Follow, Nomination, NotificationType, Player
 from project.scouting.services.activity import notification_create
 from project.scouting.services.follows import follow_insert, follow_own
@@ -83,6 +83,7 @@ def club_follow_create(*, user: User, club_id: int) -> bool:
     created = follow_insert(follower=user, followed_club=club)
     if created:
         follow_own(user=user, club_id=club.pk, following=True)
+        follow_created(NewFollow(follower=user, followed_club_id=club.pk))
     return created
 
 

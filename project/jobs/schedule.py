@@ -47,6 +47,8 @@ PERIODIC: tuple[Periodic, ...] = (
     Periodic("age_transitions", DAY, "age_transitions"),
     # Unclaimed players idle for PLAYER_RETENTION_MONTHS anonymised (project/claims).
     Periodic("anonymise_players", DAY, "anonymise_players"),
+    # Referrals old enough to qualify, rewarded or not (project/engagement).
+    Periodic("referrals_qualify", DAY, "referrals_qualify"),
     # Finished tasks' rows older than 14 days (django-tasks-db's command).
     Periodic("prune_task_results", DAY, "prune_db_task_results", ("--queue-name", "*")),
 )

@@ -80,18 +80,6 @@ class NotificationAdmin(admin.ModelAdmin):
     raw_id_fields = ("user", "related_nomination")
 
 
-@admin.register(models.Quest)
-class QuestAdmin(admin.ModelAdmin):
-    list_display = ("name", "type", "points_reward", "target_count", "active")
-    list_filter = ("type", "active")
-
-
-@admin.register(models.UserQuest)
-class UserQuestAdmin(admin.ModelAdmin):
-    list_display = ("user", "quest", "progress", "completed", "expires_at")
-    raw_id_fields = ("user", "quest")
-
-
 @admin.register(models.Endorsement)
 class EndorsementAdmin(admin.ModelAdmin):
     list_display = ("player", "endorser", "rating", "created_at")

@@ -16,7 +16,9 @@ does for an account's deletion. The services run what is registered, in registra
 - ``register_player_anonymised``: what each app removes or rewrites of a player the retention
   job anonymises (its posts, what was said of it by name), in that transaction;
 - ``register_nomination_approved``: what runs when an admin approves a nomination, in that
-  transaction (project/moderation calls it).
+  transaction (project/moderation calls it);
+- ``register_follow_created``: what runs when a member starts following someone or something,
+  in that transaction.
 
 A hook raises nothing it does not mean to fail the write with: it runs in the write's
 transaction (the vote-committed ones after it, where a failure must not fail the vote)."""
@@ -102,12 +104,22 @@ class AnonymisedPlayer:
     new_name: str
 
 
+class NewFollow:
+    """A follow just made: the follower and exactly one followed id."""
+
+    follower: User
+    followed_user_id: int | None = None
+    followed_player_id: int | None = None
+    followed_club_id: int | None = None
+
+
 VoteStatements = Callable[[VoteWrite], Iterable[Statement]]
 VoteCommitted = Callable[[CastVote, int], None]
 NotificationCreated = Callable[[NewNotification], None]
 PlayerChanged = Callable[[PlayerChange], None]
 PlayerAnonymised = Callable[[AnonymisedPlayer], None]
 NominationApproved = Callable[["Nomination"], None]
+FollowCreated = Callable[[NewFollow], None]
 
 # Statements added before the nomination's counters (they lock nothing), and after them
 # (under the nomination's lock, taken by the counters' UPDATE).
@@ -118,6 +130,7 @@ _notification_created: list[NotificationCreated] = []
 _player_changed: list[PlayerChanged] = []
 _player_anonymised: list[PlayerAnonymised] = []
 _nomination_approved: list[NominationApproved] = []
+_follow_created: list[FollowCreated] = []
 
 
 def _add(hooks: list[Any], hook: Any) -> None:
@@ -158,6 +171,11 @@ def register_nomination_approved(hook: NominationApproved) -> None:
     _add(_nomination_approved, hook)
 
 
+def register_follow_created(hook: FollowCreated) -> None:
+    """Run ``hook`` for each follow made, in its transaction."""
+    _add(_follow_created, hook)
+
+
 def vote_statements(write: VoteWrite, *, under_lock: bool = False) -> list[Statement]:
     hooks = _vote_statements_locked if under_lock else _vote_statements
     return [statement for hook in hooks for statement in hook(write)]
@@ -186,3 +204,8 @@ def player_anonymised(player: AnonymisedPlayer) -> None:
 def nomination_approved(nomination: Nomination) -> None:
     for hook in _nomination_approved:
         hook(nomination)
+
+
+def follow_created(new: NewFollow) -> None:
+    for hook in _follow_created:
+        hook(new)

@@ -52,14 +52,6 @@ class ActivityType(models.TextChoices):
     QUEST_COMPLETED = "quest_completed"
 
 
-class QuestType(models.TextChoices):
-    DAILY_VOTE = "daily_vote"
-    DAILY_NOMINATION = "daily_nomination"
-    WEEKLY_VOTES = "weekly_votes"
-    FOLLOW_PLAYERS = "follow_players"
-    SHARE_PROFILE = "share_profile"
-
-
 class Club(models.Model):
     """A club players belong to: made or matched from a player's free-text club by
     project/clubs, which keeps ``Player.club_ref`` and ``name_key``."""
@@ -415,42 +407,6 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.type} for {self.user_id}"
-
-
-class Quest(models.Model):
-    """A challenge members complete for points (kept for the Django admin)."""
-
-    type = models.CharField(max_length=32, choices=QuestType.choices)
-    name = models.CharField(max_length=200)
-    description = models.TextField(blank=True, default="")
-    points_reward = models.PositiveIntegerField(default=0)
-    target_count = models.PositiveIntegerField(default=1)
-    active = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [choices_check("type", QuestType, "quest_type_valid")]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class UserQuest(models.Model):
-    """A member's progress on a quest."""
-
-    user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="quests")
-    quest = models.ForeignKey(Quest, on_delete=models.CASCADE, related_name="user_quests")
-    progress = models.PositiveIntegerField(default=0)
-    completed = models.BooleanField(default=False)
-    completed_at = models.DateTimeField(null=True, blank=True)
-    expires_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "quest"], name="user_quest_once")]
-
-    def __str__(self) -> str:
-        return f"{self.user_id} on {self.quest_id}"
 
 
 class Endorsement(models.Model):

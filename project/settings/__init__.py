@@ -24,5 +24,6 @@ from project.settings.media import *
 from project.settings.email import *
 from project.settings.jobs import *
 from project.settings.push import *
+from project.settings.engagement import *
 from project.settings.security import *
 from project.settings.operations import *

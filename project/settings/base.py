@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "project.jobs",
     "project.notify",
     "project.push",
+    "project.engagement",
     "django_tasks",
     "django_tasks_db",
     "realtime",

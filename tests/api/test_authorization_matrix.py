@@ -1026,6 +1026,27 @@ CALLS: list[Call] = [
         EVERYONE_200,
     ),
     Call("export my data", "GET", "/api/profile/export", EVERYONE_200, check=_own_export),
+    # Quests, streaks and referrals: the world's members are adults (tests/engagement has the
+    # age gate); a streak is private until its member shows it.
+    Call("my engagement settings", "GET", "/api/settings/engagement", EVERYONE_200),
+    Call(
+        "change one engagement setting",
+        "PUT",
+        "/api/settings/engagement",
+        EVERYONE_200,
+        {"quests": True},
+    ),
+    Call("my quests", "GET", "/api/quests", EVERYONE_200),
+    Call(
+        "I shared my profile",
+        "POST",
+        "/api/quests/share-profile",
+        (401, 204, 204, 204, 204),
+    ),
+    Call("my streak", "GET", "/api/streak", EVERYONE_200),
+    Call("a scout's streak", "GET", "/api/users/{owner}/streak", (401, 404, 404, 404, 404)),
+    Call("my referrals", "GET", "/api/referrals", EVERYONE_200),
+    Call("a member's referral tree", "GET", "/api/admin/referrals/{owner}/tree", ADMIN_ONLY_200),
     # Web push (off here: no VAPID keys; tests/push has it on).
     Call("push key", "GET", "/api/push/key", PUBLIC_200),
     Call(

@@ -158,10 +158,11 @@ def test_periodic_jobs_are_enqueued_once_per_period_by_racing_schedulers() -> No
         "prune_task_results",
         "purge_uploads",
         "purge_vote_prefixes",
+        "referrals_qualify",
         "share_cards",
         "weekly_digest",
     ]
-    assert DBTaskResult.objects.filter(queue_name="periodic").count() == 9
+    assert DBTaskResult.objects.filter(queue_name="periodic").count() == 10
     # Later in the same hour: the minute's jobs only; the next hour: the hourly one too; the
     # next day: every job but the weekly one.
     assert sorted(chain(*_race(2, now + timedelta(minutes=20)))) == [
@@ -181,9 +182,10 @@ def test_periodic_jobs_are_enqueued_once_per_period_by_racing_schedulers() -> No
         "prune_task_results",
         "purge_uploads",
         "purge_vote_prefixes",
+        "referrals_qualify",
         "share_cards",
     ]
-    assert PeriodicRun.objects.count() == 22
+    assert PeriodicRun.objects.count() == 24
 
 
 def test_the_worker_runs_the_periodic_jobs(worker_process: MakeWorker) -> None:

@@ -2,6 +2,7 @@ import { adminLiveRereads, adminLiveWrites } from '@/features/admin/api/live-wri
 import { coachLiveRereads, coachLiveWrites } from '@/features/coaches/api/live-writes';
 import { commentLiveRereads, commentLiveWrites } from '@/features/comments/api/live-writes';
 import { clubLiveRereads, clubLiveWrites } from '@/features/clubs/api/live-writes';
+import { engagementLiveRereads, engagementLiveWrites } from '@/features/engagement/api/live-writes';
 import {
   nominationLiveRereads,
   nominationLiveWrites,
@@ -85,6 +86,7 @@ export const liveReducers = {
     commentLiveWrites['comment.removed'],
   ],
   'comments.review': [adminLiveWrites['comments.review']],
+  'quest.progress': [engagementLiveWrites['quest.progress']],
 } satisfies LiveReducerTable;
 
 /**
@@ -112,6 +114,7 @@ export const liveRereads = {
     ...coachLiveRereads.user,
     ...commentLiveRereads.user,
     ...clubLiveRereads.user,
+    ...engagementLiveRereads.user,
   ],
   admins: [
     ...adminLiveRereads.admins,

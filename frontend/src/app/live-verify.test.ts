@@ -17,6 +17,8 @@ import type {
   ModerationChanged,
 } from '@/features/admin/api/types';
 import { endorsementKeys, type EndorsementList } from '@/features/coaches/api/endorsements';
+import { engagementKeys } from '@/features/engagement/api/keys';
+import type { Quest, Quests } from '@/features/engagement/api/types';
 import { useIncomingStore } from '@/features/nominations/api/incoming';
 import { nominationKeys } from '@/features/nominations/api/nomination-keys';
 import type { PagedData } from '@/features/nominations/api/paged';
@@ -86,6 +88,8 @@ type State = {
   follows: { players: number[]; users: number[]; clubs?: number[] };
   profile: Profile;
   notifications: Notifications;
+  /** The reader's quests (an adult who turned them on). */
+  quests: Quests;
   /** The sport's activity, newest first. */
   activities: Activity[];
   /** The updates of player 1007 the reader sees, newest first. */
@@ -244,6 +248,7 @@ function memberReads(viewer: number): Read[] {
       }),
     ],
     [clubKeys.detail(CLUB), clubOf],
+    [engagementKeys.quests(), (s) => s.quests],
   ];
 }
 
@@ -465,6 +470,20 @@ function flag(id: number, updatedAt: string, overrides: Partial<IntegrityFlag> =
   } as IntegrityFlag;
 }
 
+function quest(type: Quest['type'], progress: number, target: number): Quest {
+  return {
+    type,
+    name: type,
+    description: '',
+    pointsReward: 5,
+    progress,
+    target,
+    completed: progress >= target,
+    completedAt: progress >= target ? '2025-01-02T10:00:00Z' : null,
+    expiresAt: '2025-01-03T00:00:00+01:00',
+  };
+}
+
 const stateA = (): State => ({
   nominations: [
     makeNomination(7, { voteCount: 2, version: 2, hasVoted: true, commentCount: 1 }),
@@ -475,6 +494,11 @@ const stateA = (): State => ({
   follows: { players: [], users: [] },
   profile: { id: READER, points: 10 },
   notifications: { items: [], unreadCount: 0 },
+  quests: {
+    enabled: true,
+    timeZone: 'Europe/Paris',
+    quests: [quest('daily_vote', 0, 1), quest('weekly_votes', 3, 10)],
+  },
   activities: [
     activity(3, { relatedNominationId: 8, relatedPlayerId: 1008 }),
     activity(2, { userId: SCOUT, user: { id: SCOUT, name: 'Sam Scout', username: 'sam' } }),
@@ -814,6 +838,18 @@ describe('every live write leaves the cache as a fresh read of the new state', (
         { points: 35, currentStreak: 1, longestStreak: 1 },
         `user.${READER}`,
       ),
+    ]);
+  });
+
+  verifies(['quest.progress'], 'the reader votes where votes are needed', async () => {
+    const a = stateA();
+    readAll(a, READER);
+    const daily = quest('daily_vote', 1, 1);
+    const weekly = quest('weekly_votes', 4, 10);
+    const b = { ...a, quests: { ...a.quests, quests: [daily, weekly] } };
+    await verify(b, [
+      event('quest.progress', daily, `user.${READER}`),
+      event('quest.progress', weekly, `user.${READER}`),
     ]);
   });
 

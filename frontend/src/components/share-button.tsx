@@ -8,6 +8,8 @@ type ShareButtonProps = {
   path: string;
   /** What the share sheet titles the link with. */
   title: string;
+  /** Called once the link was shared or copied (not when the share sheet was closed). */
+  onShared?: () => void;
 };
 
 /** The canonical address of a path: this origin, no query or fragment. */
@@ -19,12 +21,13 @@ function canonicalUrl(path: string): string {
  * Shares the page: the browser's share sheet where it has one (navigator.share), otherwise
  * copies the address, with a "Link copied" toast. Closing the share sheet is not an error.
  */
-export function ShareButton({ path, title }: ShareButtonProps) {
+export function ShareButton({ path, title, onShared }: ShareButtonProps) {
   async function share() {
     const url = canonicalUrl(path);
     if (typeof navigator.share === 'function') {
       try {
         await navigator.share({ title, url });
+        onShared?.();
         return;
       } catch (error) {
         if (error instanceof DOMException && error.name === 'AbortError') return;
@@ -33,6 +36,7 @@ export function ShareButton({ path, title }: ShareButtonProps) {
     try {
       await navigator.clipboard.writeText(url);
       toast({ title: 'Link copied', description: url });
+      onShared?.();
     } catch {
       toast({ variant: 'destructive', description: `Could not copy the link: ${url}` });
     }

@@ -152,6 +152,7 @@ describe('api client', () => {
           favoriteSport: 'soccer',
           birthYear: 1990,
           timeZone: '',
+          referralCode: '',
         },
       }),
     ).catch((e: unknown) => e);

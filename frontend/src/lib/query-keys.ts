@@ -16,6 +16,7 @@ export const queryRoots = {
   profile: ['profile'],
   notifications: ['notifications'],
   settings: ['settings'],
+  engagement: ['engagement'],
   wall: ['wall'],
   updates: ['updates'],
   coaches: ['coaches'],

@@ -12,7 +12,7 @@ from project.accounts.models import User
 from project.accounts.selectors import scout_followable
 from project.common.choices import Sport
 from project.common.errors import NotFound, ValidationFailed
-from project.scouting import selectors
+from project.scouting import hooks, selectors
 from project.scouting.models import (
     Activity,
     ActivityType,
@@ -65,6 +65,7 @@ def follow_player_create(*, user: User, player_id: int) -> bool:
         )
     if created:
         follow_own(user=user, player_id=player.pk, following=True)
+        hooks.follow_created(hooks.NewFollow(follower=user, followed_player_id=player.pk))
     return created
 
 
@@ -99,6 +100,7 @@ def follow_user_create(*, user: User, target_id: int) -> bool:
         )
     if created:
         follow_own(user=user, target_id=target.pk, following=True)
+        hooks.follow_created(hooks.NewFollow(follower=user, followed_user_id=target.pk))
     return created
 
 

@@ -1,5 +1,6 @@
 import { DocumentTitle } from '@/components/ui/document-title';
 import { useUser } from '@/features/auth/hooks/use-user';
+import { QuestsCard } from '@/features/engagement/components/quests-card';
 import { DashboardHero } from '@/features/nominations/components/dashboard-hero';
 import { MyNominations } from '@/features/nominations/components/my-nominations';
 import { RecentNominations } from '@/features/nominations/components/recent-nominations';
@@ -16,6 +17,7 @@ export default function HomePage() {
       <div className="mt-8">
         <StatsOverview sport={sport} />
       </div>
+      <QuestsCard adult={user?.ageBand === 'adult'} />
       {user && <MyNominations userId={user.id} />}
       <RecentNominations sport={sport} />
     </>

@@ -6,6 +6,7 @@ import { authKeys } from '@/features/auth/api/auth-keys';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { ManagedProfilesSection } from '@/features/claims/components/managed-profiles';
 import { CoachVerificationSection } from '@/features/coaches/components/coach-verification-section';
+import { EngagementSection } from '@/features/engagement/components/engagement-section';
 import { ExportDataSection } from '@/features/safety/components/export-data-section';
 import { SettingsView } from '@/features/settings/components/settings-view';
 import { forgetOwnVotes } from '@/lib/live/vote-versions';
@@ -37,6 +38,7 @@ export default function SettingsPage() {
         onTwoFactorEnrolled={() => void queryClient.invalidateQueries({ queryKey: authKeys.me() })}
         onAccountChanged={() => void queryClient.invalidateQueries({ queryKey: authKeys.me() })}
       />
+      <EngagementSection adult={user?.ageBand === 'adult'} />
       <div className="mt-6 flex flex-col gap-6">
         <ManagedProfilesSection />
         <CoachVerificationSection />

@@ -72,6 +72,7 @@ export const LIMITS = {
     email: { maxLength: 254 },
     name: { minLength: 1, maxLength: 150 },
     password: { minLength: 6, maxLength: 256 },
+    referralCode: { maxLength: 16 },
     timeZone: { maxLength: 64 },
     username: { minLength: 3, maxLength: 150 },
   },

@@ -558,6 +558,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/referrals/{user_id}/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's referral tree (admins)
+         * @description Who invited the member, up to the root, and whom they invited, four levels down; each account with its referral's state and reason and the integrity flags naming it (open and all). 404 for an unknown account.
+         */
+        get: operations["project_engagement_api_referral_tree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/reports": {
         parameters: {
             query?: never;
@@ -1961,6 +1981,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/quests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My quests, with progress and expiry
+         * @description `enabled` false: the member has not turned quests on (nothing moves). `expiresAt` is the end of the quest's day or week in the member's time zone, with its offset; null for a quest done once. Progress moves live (`quest.progress`). For adult members only: 403 `adults_only` for an account under 18, with no year of birth, a claimant athlete's or a player's.
+         */
+        get: operations["project_engagement_api_quests_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quests/share-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * I shared my own scout profile
+         * @description Counts toward share_profile (once). No body. For adult members only: 403 `adults_only` for an account under 18, with no year of birth, a claimant athlete's or a player's.
+         */
+        post: operations["project_engagement_api_share_profile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/referrals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My referral code, link and the accounts I referred
+         * @description Each referred account: waiting (to qualify: 7 days old and active on 3 different days), rewarded, or not_rewarded with its reason (not_adult, flagged, same_network, inactive, monthly_cap, referrer_ineligible). For adult members only: 403 `adults_only` for an account under 18, with no year of birth, a claimant athlete's or a player's.
+         */
+        get: operations["project_engagement_api_referrals_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports": {
         parameters: {
             query?: never;
@@ -2031,6 +2111,30 @@ export interface paths {
          * @description Asked once: 409 `birth_year_already_given` when the account has one. A teen account (13 to 17) gets a profile visible to followers only and not discoverable. Under 13: 403 `under_minimum_age` "ScoutVote accounts are for people aged 13 and over.": the account is deactivated at once and signed out everywhere, and the answer carries a `deletionToken` for `POST /api/auth/closed-account/delete`.
          */
         put: operations["project_accounts_api_birth_year_give"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/engagement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My quests and streak switches
+         * @description quests (opt-in, off until turned on), showStreak (off: the streak is private). For adult members only: 403 `adults_only` for an account under 18, with no year of birth, a claimant athlete's or a player's.
+         */
+        get: operations["project_engagement_api_engagement_settings"];
+        /**
+         * Change one engagement setting
+         * @description Exactly one of quests or showStreak (a boolean); anything else is a 400. For adult members only: 403 `adults_only` for an account under 18, with no year of birth, a claimant athlete's or a player's.
+         */
+        put: operations["project_engagement_api_engagement_settings_update"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2130,6 +2234,26 @@ export interface paths {
          * @description `votes` is the sum of their vote counts; `nominationsNeedingVotes` those with fewer than 5.
          */
         get: operations["project_scouting_api_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/streak": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My streak
+         * @description Days in a row (in the member's time zone) with a vote or a nomination; two freezes a month cover missed days on their own; a broken streak is earned back by activity before `repairUntil` (48 hours). For adult members only: 403 `adults_only` for an account under 18, with no year of birth, a claimant athlete's or a player's.
+         */
+        get: operations["project_engagement_api_streak_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2290,6 +2414,26 @@ export interface paths {
          * @description Every status for oneself and admins, pending and approved for others. 404 "Scout not found" for an unknown user or a profile the caller may not see. Paginated: `limit` (default 50, at most 200) and `cursor`; the next page's address is in the `Link: <url>; rel="next"` header (absent on the last page).
          */
         get: operations["project_scouting_api_user_nomination_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{user_id}/streak": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A scout's streak, when they show it on their profile
+         * @description 404 "Streak not shown" unless the scout is an adult who turned showStreak on (and 404 like their profile when the caller may not see it).
+         */
+        get: operations["project_engagement_api_profile_streak"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3519,6 +3663,20 @@ export interface components {
             /** Playerid */
             playerId: number;
         };
+        /** EngagementSettingsIn */
+        EngagementSettingsIn: {
+            /** Quests */
+            quests?: boolean | null;
+            /** Showstreak */
+            showStreak?: boolean | null;
+        };
+        /** EngagementSettingsOut */
+        EngagementSettingsOut: {
+            /** Quests */
+            quests: boolean;
+            /** Showstreak */
+            showStreak: boolean;
+        };
         /** ErrorMessage */
         ErrorMessage: {
             /** Message */
@@ -3763,9 +3921,9 @@ export interface components {
         /** LiveControlMessage */
         LiveControlMessage: components["schemas"]["HelloMessage"] | components["schemas"]["SubscribedMessage"] | components["schemas"]["ResumedMessage"] | components["schemas"]["ResyncMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["SkippedMessage"] | components["schemas"]["PresenceChangedMessage"] | components["schemas"]["ReviewChangedMessage"] | components["schemas"]["PongMessage"] | components["schemas"]["ErrorMessage"];
         /** LiveEvent */
-        LiveEvent: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["TakedownConfirmedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["ClaimsChangedEvent"] | components["schemas"]["PlayerUpdateChangedEvent"] | components["schemas"]["PlayerUpdateQueueChangedEvent"] | components["schemas"]["CoachesChangedEvent"] | components["schemas"]["EndorsementsChangedEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentRemovedEvent"] | components["schemas"]["CommentsReviewEvent"] | components["schemas"]["IntegrityFlaggedEvent"];
+        LiveEvent: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["TakedownConfirmedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["ClaimsChangedEvent"] | components["schemas"]["PlayerUpdateChangedEvent"] | components["schemas"]["PlayerUpdateQueueChangedEvent"] | components["schemas"]["CoachesChangedEvent"] | components["schemas"]["EndorsementsChangedEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentRemovedEvent"] | components["schemas"]["CommentsReviewEvent"] | components["schemas"]["IntegrityFlaggedEvent"] | components["schemas"]["QuestProgressEvent"];
         /** LiveServerMessage */
-        LiveServerMessage: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["TakedownConfirmedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["ClaimsChangedEvent"] | components["schemas"]["PlayerUpdateChangedEvent"] | components["schemas"]["PlayerUpdateQueueChangedEvent"] | components["schemas"]["CoachesChangedEvent"] | components["schemas"]["EndorsementsChangedEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentRemovedEvent"] | components["schemas"]["CommentsReviewEvent"] | components["schemas"]["IntegrityFlaggedEvent"] | components["schemas"]["HelloMessage"] | components["schemas"]["SubscribedMessage"] | components["schemas"]["ResumedMessage"] | components["schemas"]["ResyncMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["SkippedMessage"] | components["schemas"]["PresenceChangedMessage"] | components["schemas"]["ReviewChangedMessage"] | components["schemas"]["PongMessage"] | components["schemas"]["ErrorMessage"];
+        LiveServerMessage: components["schemas"]["VoteChangedEvent"] | components["schemas"]["NominationCreatedEvent"] | components["schemas"]["NominationUpdatedEvent"] | components["schemas"]["NominationRemovedEvent"] | components["schemas"]["LeaderboardChangedEvent"] | components["schemas"]["StatsChangedEvent"] | components["schemas"]["ActivityCreatedEvent"] | components["schemas"]["ActivityBatchEvent"] | components["schemas"]["NotificationCreatedEvent"] | components["schemas"]["ProfileChangedEvent"] | components["schemas"]["FollowOwnEvent"] | components["schemas"]["VoteOwnEvent"] | components["schemas"]["ModerationChangedEvent"] | components["schemas"]["ReportCreatedEvent"] | components["schemas"]["TakedownCreatedEvent"] | components["schemas"]["TakedownConfirmedEvent"] | components["schemas"]["ModlogCreatedEvent"] | components["schemas"]["ClaimsChangedEvent"] | components["schemas"]["PlayerUpdateChangedEvent"] | components["schemas"]["PlayerUpdateQueueChangedEvent"] | components["schemas"]["CoachesChangedEvent"] | components["schemas"]["EndorsementsChangedEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentRemovedEvent"] | components["schemas"]["CommentsReviewEvent"] | components["schemas"]["IntegrityFlaggedEvent"] | components["schemas"]["QuestProgressEvent"] | components["schemas"]["HelloMessage"] | components["schemas"]["SubscribedMessage"] | components["schemas"]["ResumedMessage"] | components["schemas"]["ResyncMessage"] | components["schemas"]["SnapshotMessage"] | components["schemas"]["SkippedMessage"] | components["schemas"]["PresenceChangedMessage"] | components["schemas"]["ReviewChangedMessage"] | components["schemas"]["PongMessage"] | components["schemas"]["ErrorMessage"];
         /** LoginIn */
         LoginIn: {
             /**
@@ -4498,6 +4656,10 @@ export interface components {
             endorsements: {
                 [key: string]: unknown;
             }[];
+            /** Engagement */
+            engagement?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Exportedat
              * Format: date-time
@@ -4579,6 +4741,13 @@ export interface components {
             /** Username */
             username: string;
         };
+        /** ProfileStreakOut */
+        ProfileStreakOut: {
+            /** Current */
+            current: number;
+            /** Longest */
+            longest: number;
+        };
         /** PushKeyOut */
         PushKeyOut: {
             /** Publickey */
@@ -4614,6 +4783,57 @@ export interface components {
             /** Id */
             id: number;
         };
+        /**
+         * QuestOut
+         * @description A member's quest in its current period (``quest.progress`` carries one too).
+         */
+        QuestOut: {
+            /** Completed */
+            completed: boolean;
+            /** Completedat */
+            completedAt: string | null;
+            /** Description */
+            description: string;
+            /** Expiresat */
+            expiresAt: string | null;
+            /** Name */
+            name: string;
+            /** Pointsreward */
+            pointsReward: number;
+            /** Progress */
+            progress: number;
+            /** Target */
+            target: number;
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "daily_vote" | "weekly_votes" | "follow_players" | "share_profile";
+        };
+        /** QuestProgressEvent */
+        QuestProgressEvent: {
+            data: components["schemas"]["QuestOut"];
+            /** Group */
+            group: string;
+            /** Seq */
+            seq: number;
+            /** Sport */
+            sport?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "quest.progress";
+        };
+        /** QuestsOut */
+        QuestsOut: {
+            /** Enabled */
+            enabled: boolean;
+            /** Quests */
+            quests: components["schemas"]["QuestOut"][];
+            /** Timezone */
+            timeZone: string;
+        };
         /** RecentQuery */
         RecentQuery: {
             /**
@@ -4628,6 +4848,76 @@ export interface components {
         RecoveryCodesOut: {
             /** Recoverycodes */
             recoveryCodes: string[];
+        };
+        /**
+         * ReferralNodeOut
+         * @description One account of a referral tree: who they are, how their referral stands, the integrity
+         *     flags naming them, and the accounts they referred in turn.
+         */
+        ReferralNodeOut: {
+            /** Flags */
+            flags: number;
+            /** Id */
+            id: number;
+            /**
+             * Joinedat
+             * Format: date-time
+             */
+            joinedAt: string;
+            /** Name */
+            name: string;
+            /** Openflags */
+            openFlags: number;
+            /** Reason */
+            reason: string;
+            /** Referred */
+            referred: components["schemas"]["ReferralNodeOut"][];
+            /** State */
+            state: string;
+            /** Username */
+            username: string;
+        };
+        /**
+         * ReferralTreeOut
+         * @description A member's place in the invitation tree: who invited them (up to the root) and whom
+         *     they invited, down to ``depth`` levels.
+         */
+        ReferralTreeOut: {
+            /** Invitedby */
+            invitedBy: components["schemas"]["ReferralNodeOut"][];
+            member: components["schemas"]["ReferralNodeOut"];
+        };
+        /** ReferralsOut */
+        ReferralsOut: {
+            /** Code */
+            code: string;
+            /** Link */
+            link: string;
+            /** Monthlycap */
+            monthlyCap: number;
+            /** Pointsperreferral */
+            pointsPerReferral: number;
+            /** Referred */
+            referred: components["schemas"]["ReferredOut"][];
+            /** Rewardedthismonth */
+            rewardedThisMonth: number;
+        };
+        /** ReferredOut */
+        ReferredOut: {
+            /**
+             * Joinedat
+             * Format: date-time
+             */
+            joinedAt: string;
+            /** Name */
+            name: string;
+            /** Reason */
+            reason: string;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "waiting" | "rewarded" | "not_rewarded";
         };
         /** RegisterIn */
         RegisterIn: {
@@ -4644,6 +4934,11 @@ export interface components {
             name: string;
             /** Password */
             password: string;
+            /**
+             * Referralcode
+             * @default
+             */
+            referralCode: string;
             /**
              * Timezone
              * @default
@@ -5064,6 +5359,23 @@ export interface components {
             nominationsNeedingVotes: number;
             /** Votes */
             votes: number;
+        };
+        /** StreakOut */
+        StreakOut: {
+            /** Brokenlength */
+            brokenLength: number;
+            /** Current */
+            current: number;
+            /** Freezesleft */
+            freezesLeft: number;
+            /** Lastday */
+            lastDay: string | null;
+            /** Longest */
+            longest: number;
+            /** Repairuntil */
+            repairUntil: string | null;
+            /** Shownonprofile */
+            shownOnProfile: boolean;
         };
         /**
          * SubscribeMessage
@@ -10724,6 +11036,190 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlayerOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_engagement_api_referral_tree: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferralTreeOut"];
                 };
             };
             /** @description Bad Request */
@@ -24726,6 +25222,550 @@ export interface operations {
             };
         };
     };
+    project_engagement_api_quests_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestsOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_engagement_api_share_profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_engagement_api_referrals_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferralsOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     project_moderation_api_report_create: {
         parameters: {
             query?: never;
@@ -25294,6 +26334,374 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MeOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_engagement_api_engagement_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EngagementSettingsOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_engagement_api_engagement_settings_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EngagementSettingsIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EngagementSettingsOut"];
                 };
             };
             /** @description Bad Request */
@@ -26222,6 +27630,188 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StatsOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_engagement_api_streak_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreakOut"];
                 };
             };
             /** @description Bad Request */
@@ -27708,6 +29298,190 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NominationOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Method Not Allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Acceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Proxy Authentication Required */
+            407: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description I'm a Teapot */
+            418: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Early */
+            425: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unavailable For Legal Reasons */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    project_engagement_api_profile_streak: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileStreakOut"];
                 };
             };
             /** @description Bad Request */

@@ -113,7 +113,7 @@ describe('RegisterPage', () => {
     expect(select.value).toBe('baseball');
   });
 
-  it('registers without the referral code, saves the sport and goes to returnTo', async () => {
+  it('registers with the referral code, saves the sport and goes to returnTo', async () => {
     const { requests } = mockFetch({ 'POST /api/auth/register': { status: 201, body: scout } });
     const { queryClient } = renderRegister();
     await fill({
@@ -135,11 +135,29 @@ describe('RegisterPage', () => {
       favoriteSport: 'soccer',
       birthYear: 1990,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      referralCode: 'FRIEND',
     });
     expect(screen.getByText('Welcome to ScoutVote, Jane Doe!')).toBeInTheDocument();
     expect(queryClient.getQueryData(authKeys.me())).toEqual(scout);
     expect(useSportStore.getState().sport).toBe('soccer');
     expect(JSON.parse(localStorage.getItem('selectedSport')!).state.sport).toBe('soccer');
+  });
+
+  it("fills in the code of a referral link's ?ref= and sends it", async () => {
+    const { requests } = mockFetch({ 'POST /api/auth/register': { status: 201, body: scout } });
+    renderRegister('/register?ref=AB12CD34EF');
+    expect(screen.getByLabelText<HTMLInputElement>('Referral code (optional)').value).toBe(
+      'AB12CD34EF',
+    );
+    await fill({
+      username: 'jdoe',
+      name: 'Jane Doe',
+      email: 'jane@example.com',
+      password: 'secret1',
+      birthYear: '1990',
+    });
+    await waitFor(() => expect(requests).toHaveLength(1));
+    expect((requests[0].body as { referralCode: string }).referralCode).toBe('AB12CD34EF');
   });
 
   it("puts the server's field errors on the fields, with no toast repeating them", async () => {

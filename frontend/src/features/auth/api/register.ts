@@ -9,7 +9,7 @@ import { SPORT_VALUES } from '@/stores/sport';
 
 import { setSessionUser } from './session-cache';
 
-const { username, name, email, password } = LIMITS.RegisterIn;
+const { username, name, email, password, referralCode } = LIMITS.RegisterIn;
 
 export const YEAR_OF_BIRTH_REQUIRED = 'Year of birth is required';
 /** The server's answer to a year of birth under 13 (nothing is stored). */
@@ -35,8 +35,11 @@ export const registerInputSchema = z.object({
   favoriteSport: z.enum(SPORT_VALUES),
   /** The select's value: '' until the member picks a year. */
   birthYear: z.string().regex(/^[0-9]{4}$/, YEAR_OF_BIRTH_REQUIRED),
-  // Collected on the form but not sent: the backend has no referral flow yet.
-  referralCode: z.string().optional(),
+  /** The code of the member whose link (/register?ref=CODE) brought the visitor; optional. */
+  referralCode: z
+    .string()
+    .max(referralCode.maxLength, tooLong('Referral code', referralCode.maxLength))
+    .optional(),
 });
 
 export type RegisterInput = z.infer<typeof registerInputSchema>;
@@ -48,6 +51,7 @@ export function register({
   email,
   favoriteSport,
   birthYear,
+  referralCode,
 }: RegisterInput) {
   return unwrap(
     api.POST('/api/auth/register', {
@@ -59,6 +63,7 @@ export function register({
         favoriteSport,
         birthYear: Number(birthYear),
         timeZone: browserTimeZone(),
+        referralCode: referralCode?.trim() ?? '',
       },
     }),
   );

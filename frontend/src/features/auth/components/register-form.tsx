@@ -32,9 +32,11 @@ const SERVER_FIELDS = [
 type RegisterFormProps = {
   returnTo: string;
   onSuccess: () => void;
+  /** A referral link's code (/register?ref=CODE), filled in for the visitor. */
+  referralCode?: string;
 };
 
-export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
+export function RegisterForm({ returnTo, onSuccess, referralCode = '' }: RegisterFormProps) {
   const { sport, setSport } = useSport();
   const registration = useRegister();
   // The server's refusal under 13: the form gives way to it, so the year is not tried again
@@ -54,7 +56,7 @@ export function RegisterForm({ returnTo, onSuccess }: RegisterFormProps) {
       password: '',
       favoriteSport: sport,
       birthYear: '',
-      referralCode: '',
+      referralCode,
     },
   });
 
