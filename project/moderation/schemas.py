@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, JsonValue
 
 from project.common.schemas import CamelSchema, InputSchema, checked, one_of, spec_error
 from project.scouting.schemas import NominationEventOut, PlayerOut, UserRefOut
@@ -66,7 +66,7 @@ def _reason(value: str | None) -> str:
 
 # The bound is told in the schema (and so to the SPA's fields) and checked after trimming by
 # the validator, which answers in the product's words.
-REASON_SCHEMA = {"maxLength": REASON_MAX}
+REASON_SCHEMA: dict[str, JsonValue] = {"maxLength": REASON_MAX}
 
 
 class RejectIn(InputSchema):

@@ -104,6 +104,7 @@ class AnonymisedPlayer:
     new_name: str
 
 
+@dataclass(frozen=True)
 class NewFollow:
     """A follow just made: the follower and exactly one followed id."""
 
