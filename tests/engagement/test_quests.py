@@ -12,7 +12,7 @@ from django.utils import timezone
 from project.accounts.models import Role, User
 from project.engagement.models import EngagementSettings, QuestType, UserQuest
 from project.engagement.services.quests import quest_step, quests_list
-from project.scouting.models import Activity, Notification
+from project.scouting.models import Activity, Club, Notification
 from tests.builders import make_nomination, make_user, vote
 from tests.helpers import ApiClient, EventRecorder
 
@@ -93,6 +93,15 @@ def test_follow_players_counts_adult_scouts_not_children_nor_players(adult: User
         assert client.post(f"/api/follow/user/{make_user().pk}").status_code == 201
     follows = quest(client, "follow_players")
     assert (follows["progress"], follows["completed"], follows["expiresAt"]) == (3, True, None)
+
+
+def test_following_clubs_counts_toward_follow_players(adult: User) -> None:
+    client = ApiClient().login(adult)
+    for name in ("FC Porto", "Ajax", "Benfica"):
+        club = Club.objects.create(name=name, sport="soccer")
+        assert client.post(f"/api/follow/club/{club.pk}").status_code == 201
+    follows = quest(client, "follow_players")
+    assert (follows["progress"], follows["completed"]) == (3, True)
 
 
 def test_share_profile_once(adult: User) -> None:
