@@ -210,3 +210,26 @@ def coach_export(user: User) -> dict[str, Any]:
         "coachVerifications": [camel_keys(row) for row in verifications],
         "endorsements": [camel_keys(row) for row in endorsements],
     }
+
+
+def player_endorsements_export(player: Player) -> dict[str, Any]:
+    """A player's endorsements, for its claimant's export of the player: each with its coach
+    and rating (the claimant sees both), hidden and removed ones marked."""
+    rows = (
+        Endorsement.objects.filter(player_id=player.pk)
+        .select_related("endorser")
+        .order_by("created_at", "id")
+    )
+    return {
+        "endorsements": [
+            {
+                "coach": row.endorser.name,
+                "content": row.content,
+                "rating": row.rating,
+                "created_at": row.created_at,
+                "hidden": row.hidden_at is not None,
+                "removed": row.removed_at is not None,
+            }
+            for row in rows
+        ]
+    }

@@ -9,6 +9,7 @@ class CommentsConfig(AppConfig):
     def ready(self) -> None:
         from project.accounts.export import register_export_section
         from project.accounts.services import register_user_deletion_step
+        from project.claims.selectors import register_player_export_section
         from project.comments import selectors, services
         from project.comments.schemas import (
             CommentEventOut,
@@ -29,4 +30,5 @@ class CommentsConfig(AppConfig):
         register_report_target("comment", services.comment_report)
         register_user_deletion_step(services.user_comments_delete)
         register_export_section(selectors.comment_export)
+        register_player_export_section(selectors.player_comments_export)
         register_player_anonymised(services.player_comments_scrub)

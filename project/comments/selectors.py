@@ -27,7 +27,7 @@ from project.privacy.players import (
     is_young_child,
     player_age,
 )
-from project.scouting.models import LIVE_STATUSES, Nomination
+from project.scouting.models import LIVE_STATUSES, Nomination, Player
 from project.scouting.selectors import nomination_get
 
 OLDEST_FIRST = ("created_at", "id")
@@ -258,4 +258,25 @@ def comment_export(user: User) -> dict[str, Any]:
             }
             for row in rows
         ]
+    }
+
+
+def player_comments_export(player: Player) -> dict[str, Any]:
+    """A player's comments, for its claimant's export of the player: the published ones as
+    members read them, and how many wait for review or were removed (their text and authors
+    are for admins until they decide)."""
+    rows = Comment.objects.filter(player_id=player.pk).select_related("user")
+    published = rows.filter(status=CommentStatus.PUBLISHED).order_by("created_at", "id")
+    return {
+        "comments": [
+            {
+                "nomination_id": row.nomination_id,
+                "author": row.user.username,
+                "content": row.content,
+                "created_at": row.created_at,
+            }
+            for row in published
+        ],
+        "comments_held": rows.filter(status=CommentStatus.PENDING).count(),
+        "comments_removed": rows.filter(status=CommentStatus.REMOVED).count(),
     }

@@ -427,3 +427,17 @@ def test_the_public_preview_carries_nothing_of_endorsements(
     assert "Lia Long" in html  # the page does unfold into the player's preview
     for told in ("Unmistakable first touch.", "Carla Coach", "ndorse", "verified coach"):
         assert told not in html, told
+
+
+def test_the_claimants_export_of_the_player_holds_its_endorsements_with_ratings(
+    nomination: Nomination, coach: tuple[User, ApiClient], admin_api: ApiClient
+) -> None:
+    _, coach_api = coach
+    assert endorse(coach_api, nomination.player_id, rating=5).status_code == 201
+    _, claimant_api = claimed(nomination, admin_api)
+
+    body = claimant_api.get(f"/api/players/{nomination.player_id}/export").json()
+
+    assert [(e["coach"], e["rating"], e["hidden"]) for e in body["endorsements"]] == [
+        ("Carla Coach", 5, False)
+    ]

@@ -559,3 +559,20 @@ def test_emails_and_pushes_follow_published_comments_only(
     event = OutboundEvent.objects.get(user_id=scout.pk)
     assert (event.kind, event.nomination_id) == ("comment_received", nomination.pk)
     assert event.message == "Old Hand commented on Leo Costa"
+
+
+def test_the_claimants_export_of_the_player_holds_published_comments_and_counts_held(
+    settings: Any, nomination: Nomination, other_api: ApiClient, other_scout: User
+) -> None:
+    assert post(other_api, nomination, "What a season").status_code == 201
+    settings.TRUST_ACCOUNT_AGE_HOURS = 24
+    held(ApiClient().login(make_user()), nomination, "Saw him on Saturday")
+    parent = make_user(name="Pat Costa")
+    claimed(nomination, by=parent)
+
+    body = ApiClient().login(parent).get(f"/api/players/{nomination.player_id}/export").json()
+
+    assert [(c["author"], c["content"]) for c in body["comments"]] == [
+        (other_scout.username, "What a season")
+    ]
+    assert (body["comments_held"], body["comments_removed"]) == (1, 0)
