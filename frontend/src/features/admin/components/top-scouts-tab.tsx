@@ -1,4 +1,5 @@
 import { Card } from '@/components/ui/card';
+import { CoachBadge } from '@/components/coach-badge';
 import { cn } from '@/lib/utils';
 
 import { useAdminTopScouts } from '../api/get-top-scouts';
@@ -43,6 +44,7 @@ export function TopScoutsTab() {
             </span>
             <span className="min-w-0 flex-1">
               <span className="block truncate font-semibold">{scout.name}</span>
+              <CoachBadge userId={scout.id} />
               <span className="block truncate text-sm text-muted-foreground">
                 @{scout.username}
               </span>

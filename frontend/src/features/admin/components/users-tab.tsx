@@ -5,6 +5,7 @@ import { ActionDialog } from '@/components/ui/action-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { CoachBadge } from '@/components/coach-badge';
 
 import { useChangeUserRole } from '../api/change-role';
 import { useDeleteUser } from '../api/delete-user';
@@ -83,6 +84,7 @@ export function UsersTab({ viewerId }: { viewerId: number }) {
                     <span className="flex items-center gap-2 font-semibold">
                       {user.name}
                       {self && <Badge variant="primary">You</Badge>}
+                      <CoachBadge userId={user.id} />
                     </span>
                     <span className="text-muted-foreground">@{user.username}</span>
                   </td>

@@ -83,6 +83,9 @@ async function renderGrid() {
   await waitFor(() => expect(server.pending).toHaveLength(1));
   await server.answer('GET', '/api/nominations', 200, [ada, ben]);
   await screen.findByRole('article', { name: 'Ada' });
+  // The cards read the verified coaches once, for the badge beside a nominator's name.
+  await waitFor(() => expect(server.pending).toHaveLength(1));
+  await server.answer('GET', '/api/coaches', 200, { ids: [] });
   return { ...rendered, server };
 }
 

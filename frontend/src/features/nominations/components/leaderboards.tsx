@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 
 import { RankMovement } from '@/components/rank-movement';
+import { CoachBadge } from '@/components/coach-badge';
 import { BOARD_TEXT, type BoardEntry, type BoardKind } from '@/lib/boards';
 import { byVotes, rank } from '@/lib/ranks';
 import type { Sport } from '@/stores/sport';
@@ -175,6 +176,7 @@ export function TopScouts({ sport }: { sport: Sport }) {
             <div className="min-w-0 flex-1">
               <p className="truncate font-semibold">{scout.name}</p>
               <p className="truncate text-sm text-muted-foreground">@{scout.username}</p>
+              <CoachBadge userId={scout.id} className="mt-1" />
             </div>
             <p className="shrink-0 text-right">
               <span className="block text-lg font-bold tabular-nums">{scout.nominationCount}</span>

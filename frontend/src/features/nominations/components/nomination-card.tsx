@@ -6,6 +6,7 @@ import { buttonClasses } from '@/components/ui/button-classes';
 import { Skeleton } from '@/components/ui/skeleton';
 import { displayAge } from '@/lib/display';
 import { ManagedBadge } from '@/components/managed-badge';
+import { CoachBadge } from '@/components/coach-badge';
 
 import type { Nomination } from '../api/types';
 
@@ -107,7 +108,8 @@ export function NominationCard({
         Nominated by{' '}
         <span dir="auto" className="font-medium wrap-anywhere text-foreground">
           {nominatedBy.name}
-        </span>
+        </span>{' '}
+        <CoachBadge userId={nominatedBy.id} className="align-middle" />
       </p>
 
       <div className="mt-4 flex items-center gap-2 border-t border-border p-4">

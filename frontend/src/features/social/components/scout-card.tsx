@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 import { Avatar } from '@/components/ui/avatar';
 import { buttonClasses } from '@/components/ui/button-classes';
+import { CoachBadge } from '@/components/coach-badge';
 import { sportLabel } from '@/lib/sport-label';
 import { countOf } from '@/lib/display';
 
@@ -17,6 +18,7 @@ export function ScoutCard({ scout }: { scout: ScoutCardData }) {
         <div className="min-w-0">
           <p className="truncate text-sm font-medium text-muted-foreground">@{scout.username}</p>
           <h2 className="truncate text-lg font-semibold">{scout.name}</h2>
+          <CoachBadge userId={scout.id} />
           <p className="mt-0.5 inline-flex items-center gap-1 text-sm font-semibold text-secondary">
             <Star className="size-4 fill-current" aria-hidden="true" />
             {countOf(scout.points, 'point')}
