@@ -171,7 +171,7 @@ types: openapi $(FRONTEND)/node_modules/.package-lock.json
 docs: install
 	$(PY) -m project.settings.document
 
-BENCHES := ws_fanout ws_chaos ws_slow ws_soak reads replica_reads votes capacity tiers notify restarts previews drills
+BENCHES := ws_fanout comment_fanout ws_chaos ws_slow ws_soak reads replica_reads votes capacity tiers notify restarts previews drills
 
 ## every bench in one run (about 90 minutes); one that misses a target does not stop the others
 bench: install-dev frontend nginx

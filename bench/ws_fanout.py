@@ -31,7 +31,7 @@ import resource
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -207,10 +207,23 @@ async def serve_baseline(port: int) -> None:
 # --- Clients ----------------------------------------------------------------------------
 
 
-class Clients:
-    """N sockets in this process, each noting when the current round's vote reaches it."""
+def voted_ids(data: dict[str, Any]) -> list[int]:
+    """The nominations a ``vote.changed`` counts votes of."""
+    return [vote["nominationId"] for vote in data["votes"]]
 
-    def __init__(self) -> None:
+
+class Clients:
+    """N sockets in this process, each noting when the current round's event (``vote.changed``
+    unless told another, with ``ids_of`` naming the nominations its data is about) reaches
+    it."""
+
+    def __init__(
+        self,
+        event: str = "vote.changed",
+        ids_of: Callable[[dict[str, Any]], list[int]] = voted_ids,
+    ) -> None:
+        self.marker = f'"{event}"'
+        self.ids_of = ids_of
         self.rounds: dict[int, Round] = {}
         self.connections: list[ClientConnection] = []
         self.readers: list[asyncio.Task[None]] = []
@@ -244,11 +257,11 @@ class Clients:
     async def _read(self, ws: ClientConnection) -> None:
         with contextlib.suppress(Exception):
             async for text in ws:
-                if '"vote.changed"' not in text:
+                if self.marker not in text:
                     continue
                 at = time.perf_counter()
-                for vote in json.loads(text)["data"]["votes"]:
-                    current = self.rounds.get(vote["nominationId"])
+                for nomination_id in self.ids_of(json.loads(text)["data"]):
+                    current = self.rounds.get(nomination_id)
                     if current is not None:
                         current.arrive(at)
 
