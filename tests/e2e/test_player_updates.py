@@ -67,6 +67,9 @@ def test_the_claimant_posts_an_update_and_a_followers_open_page_shows_it_live(
     updates = follower.get_by_role("region", name="Updates")
     expect(updates.get_by_text("No updates yet.")).to_be_visible()
     expect(updates.get_by_role("button", name="Post an update")).to_have_count(0)
+    provenance = follower.get_by_test_id("provenance")
+    expect(provenance).to_contain_text("Confirmed by the family")
+    expect(provenance).not_to_contain_text("Latest update")
     live(follower)
 
     family = new_page(browser, e2e_server, PHONE)
@@ -84,6 +87,8 @@ def test_the_claimant_posts_an_update_and_a_followers_open_page_shows_it_live(
     expect(item).to_be_visible()
     expect(item.get_by_text("Milestone")).to_be_visible()
     expect(item.get_by_text("by Rita Jones, the athlete's family")).to_be_visible()
+    # The page's provenance dates its news.
+    expect(provenance).to_contain_text("Latest update")
     expect(item.get_by_role("button", name=re.compile("Delete"))).to_have_count(0)
     # ... and their bell tells them.
     expect(follower.get_by_role("button", name="Notifications, 1 unread")).to_be_visible()

@@ -9,6 +9,7 @@ import { EndorsementsSection } from '@/features/coaches/components/endorsements-
 import { Provenance } from '@/features/coaches/components/provenance';
 import { CommentsSection } from '@/features/comments/components/comments-section';
 import { useNomination } from '@/features/nominations/api/get-nomination';
+import type { Nomination } from '@/features/nominations/api/types';
 import { ErrorState } from '@/features/nominations/components/error-state';
 import {
   BackToNominations,
@@ -18,11 +19,27 @@ import {
 } from '@/features/nominations/components/nomination-profile';
 import { ReportButton } from '@/features/safety/components/report-button';
 import { TakedownLink } from '@/features/safety/components/takedown-link';
+import { usePlayerUpdates } from '@/features/updates/api/updates';
 import { PlayerUpdates } from '@/features/updates/components/player-updates';
 import { UnderReviewNotice } from '@/features/safety/components/under-review-notice';
 import { ApiError } from '@/lib/api-client';
 import { useWatchNomination } from '@/lib/live/presence';
 import { WatchingCount } from '@/lib/live/watching-count';
+
+/** Where the page's facts come from, with the date of the player's latest published update. */
+function PlayerProvenance({ nomination }: { nomination: Nomination }) {
+  const updates = usePlayerUpdates(nomination.player.id).data;
+  const latest = updates?.pages[0]?.items.find((update) => update.status === 'published');
+  return (
+    <Provenance
+      playerId={nomination.player.id}
+      nominatedBy={nomination.nominatedBy}
+      managedBy={nomination.player.managedBy}
+      verified={nomination.player.verified}
+      latestUpdateAt={latest?.createdAt}
+    />
+  );
+}
 
 export default function NominationDetailPage() {
   const id = Number(useParams().id);
@@ -64,12 +81,7 @@ export default function NominationDetailPage() {
     <>
       <UnderReviewNotice nominationId={nomination.id} />
       <NominationProfile nomination={nomination} canEdit={canEdit} />
-      <Provenance
-        playerId={nomination.player.id}
-        nominatedBy={nomination.nominatedBy}
-        managedBy={nomination.player.managedBy}
-        verified={nomination.player.verified}
-      />
+      <PlayerProvenance nomination={nomination} />
       <EndorsementsSection
         playerId={nomination.player.id}
         viewerId={user?.id}

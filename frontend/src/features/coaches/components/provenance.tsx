@@ -1,4 +1,5 @@
-import { Award, BadgeCheck, ShieldCheck, UserPlus } from 'lucide-react';
+import { format } from 'date-fns';
+import { Award, BadgeCheck, CalendarClock, ShieldCheck, UserPlus } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
@@ -9,6 +10,8 @@ type ProvenanceProps = {
   nominatedBy: { id: number; username: string };
   managedBy: 'family' | 'athlete' | null | undefined;
   verified: boolean;
+  /** When the player's latest published update was posted (the updates feature reads it). */
+  latestUpdateAt?: string | null;
 };
 
 function Fact({ icon, children }: { icon: ReactNode; children: ReactNode }) {
@@ -22,9 +25,16 @@ function Fact({ icon, children }: { icon: ReactNode; children: ReactNode }) {
 
 /**
  * Where the page's facts come from: the community's nomination, the family's confirmation (a
- * claim an admin approved), the admins' verification, the verified coaches' endorsements.
+ * claim an admin approved), the admins' verification, the verified coaches' endorsements, and
+ * how recent the page's news is.
  */
-export function Provenance({ playerId, nominatedBy, managedBy, verified }: ProvenanceProps) {
+export function Provenance({
+  playerId,
+  nominatedBy,
+  managedBy,
+  verified,
+  latestUpdateAt,
+}: ProvenanceProps) {
   const endorsed = useEndorsements(playerId).data?.count;
   const iconClasses = 'size-4 shrink-0 text-muted-foreground';
   return (
@@ -52,6 +62,14 @@ export function Provenance({ playerId, nominatedBy, managedBy, verified }: Prove
         {endorsed !== undefined && endorsed > 0 && (
           <Fact icon={<Award className={iconClasses} aria-hidden="true" />}>
             Endorsed by {endorsed} verified {endorsed === 1 ? 'coach' : 'coaches'}
+          </Fact>
+        )}
+        {latestUpdateAt && (
+          <Fact icon={<CalendarClock className={iconClasses} aria-hidden="true" />}>
+            Latest update{' '}
+            <time dateTime={latestUpdateAt}>
+              {format(new Date(latestUpdateAt), 'MMMM d, yyyy')}
+            </time>
           </Fact>
         )}
       </ul>
