@@ -8,8 +8,8 @@ from django.db.migrations.executor import MigrationExecutor
 
 from tests.builders import make_user
 
-BEFORE = ("scouting", "0008_search_keys_with_symbols")
-AFTER = ("scouting", "0009_clubs_keys_and_links")
+BEFORE = ("scouting", "0011_comments_move_out_and_count")
+AFTER = ("scouting", "0012_clubs_keys_and_links")
 
 
 @pytest.mark.django_db(transaction=True)
