@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, expect
 
 from project.accounts.models import Role
 from tests.builders import make_user
-from tests.e2e.browsing import TIMEOUT_MS, live, log_in, new_page, nominate
+from tests.e2e.browsing import TIMEOUT_MS, ServerSession, live, log_in, new_page, nominate
 from tests.e2e.conftest import Server
 from tests.e2e.test_a11y import axe_problems
 
@@ -23,7 +23,7 @@ def test_a_comment_reaches_an_open_page_and_a_held_one_waits_for_an_admin(
 ) -> None:
     make_user(username="ada", name="Ada Admin", role=Role.ADMIN)
     make_user(username="tom", name="Tom Member")
-    make_user(username="olive", name="Olive Other")
+    olive = make_user(username="olive", name="Olive Other")
     nomination = nominate(make_user(username="nina"), name="Leo Costa", age=16)
     path = f"/nominations/{nomination.pk}"
 
@@ -69,4 +69,22 @@ def test_a_comment_reaches_an_open_page_and_a_held_one_waits_for_an_admin(
     expect(reader_comments.get_by_text("That ref was a wanker all game")).to_be_visible()
     expect(row).to_have_count(0)
     expect(held.get_by_text("Awaiting review")).to_have_count(0)
+
+    # A report below the weight that holds a comment: the admin's open tab lists it, still
+    # published, and removing it takes it off the reader's open page.
+    session = ServerSession(e2e_server, olive)
+    [first] = [
+        comment
+        for comment in session.call("GET", f"/api/nominations/{nomination.pk}/comments").json()[
+            "items"
+        ]
+        if comment["content"] == "Brilliant vision in midfield"
+    ]
+    session.call("POST", "/api/reports", {"commentId": first["id"], "reason": "inappropriate"})
+    reported = admin.get_by_role("list", name="Reported comments")
+    row = reported.get_by_role("listitem", name="Comment by Tom Member (@tom)")
+    expect(row.get_by_text(re.compile("Reported \\(inappropriate"))).to_be_visible()
+    row.get_by_role("button", name="Remove comment").click()
+    expect(reader_comments.get_by_text("Brilliant vision in midfield")).to_have_count(0)
+    expect(reported).to_have_count(0)
     context.close()

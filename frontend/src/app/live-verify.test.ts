@@ -7,7 +7,11 @@ import type { Club } from '@/features/clubs/api/types';
 import { type AdminClaim, claimsQueueKey } from '@/features/admin/api/claims';
 import { type AdminPlayerUpdate, updatesQueueKey } from '@/features/admin/api/player-updates';
 import { type AdminCoachVerification, coachesQueueKey } from '@/features/admin/api/coaches';
-import { type AdminComment, commentsQueueKey } from '@/features/admin/api/comments';
+import {
+  type AdminComment,
+  commentsQueueKey,
+  commentsReportedKey,
+} from '@/features/admin/api/comments';
 import { type Comment, commentKeys } from '@/features/comments/api/comments';
 import type {
   AdminNomination,
@@ -79,6 +83,8 @@ type AdminState = {
   coaches: { pending: AdminCoachVerification[]; approved: AdminCoachVerification[] };
   /** Held comments, the longest waiting first. */
   heldComments: AdminComment[];
+  /** Published comments with open reports, oldest first. */
+  reportedComments: AdminComment[];
 };
 
 /** What the fake server knows, for the reader. */
@@ -290,6 +296,7 @@ function adminReads(): Read[] {
     [coachesQueueKey('approved'), (s) => s.admin.coaches.approved],
     [coachIdsKey(), (s) => s.coachIds],
     [commentsQueueKey(), (s) => s.admin.heldComments],
+    [commentsReportedKey(), (s) => s.admin.reportedComments],
   ];
 }
 
@@ -526,6 +533,7 @@ const stateA = (): State => ({
       ],
     },
     heldComments: [heldComment(1, '2025-01-01T00:00:00Z')],
+    reportedComments: [],
   },
   comments: [comment(1, NOMINATOR)],
 });
@@ -1203,6 +1211,46 @@ describe("every live write leaves an admin's dashboard as a fresh read of the ne
       ADMIN,
     );
   });
+
+  verifies(
+    ['comments.review'],
+    'a published comment is reported, then an admin keeps it and its reports go',
+    async () => {
+      const a = stateA();
+      readAll(a, ADMIN);
+      const report = {
+        reason: 'inappropriate',
+        text: '',
+        weight: 1,
+        createdAt: '2025-01-03T00:00:00Z',
+        reporter: { id: 90, name: 'Rex', username: 'rex' },
+      };
+      const reported = {
+        ...heldComment(3, '2025-01-02T00:00:00Z'),
+        status: 'published' as const,
+        reasons: [],
+        reportWeight: 1,
+        reports: [report],
+      } as AdminComment;
+      const kept = { ...reported, reportWeight: 0, reports: [] };
+      await verify(
+        { ...a, admin: { ...a.admin, reportedComments: [reported] } },
+        [
+          event(
+            'comments.review',
+            { pending: 1, id: 3, action: 'reported', item: reported },
+            'admins',
+          ),
+        ],
+        ADMIN,
+      );
+      await verify(
+        a,
+        [event('comments.review', { pending: 1, id: 3, action: 'approved', item: kept }, 'admins')],
+        ADMIN,
+      );
+    },
+  );
 
   verifies(['integrity.flagged'], 'a new flag and a grown one', async () => {
     const a = stateA();

@@ -16,6 +16,7 @@ export type AdminComment = components['schemas']['AdminCommentOut'];
 export type CommentsReview = components['schemas']['CommentReviewChangedOut'];
 
 export const commentsQueueKey = () => [...adminKeys.all, 'comments', 'pending'] as const;
+export const commentsReportedKey = () => [...adminKeys.all, 'comments', 'reported'] as const;
 
 /** The Comments tab: held comments, the longest waiting first (the first 200). */
 export const commentsQueueQueryOptions = () =>
@@ -32,6 +33,23 @@ export const commentsQueueQueryOptions = () =>
 
 export function useCommentsQueue(enabled = true) {
   return useQuery({ ...commentsQueueQueryOptions(), enabled });
+}
+
+/** The Comments tab's second list: published comments with open reports (the first 200). */
+export const reportedCommentsQueryOptions = () =>
+  queryOptions({
+    queryKey: commentsReportedKey(),
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET('/api/admin/comments', {
+          params: { query: { status: 'reported', limit: 200 } },
+          signal,
+        }),
+      ),
+  });
+
+export function useReportedComments() {
+  return useQuery(reportedCommentsQueryOptions());
 }
 
 /** Approve (publish) or remove a held comment; every admin's tab follows live. */
@@ -52,7 +70,10 @@ export function useDecideComment() {
               body: { reason: '' },
             }),
           ),
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: commentsQueueKey() }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: commentsQueueKey() });
+      void queryClient.invalidateQueries({ queryKey: commentsReportedKey() });
+    },
     onError: (error) =>
       toast({
         variant: 'destructive',
@@ -62,17 +83,35 @@ export function useDecideComment() {
   });
 }
 
+const oldestFirst = (a: AdminComment, b: AdminComment) =>
+  a.createdAt.localeCompare(b.createdAt) || a.id - b.id;
+
+/** ``list`` with the event's comment in it when ``belongs`` says so, else without it. */
+function placed(
+  list: AdminComment[] | undefined,
+  event: CommentsReview,
+  belongs: (comment: AdminComment) => boolean,
+) {
+  if (!list) return list;
+  const others = list.filter((comment) => comment.id !== event.id);
+  if (!event.item || !belongs(event.item)) return others;
+  return [...others, event.item].sort(oldestFirst);
+}
+
 /**
- * Applies `comments.review` to the held queue: a held comment joins it, a decided or deleted
- * one leaves it (a reported comment still published stays out: it is on its page).
+ * Applies `comments.review` to the Comments tab's two lists: a held comment is in the held
+ * queue; a published one with open reports is in the reported list; a decided or deleted one
+ * leaves both.
  */
 export function applyCommentsReview(queryClient: QueryClient, event: CommentsReview) {
-  queryClient.setQueryData<AdminComment[]>(commentsQueueKey(), (queue) => {
-    if (!queue) return queue;
-    const others = queue.filter((comment) => comment.id !== event.id);
-    if (!event.item || event.item.status !== 'pending') return others;
-    return [...others, event.item].sort(
-      (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id,
-    );
-  });
+  queryClient.setQueryData<AdminComment[]>(commentsQueueKey(), (queue) =>
+    placed(queue, event, (comment) => comment.status === 'pending'),
+  );
+  queryClient.setQueryData<AdminComment[]>(commentsReportedKey(), (reported) =>
+    placed(
+      reported,
+      event,
+      (comment) => comment.status === 'published' && comment.reports.length > 0,
+    ),
+  );
 }

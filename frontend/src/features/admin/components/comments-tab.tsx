@@ -4,7 +4,12 @@ import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 
-import { useCommentsQueue, useDecideComment, type AdminComment } from '../api/comments';
+import {
+  useCommentsQueue,
+  useDecideComment,
+  useReportedComments,
+  type AdminComment,
+} from '../api/comments';
 
 function CommentRow({ comment }: { comment: AdminComment }) {
   const decide = useDecideComment();
@@ -68,9 +73,8 @@ function CommentRow({ comment }: { comment: AdminComment }) {
   );
 }
 
-/** The Comments tab: held comments with why they wait (new member, watched word, classifier
- * score, reports); live. */
-export function CommentsTab() {
+/** Held comments with why they wait (new member, watched word, classifier score, reports). */
+function HeldComments() {
   const queue = useCommentsQueue();
   if (queue.isPending)
     return <p className="py-6 text-sm text-muted-foreground">Loading comments…</p>;
@@ -80,10 +84,39 @@ export function CommentsTab() {
     return <p className="py-6 text-sm text-muted-foreground">No comments waiting.</p>;
   }
   return (
-    <ul className="mt-4 flex flex-col gap-3">
+    <ul className="mt-4 flex flex-col gap-3" aria-label="Held comments">
       {queue.data.map((comment) => (
         <CommentRow key={comment.id} comment={comment} />
       ))}
     </ul>
+  );
+}
+
+/** Published comments members reported, below the weight that holds them: still on their
+ * page until an admin removes them (approving dismisses the reports). */
+function ReportedComments() {
+  const reported = useReportedComments();
+  if (reported.isPending || reported.isError || reported.data.length === 0) return null;
+  return (
+    <section aria-labelledby="reported-comments" className="mt-8">
+      <h2 id="reported-comments" className="text-lg font-semibold">
+        Reported, still published
+      </h2>
+      <ul className="mt-4 flex flex-col gap-3" aria-label="Reported comments">
+        {reported.data.map((comment) => (
+          <CommentRow key={comment.id} comment={comment} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The Comments tab: the held comments, then the reported ones still published; live. */
+export function CommentsTab() {
+  return (
+    <>
+      <HeldComments />
+      <ReportedComments />
+    </>
   );
 }
