@@ -63,6 +63,10 @@ class CommentsPageOut(CamelSchema):
     open: bool
     closed_reason: str | None = Field(None, description="Why comments are off, for the section")
     minor: bool = Field(description="Contact details are refused on this page")
+    can_moderate: bool = Field(
+        description="The reader deletes any comment here (the player's claimant, admins): "
+        "what a comment arriving live is given"
+    )
     items: list[CommentOut]
 
 

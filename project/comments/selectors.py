@@ -152,6 +152,7 @@ def comments_section(*, viewer: User, nomination_id: int) -> tuple[Nomination, d
         "open": reason is None,
         "closed_reason": reason,
         "minor": is_minor(nomination.player),
+        "can_moderate": viewer.is_admin or nomination.player.claimed_by_id == viewer.pk,
     }
 
 

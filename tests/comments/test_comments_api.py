@@ -168,7 +168,15 @@ def test_the_claimant_turns_comments_off_and_they_are_hidden(
     assert response.json()["commentsOpen"] is False
     page = comments_of(other_api, nomination)
     message = "The athlete's family turned comments off for this page."
-    assert page == {"open": False, "closedReason": message, "minor": True, "items": []}
+    assert page == {
+        "open": False,
+        "closedReason": message,
+        "minor": True,
+        "canModerate": False,
+        "items": [],
+    }
+    # The family moderates its page: any comment arriving live gets its Delete.
+    assert comments_of(family_api, nomination)["canModerate"] is True
     assert_code(post(other_api, nomination, "Another one"), 403, "comments_off", message)
     assert other_api.get(f"/api/nominations/{nomination.pk}").json()["commentCount"] == 0
 

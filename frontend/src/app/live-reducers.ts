@@ -79,10 +79,12 @@ export const liveReducers = {
   'endorsements.changed': [coachLiveWrites['endorsements.changed']],
   'comment.created': [
     nominationLiveWrites['comment.created'],
+    adminLiveWrites['comment.created'],
     commentLiveWrites['comment.created'],
   ],
   'comment.removed': [
     nominationLiveWrites['comment.removed'],
+    adminLiveWrites['comment.removed'],
     commentLiveWrites['comment.removed'],
   ],
   'comments.review': [adminLiveWrites['comments.review']],

@@ -244,9 +244,11 @@ function memberReads(viewer: number): Read[] {
             open: true,
             closedReason: null,
             minor: true,
+            // Admins moderate every page (the fake's player has no claimant).
+            canModerate: viewer === ADMIN,
             items: s.comments
-              .filter((c) => c.status === 'published' || c.author.id === viewer)
-              .map((c) => ({ ...c, canDelete: c.author.id === viewer })),
+              .filter((c) => c.status === 'published' || c.author.id === viewer || viewer === ADMIN)
+              .map((c) => ({ ...c, canDelete: c.author.id === viewer || viewer === ADMIN })),
             nextUrl: null,
           },
         ],
@@ -716,6 +718,15 @@ describe('every live write leaves the cache as a fresh read of the new state', (
       ]);
     },
   );
+
+  verifies(['comment.created'], "a comment arriving counts on the admin's lists", async () => {
+    const a = stateA();
+    readAll(a, ADMIN);
+    const arrived = comment(2, SCOUT, { commentCount: 2 });
+    const b = change({ ...a, comments: [...a.comments, arrived] }, 7, { commentCount: 2 });
+    const asPushed = ({ canDelete: _canDelete, ...rest }: Comment) => rest;
+    await verify(b, [event('comment.created', asPushed(arrived))], ADMIN);
+  });
 
   verifies(['follow.own'], 'the reader follows a player in another tab', async () => {
     const a = stateA();

@@ -3434,6 +3434,11 @@ export interface components {
          */
         CommentsPageOut: {
             /**
+             * Canmoderate
+             * @description The reader deletes any comment here (the player's claimant, admins): what a comment arriving live is given
+             */
+            canModerate: boolean;
+            /**
              * Closedreason
              * @description Why comments are off, for the section
              */

@@ -13,6 +13,7 @@ import {
   statsWithCounts,
   updateInQueue,
   withNomination,
+  withCommentCount,
   withPlayer,
   withVoteCount,
   without,
@@ -147,6 +148,16 @@ export function applyVoteChanged(
   }: { nominationId: number; voteCount: number; version: number },
 ) {
   const change = withVoteCount(nominationId, voteCount, version);
+  setQueue(queryClient, (queue) => mapQueue(queue, change));
+  setDecidedLists(queryClient, change);
+}
+
+/** A comment published or gone: the nomination's count in the queue and the decided lists. */
+export function applyCommentCount(
+  queryClient: QueryClient,
+  { nominationId, commentCount }: { nominationId: number; commentCount: number },
+) {
+  const change = withCommentCount(nominationId, commentCount);
   setQueue(queryClient, (queue) => mapQueue(queue, change));
   setDecidedLists(queryClient, change);
 }

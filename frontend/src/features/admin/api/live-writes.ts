@@ -2,6 +2,7 @@ import type { LiveRereads, LiveWrites } from '@/lib/live/reducers';
 import { currentVoteCounts } from '@/lib/live/vote-versions';
 
 import {
+  applyCommentCount,
   applyModerationChanged,
   applyNominationCreated,
   applyNominationRemoved,
@@ -45,6 +46,8 @@ export const adminLiveWrites = {
       applyVoteChanged(queryClient, count);
     }
   },
+  'comment.created': (queryClient, event) => applyCommentCount(queryClient, event.data),
+  'comment.removed': (queryClient, event) => applyCommentCount(queryClient, event.data),
   'report.created': (queryClient) => refreshReports(queryClient),
   'takedown.created': (queryClient) => refreshReports(queryClient),
   'takedown.confirmed': (queryClient) => {

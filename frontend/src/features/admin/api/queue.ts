@@ -139,6 +139,17 @@ export function decideInQueue(
 }
 
 /** A nomination's count and the version it is of (which later counts are checked against). */
+/** The nomination ``nominationId`` with its published comments' count. */
+export function withCommentCount<T extends AdminNomination>(
+  nominationId: number,
+  commentCount: number,
+) {
+  return (item: T): T =>
+    item.id === nominationId && item.commentCount !== commentCount
+      ? { ...item, commentCount }
+      : item;
+}
+
 export function withVoteCount<T extends AdminNomination>(
   nominationId: number,
   voteCount: number,

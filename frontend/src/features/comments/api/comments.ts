@@ -55,11 +55,14 @@ export function commentsOf(data: CommentsData | undefined): Comment[] {
 
 /**
  * A comment into the cached section of its nomination: replaced where it is, else appended to
- * the last page read (the list is oldest first, and a new comment is the newest).
+ * the last page read (the list is oldest first, and a new comment is the newest). The reader
+ * deletes it when it is theirs (``own``) or when they moderate the page (its claimant, an
+ * admin: the section's ``canModerate``).
  */
-export function putComment(queryClient: QueryClient, comment: CommentEvent, canDelete = false) {
+export function putComment(queryClient: QueryClient, comment: CommentEvent, own = false) {
   queryClient.setQueryData<CommentsData>(commentKeys.nomination(comment.nominationId), (data) => {
     if (!data) return data;
+    const canDelete = own || data.pages.some((page) => page.canModerate);
     const known = data.pages.some((page) => page.items.some((item) => item.id === comment.id));
     const pages = data.pages.map((page, index) => {
       if (known) {
