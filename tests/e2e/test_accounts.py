@@ -93,7 +93,7 @@ def test_change_password_then_sign_in_with_it(page: Page, browser: Any, e2e_serv
     sign_in(page, "pat", to="/settings")
 
     expect(page.get_by_label("Username")).to_have_value("pat")
-    expect(page.get_by_role("textbox", name="Email")).to_have_value("pat@example.com")
+    expect(page.get_by_role("textbox", name="Email", exact=True)).to_have_value("pat@example.com")
     expect(
         page.get_by_text(
             "Username and email cannot be changed. Contact support if you need assistance."
