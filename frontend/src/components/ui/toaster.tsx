@@ -46,6 +46,8 @@ export function Toaster() {
           className={cn(
             'group pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-xl border p-4 pr-10 shadow-lg',
             'data-[state=closed]:animate-toast-out data-[state=open]:animate-toast-in',
+            // Reduced motion: a toast comes and goes at once, never half-faded on the page.
+            'motion-reduce:data-[state=closed]:animate-none motion-reduce:data-[state=open]:animate-none',
             'data-[swipe=cancel]:translate-x-0 data-[swipe=cancel]:transition-transform data-[swipe=end]:animate-toast-out data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x)',
             variant === 'destructive'
               ? 'border-destructive bg-destructive text-destructive-foreground'
